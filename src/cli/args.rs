@@ -1,0 +1,74 @@
+//! Arguments shared by several subcommands, and the exit-status contract.
+
+use crate::board::{Board, Square};
+use anyhow::{bail, Context};
+use clap::Args;
+
+/// Exit codes: 0 found / valid, 1 not found (dead end, budget) or invalid tour, 2 invalid input,
+/// 3 no tour exists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExitStatus {
+    /// A tour was found, or the answer is yes / valid.
+    Success = 0,
+    /// The search ended without a tour (dead end or budget), or a tour file is not a valid tour.
+    NotFound = 1,
+    /// Bad input (also what an `Err` from a command maps to).
+    InvalidInput = 2,
+    /// No tour exists, by theorem or by exhausted search.
+    NoTour = 3,
+}
+
+impl From<ExitStatus> for std::process::ExitCode {
+    fn from(s: ExitStatus) -> Self {
+        std::process::ExitCode::from(s as u8)
+    }
+}
+
+/// `--size N` or `--rows R --cols C`.
+#[derive(Debug, Clone, Args)]
+pub struct BoardArgs {
+    /// Square board side (same as --rows N --cols N).
+    #[arg(long, short = 'n', conflicts_with_all = ["rows", "cols"])]
+    pub size: Option<u64>,
+    /// Board rows.
+    #[arg(long, requires = "cols")]
+    pub rows: Option<u64>,
+    /// Board columns.
+    #[arg(long, requires = "rows")]
+    pub cols: Option<u64>,
+}
+
+impl BoardArgs {
+    /// The validated board; `None` when no size was given.
+    pub fn board_opt(&self) -> anyhow::Result<Option<Board>> {
+        let (r, c) = match (self.size, self.rows, self.cols) {
+            (Some(n), _, _) => (n, n),
+            (None, Some(r), Some(c)) => (r, c),
+            _ => return Ok(None),
+        };
+        Ok(Some(Board::new(r, c).context("invalid board size")?))
+    }
+
+    /// The validated board; an error naming the flags when none was given.
+    pub fn board(&self) -> anyhow::Result<Board> {
+        match self.board_opt()? {
+            Some(b) => Ok(b),
+            None => bail!("give the board size: --size N, or --rows R --cols C"),
+        }
+    }
+}
+
+/// Parse `R,C` (0-based, row 0 on top) and check it lies on `board`.
+pub fn parse_start(text: &str, board: Board) -> anyhow::Result<Square> {
+    let bad = || anyhow::anyhow!("--start expects ROW,COL (0-based integers), got {text:?}");
+    let (r, c) = text.split_once(',').ok_or_else(bad)?;
+    let r: i64 = r.trim().parse().map_err(|_| bad())?;
+    let c: i64 = c.trim().parse().map_err(|_| bad())?;
+    board.try_square(r, c).ok_or_else(|| {
+        anyhow::anyhow!(
+            "--start {r},{c} is off the {board} board (rows 0..{}, cols 0..{})",
+            board.rows() - 1,
+            board.cols() - 1
+        )
+    })
+}

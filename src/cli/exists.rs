@@ -1,0 +1,34 @@
+//! `ktour exists`: the existence theorems, instantly, for any size.
+
+use super::{BoardArgs, ExitStatus};
+use clap::Args;
+
+/// Arguments of `ktour exists`.
+#[derive(Debug, Args)]
+pub struct ExistsArgs {
+    #[command(flatten)]
+    board: BoardArgs,
+    /// Ask about closed (re-entrant) tours.
+    #[arg(long)]
+    closed: bool,
+}
+
+pub fn run(args: ExistsArgs) -> anyhow::Result<ExitStatus> {
+    let board = args.board.board()?;
+    let kind = if args.closed { "closed" } else { "open" };
+    match crate::exists::tour(board, args.closed) {
+        Ok(()) => {
+            let why = if args.closed {
+                "Schwenk (1991)"
+            } else {
+                "Conrad et al. (1994)"
+            };
+            println!("yes: {board} has a {kind} tour ({why})");
+            Ok(ExitStatus::Success)
+        }
+        Err(reason) => {
+            println!("no: {reason}");
+            Ok(ExitStatus::NoTour)
+        }
+    }
+}

@@ -1,0 +1,8 @@
+//! ktour: a research harness for the knight's tour problem.
+#![deny(missing_docs)]
+
+pub mod board;
+pub mod cli;
+pub mod exists;
+pub mod tour;
+pub mod verify;

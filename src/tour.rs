@@ -1,0 +1,239 @@
+//! Tour files: the JSON record that `solve` writes and `verify` reads, the `r,c` lines format, and the
+//! numbered text grid. The JSON field names are a contract with tests, plots and later tools.
+
+use crate::board::{Board, Square};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+
+/// Search statistics carried in the JSON `stats` object.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatsRecord {
+    /// Squares entered (make calls), the start included.
+    #[serde(default)]
+    pub nodes: u64,
+    /// Squares left again (unmake calls).
+    #[serde(default)]
+    pub backtracks: u64,
+    /// Wall-clock time of the search, nanoseconds.
+    #[serde(default)]
+    pub elapsed_ns: u64,
+    /// Moves at which more than one candidate shared the minimum degree, so the rule decided.
+    #[serde(default)]
+    pub ties: u64,
+    /// For the `squirrel` rule: the orderings in force, in the order they were used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub orderings: Option<Vec<String>>,
+}
+
+/// One run, as `solve --format json` writes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TourRecord {
+    /// Board rows.
+    pub rows: u32,
+    /// Board columns.
+    pub cols: u32,
+    /// Whether `squares` is a closed tour.
+    #[serde(default)]
+    pub closed: bool,
+    /// First square.
+    #[serde(default)]
+    pub start: Option<Square>,
+    /// Squares in visiting order (the partial path when no tour was found).
+    pub squares: Vec<Square>,
+    /// Whether a tour was found.
+    #[serde(default = "yes")]
+    pub found: bool,
+    /// Solver that produced it.
+    #[serde(default)]
+    pub method: String,
+    /// Tie-break rule.
+    #[serde(default)]
+    pub rule: String,
+    /// Search statistics.
+    #[serde(default)]
+    pub stats: StatsRecord,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A tour file could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum TourFileError {
+    /// Not valid JSON, or not the expected fields.
+    #[error("malformed tour JSON: {0}")]
+    Json(#[from] serde_json::Error),
+    /// A line of the `r,c` format that is not two non-negative integers.
+    #[error("line {line}: expected `row,col` (two non-negative integers), got {text:?}")]
+    BadLine {
+        /// 1-based line number.
+        line: usize,
+        /// The line as read.
+        text: String,
+    },
+    /// The `r,c` format carries no board size.
+    #[error("a tour given as `r,c` lines needs the board size: pass --rows and --cols")]
+    MissingBoard,
+    /// An invalid board size in the file.
+    #[error("invalid board in tour file: {0}")]
+    Board(#[from] crate::board::BoardError),
+    /// Fields that contradict each other.
+    #[error("inconsistent tour file: {0}")]
+    Inconsistent(String),
+    /// Neither text nor a known binary header.
+    #[error("not a tour file: {0}")]
+    Unrecognised(String),
+}
+
+/// A tour as read from a file, with what the file claims about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadedTour {
+    /// The board.
+    pub board: Board,
+    /// The squares in order.
+    pub squares: Vec<Square>,
+    /// What the file says about closedness, if anything.
+    pub claims_closed: Option<bool>,
+    /// What the file says about having found a tour, if anything.
+    pub claims_found: Option<bool>,
+}
+
+/// Read a tour in any supported format: JSON (starts with `{`) or `r,c` lines. `board` gives the size
+/// for formats that do not carry it; when both are present they must agree.
+pub fn parse_tour(bytes: &[u8], board: Option<Board>) -> Result<LoadedTour, TourFileError> {
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| TourFileError::Unrecognised(format!("not UTF-8 text ({e})")))?;
+    if text.trim_start().starts_with('{') {
+        let rec: TourRecord = serde_json::from_str(text)?;
+        let file_board = Board::new(rec.rows as u64, rec.cols as u64)?;
+        if let Some(b) = board {
+            if b != file_board {
+                return Err(TourFileError::Inconsistent(format!(
+                    "the file is for a {file_board} board but {b} was given"
+                )));
+            }
+        }
+        if let (Some(start), Some(&first)) = (rec.start, rec.squares.first()) {
+            if start != first {
+                return Err(TourFileError::Inconsistent(format!(
+                    "`start` is {start} but the first square is {first}"
+                )));
+            }
+        }
+        return Ok(LoadedTour {
+            board: file_board,
+            squares: rec.squares,
+            claims_closed: Some(rec.closed),
+            claims_found: Some(rec.found),
+        });
+    }
+    let board = board.ok_or(TourFileError::MissingBoard)?;
+    Ok(LoadedTour {
+        board,
+        squares: parse_moves(text)?,
+        claims_closed: None,
+        claims_found: None,
+    })
+}
+
+/// Parse `r,c` lines; blank lines and `#` comments are skipped.
+pub fn parse_moves(text: &str) -> Result<Vec<Square>, TourFileError> {
+    let mut squares = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let bad = || TourFileError::BadLine {
+            line: i + 1,
+            text: raw.to_string(),
+        };
+        let (r, c) = line.split_once(',').ok_or_else(bad)?;
+        let r: u16 = r.trim().parse().map_err(|_| bad())?;
+        let c: u16 = c.trim().parse().map_err(|_| bad())?;
+        squares.push(Square::new(r, c));
+    }
+    Ok(squares)
+}
+
+/// One `r,c` line per square.
+pub fn format_moves(squares: &[Square]) -> String {
+    let mut s = String::with_capacity(squares.len() * 8);
+    for sq in squares {
+        let _ = writeln!(s, "{},{}", sq.row(), sq.col());
+    }
+    s
+}
+
+/// Widest board (in characters per line) that [`format_grid`] prints.
+pub const MAX_GRID_WIDTH: usize = 400;
+
+/// The grid of 1-based visit numbers, `.` for unvisited squares; `None` if a line would be wider than
+/// [`MAX_GRID_WIDTH`] characters.
+pub fn format_grid(board: Board, squares: &[Square]) -> Option<String> {
+    let width = (board.len() as f64).log10().floor() as usize + 1;
+    if (width + 1) * board.cols() as usize > MAX_GRID_WIDTH {
+        return None;
+    }
+    let mut number = vec![0u32; board.len() as usize];
+    for (i, &sq) in squares.iter().enumerate() {
+        number[board.index(sq) as usize] = i as u32 + 1;
+    }
+    let mut s = String::new();
+    for r in 0..board.rows() {
+        for c in 0..board.cols() {
+            let n = number[(r * board.cols() + c) as usize];
+            if c > 0 {
+                s.push(' ');
+            }
+            if n == 0 {
+                let _ = write!(s, "{:>width$}", ".");
+            } else {
+                let _ = write!(s, "{n:>width$}");
+            }
+        }
+        s.push('\n');
+    }
+    Some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_round_trip_and_errors_name_the_line() {
+        let sq = vec![Square::new(0, 0), Square::new(2, 1), Square::new(4, 2)];
+        assert_eq!(parse_moves(&format_moves(&sq)).unwrap(), sq);
+        let err = parse_moves("0,0\n1,x\n").unwrap_err().to_string();
+        assert!(err.starts_with("line 2:"), "{err}");
+        assert!(parse_moves("0,0\n-1,2\n").is_err());
+        assert!(parse_moves("0 0\n").is_err());
+    }
+
+    #[test]
+    fn json_requires_the_contract_fields() {
+        assert!(parse_tour(br#"{"rows":5,"cols":5}"#, None).is_err());
+        assert!(parse_tour(br#"{"rows":5,"cols":5,"squares":[[0,0],[1,2]"#, None).is_err());
+        assert!(parse_tour(br#"{"rows":0,"cols":5,"squares":[]}"#, None).is_err());
+        let t = parse_tour(
+            br#"{"rows":5,"cols":5,"squares":[[0,0],[1,2]],"start":[0,0]}"#,
+            None,
+        )
+        .unwrap();
+        assert_eq!(t.squares.len(), 2);
+        assert!(matches!(
+            parse_tour(br#"{"rows":5,"cols":5,"squares":[[0,0]],"start":[1,1]}"#, None),
+            Err(TourFileError::Inconsistent(_))
+        ));
+    }
+
+    #[test]
+    fn grid_numbers_squares() {
+        let b = Board::new(1, 3).unwrap();
+        let g = format_grid(b, &[Square::new(0, 2)]).unwrap();
+        assert_eq!(g, ". . 1\n");
+        assert!(format_grid(Board::new(2, 1000).unwrap(), &[]).is_none());
+    }
+}
