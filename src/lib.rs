@@ -6,3 +6,5 @@ pub mod cli;
 pub mod exists;
 pub mod tour;
 pub mod verify;
+pub mod search;
+pub mod solve;

@@ -3,6 +3,8 @@
 
 mod args;
 mod exists;
+mod rules;
+mod solve;
 mod verify;
 
 pub use args::{BoardArgs, ExitStatus};
@@ -21,11 +23,15 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Find a knight's tour (or show where a method fails) and print it.
+    Solve(solve::SolveArgs),
     /// Check a tour file (JSON, or `r,c` lines with --rows/--cols): prints `valid open tour`,
     /// `valid closed tour`, or the first thing wrong.
     Verify(verify::VerifyArgs),
     /// Say whether a board has an open (or closed) tour, and why, from the theorems.
     Exists(exists::ExistsArgs),
+    /// List the tie-break rules with their sources.
+    Rules(rules::RulesArgs),
 }
 
 /// Run a parsed command line. User errors come back as `Err` (exit 2); outcomes as an [`ExitStatus`].
@@ -33,5 +39,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
     match cli.command {
         Command::Verify(a) => verify::run(a),
         Command::Exists(a) => exists::run(a),
+        Command::Solve(a) => solve::run(a),
+        Command::Rules(a) => rules::run(a),
     }
 }
