@@ -4,7 +4,7 @@
 pub mod board;
 pub mod cli;
 pub mod exists;
-pub mod tour;
-pub mod verify;
 pub mod search;
 pub mod solve;
+pub mod tour;
+pub mod verify;

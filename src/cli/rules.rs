@@ -9,7 +9,11 @@ use clap::Args;
 pub struct RulesArgs {}
 
 pub fn run(_: RulesArgs) -> anyhow::Result<ExitStatus> {
-    let width = RULE_CATALOGUE.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+    let width = RULE_CATALOGUE
+        .iter()
+        .map(|(n, _)| n.len())
+        .max()
+        .unwrap_or(0);
     for (name, what) in RULE_CATALOGUE {
         println!("{name:width$}  {what}");
     }

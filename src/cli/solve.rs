@@ -104,9 +104,17 @@ fn summary_line(s: &Solution) -> String {
     let what = match s.outcome {
         Outcome::Found if s.to_record().closed => "found a closed tour".to_string(),
         Outcome::Found => "found an open tour".to_string(),
-        Outcome::DeadEnd => format!("dead end after {} of {} squares", s.squares.len(), board.len()),
-        Outcome::NotClosed => "visited every square but the ends are not a knight move apart".to_string(),
-        Outcome::BudgetExhausted => format!("node budget of {} exhausted (--budget)", s.request.budget),
+        Outcome::DeadEnd => format!(
+            "dead end after {} of {} squares",
+            s.squares.len(),
+            board.len()
+        ),
+        Outcome::NotClosed => {
+            "visited every square but the ends are not a knight move apart".to_string()
+        }
+        Outcome::BudgetExhausted => {
+            format!("node budget of {} exhausted (--budget)", s.request.budget)
+        }
         Outcome::Impossible(_) => format!(
             "no {} tour from {} (search exhausted)",
             if s.request.closed { "closed" } else { "open" },

@@ -35,7 +35,9 @@ pub(crate) fn finish<O: Observer>(
     obs: &mut O,
 ) -> (Outcome, Stats) {
     let mut stats = Stats::default();
-    let end = dfs::search(state, frames, rule, start, cfg, &mut stats, obs, |_| Flow::Stop);
+    let end = dfs::search(state, frames, rule, start, cfg, &mut stats, obs, |_| {
+        Flow::Stop
+    });
     let outcome = match end {
         End::Stopped => Outcome::Found,
         End::Exhausted => Outcome::Impossible(Impossibility::Exhausted),

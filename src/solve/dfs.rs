@@ -125,7 +125,10 @@ fn candidates(
             // insertion sort: at most 8 items
             for i in 1..n {
                 let mut j = i;
-                while j > 0 && (keys[j].0, keys[j].1, keys[j].2) < (keys[j - 1].0, keys[j - 1].1, keys[j - 1].2) {
+                while j > 0
+                    && (keys[j].0, keys[j].1, keys[j].2)
+                        < (keys[j - 1].0, keys[j - 1].1, keys[j - 1].2)
+                {
                     keys.swap(j, j - 1);
                     j -= 1;
                 }
@@ -183,10 +186,8 @@ pub(crate) fn search<O: Observer>(
             stats.nodes += 1;
             let remaining = squares - state.depth();
             let dead = if remaining == 0 {
-                if !cfg.closed || is_neighbour(state, q, start) {
-                    if on_tour(state) == Flow::Stop {
-                        return End::Stopped;
-                    }
+                if (!cfg.closed || is_neighbour(state, q, start)) && on_tour(state) == Flow::Stop {
+                    return End::Stopped;
                 }
                 true
             } else {

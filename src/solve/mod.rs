@@ -189,7 +189,10 @@ impl Solution {
         let closed = self.outcome == Outcome::Found && self.request.closed
             || self.outcome == Outcome::Found
                 && self.squares.len() > 2
-                && crate::board::is_knight_move(self.squares[0], self.squares[self.squares.len() - 1]);
+                && crate::board::is_knight_move(
+                    self.squares[0],
+                    self.squares[self.squares.len() - 1],
+                );
         TourRecord {
             rows: self.request.board.rows(),
             cols: self.request.board.cols(),
@@ -277,7 +280,14 @@ impl Solver {
 
     /// Run `req`, keeping the path in the solver ([`Solver::path`]); no allocation once warm.
     pub fn run(&mut self, req: &Request) -> Result<RunSummary, SolveError> {
-        self.run_observed(req, &mut NoObserver)
+        self.run_observed(req, &mut NoObserver, Oracle::Consult)
+    }
+
+    /// Like [`Solver::solve`] but without consulting the existence theorems first, so that the search
+    /// itself must prove impossibility by exhausting its space (tests of the oracle, proofs).
+    pub fn solve_by_search_alone(&mut self, req: &Request) -> Result<Solution, SolveError> {
+        let summary = self.run_observed(req, &mut NoObserver, Oracle::Skip)?;
+        Ok(self.solution(req, summary))
     }
 
     /// Run `req` and return the path too.
@@ -314,6 +324,7 @@ impl Solver {
         &mut self,
         req: &Request,
         obs: &mut O,
+        oracle: Oracle,
     ) -> Result<RunSummary, SolveError> {
         let board = req.board;
         if !board.contains(req.start.row() as i64, req.start.col() as i64) {
@@ -326,7 +337,11 @@ impl Solver {
         let timer = Instant::now();
         self.state.reset(board);
         let mut rule = TieBreaker::new(req.rule, self.state.layout(), req.start, req.seed)?;
-        if let Err(reason) = exists::tour_from(board, req.start, req.closed) {
+        let verdict = match oracle {
+            Oracle::Consult => exists::tour_from(board, req.start, req.closed),
+            Oracle::Skip => Ok(()),
+        };
+        if let Err(reason) = verdict {
             self.orderings = None;
             return Ok(RunSummary {
                 outcome: Outcome::Impossible(Impossibility::Theorem(reason)),
@@ -336,7 +351,9 @@ impl Solver {
         }
         let start = self.state.layout().pad(req.start);
         let (outcome, mut stats) = match req.method {
-            Method::Warnsdorff => warnsdorff::run(&mut self.state, &mut rule, start, req.closed, obs),
+            Method::Warnsdorff => {
+                warnsdorff::run(&mut self.state, &mut rule, start, req.closed, obs)
+            }
             Method::Backtrack => backtrack::run(
                 &mut self.state,
                 &mut self.frames,
@@ -364,6 +381,15 @@ impl Solver {
             stats,
         })
     }
+}
+
+/// Whether a run asks the existence theorems before searching.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Oracle {
+    /// Answer "impossible" from the theorems without searching when they say so.
+    Consult,
+    /// Search regardless.
+    Skip,
 }
 
 /// Watches a run move by move (the animation's trace); the default methods do nothing and compile away.

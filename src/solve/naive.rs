@@ -27,7 +27,12 @@ pub(crate) fn run<O: Observer>(
 
 /// Every directed tour from `start` (closed ones only if `closed`), in label order; calls `on_tour` with
 /// each and returns how many there were. Exhaustive: use on small boards only.
-pub fn enumerate(board: Board, start: Square, closed: bool, mut on_tour: impl FnMut(&[Square])) -> u64 {
+pub fn enumerate(
+    board: Board,
+    start: Square,
+    closed: bool,
+    mut on_tour: impl FnMut(&[Square]),
+) -> u64 {
     let mut state = SearchState::new(board);
     let mut frames = Vec::new();
     let mut rule =

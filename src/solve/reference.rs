@@ -53,12 +53,22 @@ pub fn warnsdorff(board: Board, start: Square, rule: Rule, seed: u64) -> Vec<Squ
         };
         // Exact comparisons of Euclidean distances: compare squared distances as exact f64 of
         // half-integers (all values are small integers / 4, represented exactly).
-        let dist2 = |sq: Square, r: f64, c: f64| (sq.row() as f64 - r).powi(2) + (sq.col() as f64 - c).powi(2);
-        let best_by = |among: &[(usize, Square)], key: &dyn Fn(Square) -> f64, order: LabelOrder| {
-            let best = among.iter().map(|&(_, c)| key(c)).fold(f64::INFINITY, f64::min);
-            let keep: Vec<_> = among.iter().copied().filter(|&(_, c)| key(c) == best).collect();
-            by_order(order, &keep)
+        let dist2 = |sq: Square, r: f64, c: f64| {
+            (sq.row() as f64 - r).powi(2) + (sq.col() as f64 - c).powi(2)
         };
+        let best_by =
+            |among: &[(usize, Square)], key: &dyn Fn(Square) -> f64, order: LabelOrder| {
+                let best = among
+                    .iter()
+                    .map(|&(_, c)| key(c))
+                    .fold(f64::INFINITY, f64::min);
+                let keep: Vec<_> = among
+                    .iter()
+                    .copied()
+                    .filter(|&(_, c)| key(c) == best)
+                    .collect();
+                by_order(order, &keep)
+            };
         let id = LabelOrder::IDENTITY;
         let choice = match rule {
             Rule::Order(o) => by_order(o, &tied),
@@ -79,8 +89,16 @@ pub fn warnsdorff(board: Board, start: Square, rule: Rule, seed: u64) -> Vec<Squ
                 },
                 id,
             ),
-            Rule::Roth => best_by(&tied, &|c| -dist2(c, (rows - 1.0) / 2.0, (cols - 1.0) / 2.0), id),
-            Rule::Center => best_by(&tied, &|c| dist2(c, (rows - 1.0) / 2.0, (cols - 1.0) / 2.0), id),
+            Rule::Roth => best_by(
+                &tied,
+                &|c| -dist2(c, (rows - 1.0) / 2.0, (cols - 1.0) / 2.0),
+                id,
+            ),
+            Rule::Center => best_by(
+                &tied,
+                &|c| dist2(c, (rows - 1.0) / 2.0, (cols - 1.0) / 2.0),
+                id,
+            ),
             Rule::RothOriginal => best_by(
                 &tied,
                 &|c| -dist2(c, (rows / 2.0).ceil() - 1.5, (cols / 2.0).ceil() - 1.5),
@@ -98,7 +116,8 @@ pub fn warnsdorff(board: Board, start: Square, rule: Rule, seed: u64) -> Vec<Squ
 pub fn first_tour_recursive(board: Board, start: Square, closed: bool) -> Option<Vec<Square>> {
     fn go(board: Board, seen: &mut Vec<bool>, path: &mut Vec<Square>, closed: bool) -> bool {
         if path.len() == board.len() as usize {
-            return !closed || crate::board::is_knight_move(path[0], path[path.len() - 1]) && path.len() > 2;
+            return !closed
+                || crate::board::is_knight_move(path[0], path[path.len() - 1]) && path.len() > 2;
         }
         let cur = *path.last().unwrap();
         for (_, n) in free_neighbours(board, seen, cur) {

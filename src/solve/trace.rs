@@ -1,7 +1,7 @@
 //! A run recorded move by move, for the animation: each move with the candidates that were considered
 //! (and their degrees), whether the minimum was tied, and each undo of a backtracking search.
 
-use super::{Observer, Request, SolveError, Solution, Solver};
+use super::{Observer, Oracle, Request, Solution, SolveError, Solver};
 use crate::board::Square;
 use crate::search::{SearchState, MAX_DEGREE};
 
@@ -72,7 +72,7 @@ impl Observer for Recorder {
 pub fn trace(req: &Request) -> Result<Trace, SolveError> {
     let mut solver = Solver::new();
     let mut rec = Recorder { events: Vec::new() };
-    let summary = solver.run_observed(req, &mut rec)?;
+    let summary = solver.run_observed(req, &mut rec, Oracle::Consult)?;
     Ok(Trace {
         events: rec.events,
         solution: solver.solution(req, summary),

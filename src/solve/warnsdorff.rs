@@ -38,42 +38,51 @@ pub(crate) fn run<O: Observer>(
             return (outcome, stats);
         }
         let head = state.head();
-        let offsets = state.layout().offsets();
-        let mut best = 0usize;
-        let mut best_degree = u8::MAX;
-        let mut tied = 0usize;
-        for &k in rule.scan_order() {
-            let q = (head as isize + offsets[k as usize]) as usize;
-            let d = state.degree(q);
-            if d < best_degree {
-                best_degree = d;
-                best = q;
-                tied = 1;
-            } else if d == best_degree {
-                tied += 1;
-            }
-        }
-        if best_degree > MAX_DEGREE {
+        let Some((best, tied)) = next_move(state, rule) else {
             return (Outcome::DeadEnd, stats);
-        }
-        if tied > 1 {
-            stats.ties += 1;
-            if rule.has_secondary() {
-                let mut ties = [0usize; 8];
-                let mut n = 0;
-                for &k in rule.scan_order() {
-                    let q = (head as isize + offsets[k as usize]) as usize;
-                    if state.degree(q) == best_degree {
-                        ties[n] = q;
-                        n += 1;
-                    }
-                }
-                best = ties[rule.choose(state, &ties[..n])];
-            }
-        }
+        };
+        stats.ties += u64::from(tied);
         obs.on_move(state, head, best);
         state.make(best);
         rule.arrive(best);
         stats.nodes += 1;
     }
+}
+
+/// The square pure Warnsdorff moves to from the head of `state` (padded index), and whether the minimum
+/// degree was tied; `None` at a dead end.
+#[inline]
+pub fn next_move(state: &SearchState, rule: &mut TieBreaker) -> Option<(usize, bool)> {
+    let head = state.head();
+    let offsets = state.layout().offsets();
+    let mut best = 0usize;
+    let mut best_degree = u8::MAX;
+    let mut tied = 0usize;
+    for &k in rule.scan_order() {
+        let q = (head as isize + offsets[k as usize]) as usize;
+        let d = state.degree(q);
+        if d < best_degree {
+            best_degree = d;
+            best = q;
+            tied = 1;
+        } else if d == best_degree {
+            tied += 1;
+        }
+    }
+    if best_degree > MAX_DEGREE {
+        return None;
+    }
+    if tied > 1 && rule.has_secondary() {
+        let mut ties = [0usize; 8];
+        let mut n = 0;
+        for &k in rule.scan_order() {
+            let q = (head as isize + offsets[k as usize]) as usize;
+            if state.degree(q) == best_degree {
+                ties[n] = q;
+                n += 1;
+            }
+        }
+        best = ties[rule.choose(state, &ties[..n])];
+    }
+    Some((best, tied > 1))
 }

@@ -14,7 +14,7 @@ mod roth;
 mod squirrel;
 
 pub use order::LabelOrder;
-pub use squirrel::{SquirrelPlan, SquirrelError};
+pub use squirrel::{SquirrelError, SquirrelPlan};
 
 use crate::board::{Layout, Square};
 use crate::search::SearchState;
@@ -54,7 +54,8 @@ pub const RULE_CATALOGUE: &[(&str, &str)] = &[
 ];
 
 /// The names `Rule::from_str` accepts, for error messages.
-pub const RULE_NAMES: &str = "first, order:ABCDEFGH, random, pohl, roth, roth-original, center, squirrel";
+pub const RULE_NAMES: &str =
+    "first, order:ABCDEFGH, random, pohl, roth, roth-original, center, squirrel";
 
 /// An unknown or malformed rule name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -276,8 +277,16 @@ mod tests {
         assert_eq!("order:12345678".parse::<Rule>().unwrap(), Rule::FIRST);
         let e = "warp".parse::<Rule>().unwrap_err().to_string();
         assert!(e.contains("known rules"), "{e}");
-        for bad in ["order:1234567", "order:11345678", "order:12345679", "order:"] {
-            assert!(matches!(bad.parse::<Rule>(), Err(RuleError::BadOrder(_))), "{bad}");
+        for bad in [
+            "order:1234567",
+            "order:11345678",
+            "order:12345679",
+            "order:",
+        ] {
+            assert!(
+                matches!(bad.parse::<Rule>(), Err(RuleError::BadOrder(_))),
+                "{bad}"
+            );
         }
     }
 

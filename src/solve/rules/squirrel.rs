@@ -12,7 +12,9 @@ use crate::board::{Layout, Square};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SquirrelError {
     /// Not an `n x n` board with `n >= 5`.
-    #[error("the squirrel rule is defined for square boards n x n with n >= 5 (got {rows}x{cols})")]
+    #[error(
+        "the squirrel rule is defined for square boards n x n with n >= 5 (got {rows}x{cols})"
+    )]
     Board {
         /// Rows.
         rows: u32,
@@ -66,7 +68,11 @@ fn table(n: i64) -> Vec<(&'static str, Option<(i64, i64)>)> {
             ("78563421", None),
         ],
         5 => {
-            let y = if n % 16 == 5 { (n - 5) / 2 } else { (n - 13) / 2 };
+            let y = if n % 16 == 5 {
+                (n - 5) / 2
+            } else {
+                (n - 13) / 2
+            };
             vec![
                 ("34261578", s(n - 1, n - 2)),
                 ("87642135", s(2, 2)),
