@@ -290,6 +290,19 @@ impl Solver {
         Ok(self.solution(req, summary))
     }
 
+    /// Run a batch of independent requests, appending one summary per request to `out` in order.
+    /// Sweeps call this: batching is where independent runs can be interleaved to hide latency.
+    pub fn run_batch(
+        &mut self,
+        reqs: &[Request],
+        out: &mut Vec<RunSummary>,
+    ) -> Result<(), SolveError> {
+        for req in reqs {
+            out.push(self.run(req)?);
+        }
+        Ok(())
+    }
+
     /// Run `req` and return the path too.
     pub fn solve(&mut self, req: &Request) -> Result<Solution, SolveError> {
         let summary = self.run(req)?;
