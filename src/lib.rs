@@ -4,6 +4,7 @@
 pub mod board;
 pub mod cli;
 pub mod exists;
+pub mod experiment;
 pub mod search;
 pub mod solve;
 pub mod tour;

@@ -5,7 +5,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 
 /// Exit codes: 0 found / valid, 1 not found (dead end, budget) or invalid tour, 2 invalid input,
-/// 3 no tour exists.
+/// 3 no tour exists, 130 interrupted (sweeps).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExitStatus {
     /// A tour was found, or the answer is yes / valid.
@@ -16,6 +16,8 @@ pub enum ExitStatus {
     InvalidInput = 2,
     /// No tour exists, by theorem or by exhausted search.
     NoTour = 3,
+    /// Stopped by Ctrl-C after saving what was done (128 + SIGINT, the shell convention).
+    Interrupted = 130,
 }
 
 impl From<ExitStatus> for std::process::ExitCode {

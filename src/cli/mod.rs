@@ -5,6 +5,7 @@ mod args;
 mod exists;
 mod rules;
 mod solve;
+mod sweep;
 mod verify;
 
 pub use args::{BoardArgs, ExitStatus};
@@ -30,6 +31,11 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Say whether a board has an open (or closed) tour, and why, from the theorems.
     Exists(exists::ExistsArgs),
+    /// Run an experiment: boards x starts x rules x methods, in parallel, to CSV. Without a spec, the
+    /// built-in default experiment.
+    Sweep(sweep::SweepArgs),
+    /// Combine the output folders of `sweep --shard` runs into one result.
+    Merge(sweep::MergeArgs),
     /// List the tie-break rules with their sources.
     Rules(rules::RulesArgs),
 }
@@ -41,5 +47,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Exists(a) => exists::run(a),
         Command::Solve(a) => solve::run(a),
         Command::Rules(a) => rules::run(a),
+        Command::Sweep(a) => sweep::run(a),
+        Command::Merge(a) => sweep::run_merge(a),
     }
 }

@@ -1,0 +1,159 @@
+//! `ktour sweep` and `ktour merge`: run an experiment spec (or the built-in default) in parallel, write
+//! tidy CSV as it goes, resume after an interruption, and combine shards.
+
+use super::ExitStatus;
+use crate::experiment::{self, Spec, SweepOptions, DEFAULT_SPEC};
+use anyhow::{bail, Context};
+use clap::Args;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+/// Arguments of `ktour sweep`.
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    /// Experiment spec (TOML). Without it, the built-in default experiment
+    /// (experiments/default.toml) runs.
+    spec: Option<PathBuf>,
+    /// Output folder (default: results/<name>/).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Continue an interrupted sweep of the same spec in the output folder.
+    #[arg(long, conflicts_with = "force")]
+    resume: bool,
+    /// Replace whatever the output folder holds.
+    #[arg(long)]
+    force: bool,
+    /// Run only shard I of K (1-based), e.g. --shard 2/8; `ktour merge` combines the shards.
+    #[arg(long, value_name = "I/K")]
+    shard: Option<String>,
+    /// No progress bar (it is also hidden when standard error is not a terminal).
+    #[arg(long)]
+    no_progress: bool,
+}
+
+fn parse_shard(s: &str) -> anyhow::Result<(u32, u32)> {
+    let bad = || anyhow::anyhow!("--shard expects I/K with 1 <= I <= K (e.g. 2/8), got {s:?}");
+    let (i, k) = s.split_once('/').ok_or_else(bad)?;
+    let (i, k): (u32, u32) = (
+        i.trim().parse().map_err(|_| bad())?,
+        k.trim().parse().map_err(|_| bad())?,
+    );
+    if i == 0 || k == 0 || i > k {
+        return Err(bad());
+    }
+    Ok((i, k))
+}
+
+pub fn run(args: SweepArgs) -> anyhow::Result<ExitStatus> {
+    let (spec, spec_label) = match &args.spec {
+        Some(path) => (Spec::from_path(path)?, path.display().to_string()),
+        None => (
+            Spec::from_toml(DEFAULT_SPEC, "experiments/default.toml (built in)")?,
+            "the built-in default experiment".to_string(),
+        ),
+    };
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("results").join(&spec.file.name));
+    let threads = match args.threads {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(t) => t,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    let opts = SweepOptions {
+        out: out.clone(),
+        threads,
+        resume: args.resume,
+        force: args.force,
+        shard,
+        progress: !args.no_progress && std::io::stderr().is_terminal(),
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+    };
+    let plan_runs = experiment::Plan::new(&spec).total_runs();
+    eprintln!(
+        "sweep {:?} ({spec_label}): {} runs{} on {threads} thread{} -> {}",
+        spec.file.name,
+        plan_runs,
+        shard.map_or(String::new(), |(i, k)| format!(", shard {i}/{k}")),
+        if threads == 1 { "" } else { "s" },
+        out.display()
+    );
+    let report = experiment::run_sweep(&spec, &opts)
+        .with_context(|| format!("sweep into {}", out.display()))?;
+    print!("{}", experiment::success_table(&report.summary));
+    let rate = report.runs_done_now as f64 / report.elapsed.as_secs_f64().max(1e-9);
+    eprintln!(
+        "{} runs in {:.1} s ({:.0} runs/s){}",
+        report.runs_done_now,
+        report.elapsed.as_secs_f64(),
+        rate,
+        if report.runs_resumed > 0 {
+            format!(
+                ", {} resumed from an earlier invocation",
+                report.runs_resumed
+            )
+        } else {
+            String::new()
+        }
+    );
+    for f in &report.files {
+        eprintln!("wrote {}", f.display());
+    }
+    if report.interrupted {
+        let spec_arg = args
+            .spec
+            .as_ref()
+            .map_or(String::new(), |p| format!(" {}", p.display()));
+        let shard_arg = args
+            .shard
+            .as_ref()
+            .map_or(String::new(), |s| format!(" --shard {s}"));
+        eprintln!(
+            "interrupted after {} of {} chunks; everything finished is saved. Resume with:\n  ktour sweep{spec_arg} --out {}{shard_arg} --resume",
+            report.chunks_done,
+            report.chunks_total,
+            out.display()
+        );
+        return Ok(ExitStatus::Interrupted);
+    }
+    Ok(ExitStatus::Success)
+}
+
+/// Arguments of `ktour merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Shard output folders of one spec.
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// Folder for the combined result.
+    #[arg(long)]
+    out: PathBuf,
+    /// Replace a result already in --out.
+    #[arg(long)]
+    force: bool,
+}
+
+pub fn run_merge(args: MergeArgs) -> anyhow::Result<ExitStatus> {
+    let r = experiment::merge(&args.dirs, &args.out, args.force)?;
+    eprintln!(
+        "merged {} folders: {} of {} chunks, {} runs -> {}",
+        args.dirs.len(),
+        r.chunks,
+        r.total_chunks,
+        r.runs,
+        args.out.display()
+    );
+    if r.chunks < r.total_chunks {
+        eprintln!(
+            "warning: {} chunks are missing (shards not all run or not finished)",
+            r.total_chunks - r.chunks
+        );
+        return Ok(ExitStatus::NotFound);
+    }
+    Ok(ExitStatus::Success)
+}

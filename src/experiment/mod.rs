@@ -1,0 +1,19 @@
+//! The experiment runner: spec -> plan -> runs (in parallel) -> CSV rows. `ktour sweep` and `ktour
+//! merge` are thin wrappers around [`run_sweep`] and [`merge`].
+
+mod output;
+mod plan;
+mod record;
+mod runner;
+mod spec;
+mod table;
+
+pub use output::{git_commit, merge, MergeReport, Meta, OutputError, CHUNKS, META, RUNS, SUMMARY};
+pub use plan::{rule_applies, Chunk, Group, Job, Plan, CHUNK_STEPS};
+pub use record::{ChunkRow, RunRow, SummaryRow, Tally};
+pub use runner::{request_stop, run_sweep, SweepError, SweepOptions, SweepReport};
+pub use spec::{
+    Budget, BudgetSpec, RecordLevel, Sizes, Spec, SpecError, SpecFile, StartSet, Starts,
+    DEFAULT_SPEC,
+};
+pub use table::success_table;

@@ -1,0 +1,686 @@
+//! The output folder of a sweep: `runs.csv`, `chunks.csv` (the journal), `summary.csv`, `meta.json`;
+//! opening it safely (another spec's results are never overwritten by accident), recovering after a
+//! crash, and merging shards.
+
+use super::plan::Plan;
+use super::record::{ChunkRow, RunRow, SummaryRow, Tally};
+use super::runner::SweepOptions;
+use super::spec::{RecordLevel, Spec, SpecFile};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// Run rows.
+pub const RUNS: &str = "runs.csv";
+/// The journal of finished chunks.
+pub const CHUNKS: &str = "chunks.csv";
+/// One row per board x rule x method.
+pub const SUMMARY: &str = "summary.csv";
+/// Provenance.
+pub const META: &str = "meta.json";
+
+/// Problems with an output folder.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    /// Reading or writing failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The folder holds results of another spec or shard.
+    #[error("{dir} holds results of a different experiment ({what}); choose another --out, or pass --force to replace them")]
+    OtherSpec {
+        /// The folder.
+        dir: PathBuf,
+        /// What differs.
+        what: String,
+    },
+    /// The folder holds results of this spec and neither --resume nor --force was given.
+    #[error("{dir} already holds results of this spec; pass --resume to continue it, or --force to start over")]
+    AlreadyThere {
+        /// The folder.
+        dir: PathBuf,
+    },
+    /// A CSV file could not be written or read.
+    #[error("{path}: {message}")]
+    Csv {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
+    /// Inputs to `merge` that do not belong together.
+    #[error("cannot merge: {0}")]
+    Merge(String),
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> OutputError + '_ {
+    move |source| OutputError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn csv_err(path: &Path) -> impl FnOnce(csv::Error) -> OutputError + '_ {
+    move |e| OutputError::Csv {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
+}
+
+/// Provenance written beside the results.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Meta {
+    /// The spec as run.
+    pub spec: SpecFile,
+    /// Shard `[index, count]`, if any.
+    pub shard: Option<(u32, u32)>,
+    /// `running`, `complete`, `interrupted`, `failed`, or `merged`.
+    pub status: String,
+    /// ktour version.
+    pub ktour_version: String,
+    /// Git commit ktour was built from (`-dirty` if the tree had changes).
+    pub git_commit: String,
+    /// The command line.
+    pub command: String,
+    /// Worker threads.
+    pub threads: usize,
+    /// CPU model (from /proc/cpuinfo).
+    pub cpu_model: String,
+    /// Logical CPUs.
+    pub cpus: usize,
+    /// Host name.
+    pub hostname: String,
+    /// When the first invocation started (RFC 3339, UTC).
+    pub first_started: String,
+    /// When this invocation started.
+    pub started: String,
+    /// When it ended (empty while running).
+    pub finished: String,
+    /// Seconds this invocation ran.
+    pub elapsed_s: f64,
+    /// Total runs of the whole sweep, and chunks.
+    pub total_runs: u64,
+    /// Chunks of the whole sweep.
+    pub total_chunks: u64,
+    /// For merged results: the folders merged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_from: Vec<String>,
+}
+
+fn now() -> String {
+    humantime::format_rfc3339_seconds(SystemTime::now()).to_string()
+}
+
+fn cpu_model() -> String {
+    fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+}
+
+fn hostname() -> String {
+    fs::read_to_string("/proc/sys/kernel/hostname")
+        .or_else(|_| fs::read_to_string("/etc/hostname"))
+        .map(|s| s.trim().to_string())
+        .unwrap_or_default()
+}
+
+/// The commit ktour was built from, recorded by `build.rs`.
+pub fn git_commit() -> &'static str {
+    env!("KTOUR_GIT_COMMIT")
+}
+
+fn read_meta(dir: &Path) -> Result<Option<Meta>, OutputError> {
+    let path = dir.join(META);
+    match fs::read_to_string(&path) {
+        Ok(text) => serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| OutputError::Csv {
+                path,
+                message: format!("unreadable meta.json ({e}); pass --force to replace the folder"),
+            }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io(&path)(e)),
+    }
+}
+
+/// Write `bytes` to `path` atomically (temp file, then rename).
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+    let tmp = path.with_extension("tmp");
+    fs::write(&tmp, bytes).map_err(io(&tmp))?;
+    fs::rename(&tmp, path).map_err(io(path))
+}
+
+/// An opened output folder.
+pub struct OutDir {
+    dir: PathBuf,
+    resume: bool,
+    first_started: String,
+    started: String,
+    total_runs: u64,
+    total_chunks: u64,
+}
+
+impl OutDir {
+    /// Open `dir` for `spec`: refuses another spec's results unless `force`, and this spec's results
+    /// unless `resume` or `force`.
+    pub fn open(
+        dir: &Path,
+        spec: &Spec,
+        shard: Option<(u32, u32)>,
+        resume: bool,
+        force: bool,
+    ) -> Result<OutDir, OutputError> {
+        fs::create_dir_all(dir).map_err(io(dir))?;
+        let meta = if force { None } else { read_meta(dir)? };
+        let has_results = [RUNS, CHUNKS, SUMMARY].iter().any(|f| dir.join(f).exists());
+        let mut first_started = now();
+        match meta {
+            Some(m) if m.spec != spec.file => {
+                return Err(OutputError::OtherSpec {
+                    dir: dir.into(),
+                    what: format!("spec {:?} differs from {:?}", m.spec.name, spec.file.name),
+                })
+            }
+            Some(m) if m.shard != shard => {
+                return Err(OutputError::OtherSpec {
+                    dir: dir.into(),
+                    what: format!("shard {:?}, not {:?}", m.shard, shard),
+                })
+            }
+            Some(m) if !resume => {
+                let _ = m;
+                return Err(OutputError::AlreadyThere { dir: dir.into() });
+            }
+            Some(m) => first_started = m.first_started,
+            None if has_results && !force => {
+                return Err(OutputError::OtherSpec {
+                    dir: dir.into(),
+                    what: "result files without meta.json".into(),
+                })
+            }
+            None => {}
+        }
+        if force || !resume {
+            for f in [RUNS, CHUNKS, SUMMARY, META] {
+                let p = dir.join(f);
+                if p.exists() {
+                    fs::remove_file(&p).map_err(io(&p))?;
+                }
+            }
+        }
+        let plan = Plan::new(spec);
+        Ok(OutDir {
+            dir: dir.into(),
+            resume,
+            first_started,
+            started: now(),
+            total_runs: plan.total_runs(),
+            total_chunks: plan.chunks.len() as u64,
+        })
+    }
+
+    /// After a crash or an interrupt: the finished chunks listed in the journal (a torn last line is
+    /// dropped), with `runs.csv` cut back to exactly their runs. Empty unless resuming.
+    pub fn recover(&mut self, plan: &Plan) -> Result<BTreeMap<u64, Tally>, OutputError> {
+        if !self.resume {
+            return Ok(BTreeMap::new());
+        }
+        let done = repair_journal(&self.dir.join(CHUNKS), plan)?;
+        repair_runs(&self.dir.join(RUNS), plan, &done)?;
+        Ok(done)
+    }
+
+    /// Appending writers for the journal and (if recorded) the runs.
+    pub fn writers(&self, record: RecordLevel) -> Result<Writers, OutputError> {
+        let runs = match record {
+            RecordLevel::Runs => Some(append_csv(&self.dir.join(RUNS), RUN_HEADER)?),
+            RecordLevel::Summary => None,
+        };
+        let journal_path = self.dir.join(CHUNKS);
+        let new = !journal_path.exists()
+            || fs::metadata(&journal_path)
+                .map_err(io(&journal_path))?
+                .len()
+                == 0;
+        let mut journal = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&journal_path)
+            .map_err(io(&journal_path))?;
+        if new {
+            journal
+                .write_all(CHUNK_HEADER.as_bytes())
+                .map_err(io(&journal_path))?;
+        }
+        Ok(Writers {
+            runs,
+            runs_path: self.dir.join(RUNS),
+            journal,
+            journal_path,
+            pending: Vec::new(),
+        })
+    }
+
+    /// Write `summary.csv` (atomically).
+    pub fn write_summary(&self, rows: &[SummaryRow]) -> Result<(), OutputError> {
+        write_summary(&self.dir.join(SUMMARY), rows)
+    }
+
+    /// Write `meta.json` (atomically).
+    pub fn write_meta(
+        &self,
+        spec: &Spec,
+        opts: &SweepOptions,
+        status: &str,
+        elapsed: Option<Duration>,
+    ) -> Result<(), OutputError> {
+        let meta = Meta {
+            spec: spec.file.clone(),
+            shard: opts.shard,
+            status: status.into(),
+            ktour_version: env!("CARGO_PKG_VERSION").into(),
+            git_commit: git_commit().into(),
+            command: opts.command.clone(),
+            threads: opts.threads,
+            cpu_model: cpu_model(),
+            cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            hostname: hostname(),
+            first_started: self.first_started.clone(),
+            started: self.started.clone(),
+            finished: if elapsed.is_some() {
+                now()
+            } else {
+                String::new()
+            },
+            elapsed_s: elapsed.map_or(0.0, |d| d.as_secs_f64()),
+            total_runs: self.total_runs,
+            total_chunks: self.total_chunks,
+            merged_from: Vec::new(),
+        };
+        write_meta(&self.dir, &meta)
+    }
+
+    /// The files a sweep leaves.
+    pub fn files(&self, record: RecordLevel) -> Vec<PathBuf> {
+        let mut v = vec![self.dir.join(SUMMARY)];
+        if record == RecordLevel::Runs {
+            v.push(self.dir.join(RUNS));
+        }
+        v.push(self.dir.join(META));
+        v
+    }
+}
+
+fn write_meta(dir: &Path, meta: &Meta) -> Result<(), OutputError> {
+    let text = serde_json::to_string_pretty(meta).expect("meta serialises") + "\n";
+    write_atomic(&dir.join(META), text.as_bytes())
+}
+
+fn header_of<T: Serialize + Default>() -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.serialize(T::default()).expect("serialises");
+    let bytes = w.into_inner().expect("flush");
+    String::from_utf8(bytes)
+        .expect("utf8")
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_string()
+        + "\n"
+}
+
+const RUN_HEADER: &str = "job,rows,cols,rule,method,closed,start_row,start_col,trial,seed,outcome,success,visited,nodes,backtracks,ties,elapsed_ns\n";
+const CHUNK_HEADER: &str = "chunk,group,runs,feasible_runs,successes,dead_ends,budget_exhausted,impossible,visited_total,nodes_total,backtracks_total,backtracks_max,ties_total,elapsed_ns_total\n";
+
+fn append_csv(path: &Path, header: &str) -> Result<csv::Writer<BufWriter<File>>, OutputError> {
+    let new = !path.exists() || fs::metadata(path).map_err(io(path))?.len() == 0;
+    let mut f = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(io(path))?;
+    if new {
+        f.write_all(header.as_bytes()).map_err(io(path))?;
+    }
+    Ok(csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(BufWriter::with_capacity(1 << 16, f)))
+}
+
+/// The open CSV files of a running sweep.
+pub struct Writers {
+    runs: Option<csv::Writer<BufWriter<File>>>,
+    runs_path: PathBuf,
+    journal: File,
+    journal_path: PathBuf,
+    /// Journal rows waiting for their runs to be flushed first.
+    pending: Vec<ChunkRow>,
+}
+
+impl Writers {
+    /// Record a finished chunk (its runs now, its journal row at the next flush).
+    pub fn write_chunk(
+        &mut self,
+        chunk: &super::plan::Chunk,
+        tally: &Tally,
+        runs: &[RunRow],
+    ) -> Result<(), OutputError> {
+        if let Some(w) = &mut self.runs {
+            for r in runs {
+                w.serialize(r).map_err(csv_err(&self.runs_path))?;
+            }
+        }
+        self.pending
+            .push(ChunkRow::new(chunk.id, chunk.group, tally));
+        Ok(())
+    }
+
+    /// Flush runs first, then the journal rows of the chunks whose runs are now on disk.
+    pub fn flush(&mut self) -> Result<(), OutputError> {
+        if let Some(w) = &mut self.runs {
+            w.flush().map_err(io(&self.runs_path))?;
+        }
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let mut w = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::with_capacity(128 * self.pending.len()));
+        for row in self.pending.drain(..) {
+            w.serialize(row).map_err(csv_err(&self.journal_path))?;
+        }
+        let bytes = w.into_inner().map_err(|e| OutputError::Csv {
+            path: self.journal_path.clone(),
+            message: e.to_string(),
+        })?;
+        // one write per flush: a crash leaves at most one torn line, which --resume drops
+        self.journal
+            .write_all(&bytes)
+            .map_err(io(&self.journal_path))?;
+        self.journal.flush().map_err(io(&self.journal_path))
+    }
+}
+
+/// Read the complete journal rows (stopping at a torn line), check them against the plan, rewrite the
+/// journal without the torn tail.
+fn repair_journal(path: &Path, plan: &Plan) -> Result<BTreeMap<u64, Tally>, OutputError> {
+    let mut done = BTreeMap::new();
+    if !path.exists() {
+        return Ok(done);
+    }
+    let rows = read_journal(path, plan)?;
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for row in rows {
+        if done.insert(row.chunk, row.tally()).is_none() {
+            w.serialize(&row).map_err(csv_err(path))?;
+        }
+    }
+    let mut bytes = w.into_inner().map_err(|e| OutputError::Csv {
+        path: path.into(),
+        message: e.to_string(),
+    })?;
+    if bytes.is_empty() {
+        bytes = CHUNK_HEADER.as_bytes().to_vec();
+    }
+    write_atomic(path, &bytes)?;
+    Ok(done)
+}
+
+/// The journal's complete rows. A row is complete when it parses and ends with a newline.
+fn read_journal(path: &Path, plan: &Plan) -> Result<Vec<ChunkRow>, OutputError> {
+    let text = fs::read_to_string(path).map_err(io(path))?;
+    let complete = match text.rfind('\n') {
+        Some(i) => &text[..=i],
+        None => "",
+    };
+    let mut rows = Vec::new();
+    for rec in csv::Reader::from_reader(complete.as_bytes()).deserialize::<ChunkRow>() {
+        let Ok(row) = rec else { break };
+        let Some(c) = plan.chunks.get(row.chunk as usize) else {
+            break;
+        };
+        if c.group != row.group || row.runs != (c.to - c.from) as u64 {
+            return Err(OutputError::Csv {
+                path: path.into(),
+                message: format!(
+                    "chunk {} does not match this spec's plan; pass --force to start over",
+                    row.chunk
+                ),
+            });
+        }
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+fn job_ranges(plan: &Plan, done: &BTreeMap<u64, Tally>) -> Vec<(u64, u64)> {
+    let mut v: Vec<(u64, u64)> = done
+        .keys()
+        .map(|&id| {
+            let c = plan.chunks[id as usize];
+            let first = plan.groups[c.group as usize].first_job;
+            (first + c.from as u64, first + c.to as u64)
+        })
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+fn in_ranges(ranges: &[(u64, u64)], job: u64) -> bool {
+    let i = ranges.partition_point(|&(a, _)| a <= job);
+    i > 0 && job < ranges[i - 1].1
+}
+
+/// Keep exactly the run rows of finished chunks, once each, in file order; drop a torn last line.
+fn repair_runs(path: &Path, plan: &Plan, done: &BTreeMap<u64, Tally>) -> Result<(), OutputError> {
+    if !path.exists() {
+        return Ok(());
+    }
+    let ranges = job_ranges(plan, done);
+    let rows = read_runs(path, |job| in_ranges(&ranges, job))?;
+    let tmp = path.with_extension("tmp");
+    {
+        let mut f = BufWriter::new(File::create(&tmp).map_err(io(&tmp))?);
+        f.write_all(RUN_HEADER.as_bytes()).map_err(io(&tmp))?;
+        let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(f);
+        for r in &rows {
+            w.serialize(r).map_err(csv_err(&tmp))?;
+        }
+        w.flush().map_err(io(&tmp))?;
+    }
+    fs::rename(&tmp, path).map_err(io(path))
+}
+
+/// Complete run rows whose job passes `keep`, without duplicates.
+fn read_runs(path: &Path, keep: impl Fn(u64) -> bool) -> Result<Vec<RunRow>, OutputError> {
+    let bytes = fs::read(path).map_err(io(path))?;
+    let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let mut seen = std::collections::HashSet::new();
+    let mut rows = Vec::new();
+    for rec in csv::Reader::from_reader(&bytes[..end]).deserialize::<RunRow>() {
+        let Ok(row) = rec else { break };
+        if keep(row.job) && seen.insert(row.job) {
+            rows.push(row);
+        }
+    }
+    Ok(rows)
+}
+
+fn write_summary(path: &Path, rows: &[SummaryRow]) -> Result<(), OutputError> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for r in rows {
+        w.serialize(r).map_err(csv_err(path))?;
+    }
+    let mut bytes = w.into_inner().map_err(|e| OutputError::Csv {
+        path: path.into(),
+        message: e.to_string(),
+    })?;
+    if bytes.is_empty() {
+        bytes = header_of::<SummaryRowHeader>().into_bytes();
+    }
+    write_atomic(path, &bytes)
+}
+
+/// Only for writing the header of an empty summary.
+#[derive(Serialize, Default)]
+struct SummaryRowHeader {
+    rows: u32,
+    cols: u32,
+    rule: String,
+    method: String,
+    closed: bool,
+    runs: u64,
+    feasible_runs: u64,
+    successes: u64,
+    success_rate: f64,
+    success_rate_feasible: Option<f64>,
+    dead_ends: u64,
+    budget_exhausted: u64,
+    impossible: u64,
+    visited_mean: f64,
+    backtracks_mean: f64,
+    backtracks_max: u64,
+    nodes_total: u64,
+    ties_total: u64,
+    elapsed_ns_total: u64,
+}
+
+/// Summary rows for the groups that have runs, in plan order.
+pub fn summary_rows(plan: &Plan, tallies: &[Tally]) -> Vec<SummaryRow> {
+    let closed = plan.chunks.is_empty() || plan.job(plan.chunks[0].group, 0).request.closed;
+    plan.groups
+        .iter()
+        .zip(tallies)
+        .filter(|(_, t)| t.runs > 0)
+        .map(|(g, t)| {
+            let b = plan.boards[g.board];
+            SummaryRow::new(
+                b.rows(),
+                b.cols(),
+                g.rule.to_string(),
+                g.method.to_string(),
+                closed,
+                t,
+            )
+        })
+        .collect()
+}
+
+/// What `merge` did.
+#[derive(Clone, Debug)]
+pub struct MergeReport {
+    /// Chunks present after merging.
+    pub chunks: usize,
+    /// Chunks the spec has.
+    pub total_chunks: usize,
+    /// Runs present.
+    pub runs: u64,
+}
+
+/// Combine shard folders into `out`, exactly as if the sweep had run at once (timing columns aside).
+pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, OutputError> {
+    let mut metas = Vec::new();
+    for d in dirs {
+        let m = read_meta(d)?
+            .ok_or_else(|| OutputError::Merge(format!("{} has no meta.json", d.display())))?;
+        metas.push(m);
+    }
+    let first = metas
+        .first()
+        .ok_or_else(|| OutputError::Merge("no folders given".into()))?;
+    for (d, m) in dirs.iter().zip(&metas) {
+        if m.spec != first.spec {
+            return Err(OutputError::Merge(format!(
+                "{} ran spec {:?}, {} ran {:?}: only shards of one spec merge",
+                dirs[0].display(),
+                first.spec.name,
+                d.display(),
+                m.spec.name
+            )));
+        }
+    }
+    let spec = Spec::validate(first.spec.clone(), "meta.json")
+        .map_err(|e| OutputError::Merge(e.to_string()))?;
+    let plan = Plan::new(&spec);
+    let mut done: BTreeMap<u64, Tally> = BTreeMap::new();
+    let mut runs: BTreeMap<u64, RunRow> = BTreeMap::new();
+    for d in dirs {
+        let rows = read_journal(&d.join(CHUNKS), &plan)?;
+        let mine: BTreeMap<u64, Tally> = rows.into_iter().map(|r| (r.chunk, r.tally())).collect();
+        if spec.file.record == RecordLevel::Runs {
+            let ranges = job_ranges(&plan, &mine);
+            for r in read_runs(&d.join(RUNS), |j| in_ranges(&ranges, j))? {
+                runs.entry(r.job).or_insert(r);
+            }
+        }
+        for (k, v) in mine {
+            done.entry(k).or_insert(v);
+        }
+    }
+    if out.join(META).exists() && !force {
+        return Err(OutputError::AlreadyThere { dir: out.into() });
+    }
+    fs::create_dir_all(out).map_err(io(out))?;
+    let mut tallies = vec![Tally::default(); plan.groups.len()];
+    let mut journal = csv::Writer::from_writer(Vec::new());
+    for (&chunk, t) in &done {
+        let group = plan.chunks[chunk as usize].group;
+        tallies[group as usize].merge(t);
+        journal
+            .serialize(ChunkRow::new(chunk, group, t))
+            .map_err(csv_err(out))?;
+    }
+    let bytes = journal
+        .into_inner()
+        .map_err(|e| OutputError::Merge(e.to_string()))?;
+    write_atomic(
+        &out.join(CHUNKS),
+        if bytes.is_empty() {
+            CHUNK_HEADER.as_bytes()
+        } else {
+            &bytes
+        },
+    )?;
+    if spec.file.record == RecordLevel::Runs {
+        let mut w = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(RUN_HEADER.as_bytes().to_vec());
+        for r in runs.values() {
+            w.serialize(r).map_err(csv_err(out))?;
+        }
+        let bytes = w
+            .into_inner()
+            .map_err(|e| OutputError::Merge(e.to_string()))?;
+        write_atomic(&out.join(RUNS), &bytes)?;
+    }
+    write_summary(&out.join(SUMMARY), &summary_rows(&plan, &tallies))?;
+    let complete = done.len() == plan.chunks.len();
+    let mut meta = first.clone();
+    meta.shard = None;
+    meta.status = if complete {
+        "complete".into()
+    } else {
+        "incomplete".into()
+    };
+    meta.merged_from = dirs.iter().map(|d| d.display().to_string()).collect();
+    meta.finished = now();
+    write_meta(out, &meta)?;
+    Ok(MergeReport {
+        chunks: done.len(),
+        total_chunks: plan.chunks.len(),
+        runs: tallies.iter().map(|t| t.runs).sum(),
+    })
+}

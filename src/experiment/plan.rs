@@ -1,0 +1,268 @@
+//! From a spec to numbered work: groups (board x rule x method), the runs of each group (start x
+//! trial), and chunks of consecutive runs that a worker takes at once. Everything here is a pure
+//! function of the spec, so two machines (or a resumed sweep) agree on every number.
+//!
+//! ADVICE FOR HACKERS: job and chunk numbers are written to the CSV files and used by `--resume`,
+//! `--shard` and `merge`. Changing the expansion order or the chunk sizing changes them: keep the
+//! order (boards, then rules, then methods; starts row-major, then trials) and bump the spec format if
+//! you must change it.
+
+use super::spec::{Budget, Spec, StartSet};
+use crate::board::{Board, Square};
+use crate::solve::{run_seed, Method, Request, Rule};
+use rand::seq::index::sample;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Target work per chunk, in Warnsdorff steps (squares visited): about a millisecond, small enough for
+/// even load balance and fast interrupts, large enough that scheduling costs nothing.
+pub const CHUNK_STEPS: u64 = 1 << 18;
+
+/// One board x rule x method: a row of `summary.csv`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    /// Index into the plan's boards.
+    pub board: usize,
+    /// The rule.
+    pub rule: Rule,
+    /// The method.
+    pub method: Method,
+    /// Runs per start (trials for random rules, else 1).
+    pub trials: u32,
+    /// Global number of the group's first run.
+    pub first_job: u64,
+    /// Number of runs.
+    pub runs: u64,
+}
+
+/// A range of consecutive runs of one group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chunk {
+    /// Chunk number (global, shard-independent).
+    pub id: u64,
+    /// The group.
+    pub group: u32,
+    /// First run, as an index within the group.
+    pub from: u32,
+    /// One past the last run within the group.
+    pub to: u32,
+}
+
+/// One run, fully described.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// Global run number.
+    pub job: u64,
+    /// Trial number (0-based).
+    pub trial: u32,
+    /// The request to solve.
+    pub request: Request,
+}
+
+/// The whole sweep, numbered.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Boards in order.
+    pub boards: Vec<Board>,
+    /// Start squares per board.
+    pub starts: Vec<Vec<Square>>,
+    /// Groups in order.
+    pub groups: Vec<Group>,
+    /// Chunks in order.
+    pub chunks: Vec<Chunk>,
+    closed: bool,
+    seed: u64,
+    budget: Budget,
+}
+
+/// Whether `rule` applies to runs from `start` on `board` (squirrel: n x n, n >= 5, from the corner).
+pub fn rule_applies(rule: Rule, board: Board, start: Square) -> bool {
+    rule != Rule::Squirrel
+        || (board.rows() == board.cols() && board.rows() >= 5 && start == Square::new(0, 0))
+}
+
+fn starts_for(set: &StartSet, board: Board, seed: u64) -> Vec<Square> {
+    match set {
+        StartSet::All => board.squares().collect(),
+        StartSet::Corner => vec![Square::new(0, 0)],
+        StartSet::Corners => {
+            let (r, c) = (board.rows() as u16 - 1, board.cols() as u16 - 1);
+            let mut v = vec![
+                Square::new(0, 0),
+                Square::new(0, c),
+                Square::new(r, 0),
+                Square::new(r, c),
+            ];
+            v.sort();
+            v.dedup();
+            v
+        }
+        StartSet::Sample(k) => {
+            let n = board.len() as usize;
+            let k = (*k as usize).min(n);
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(run_seed(
+                seed,
+                board,
+                Square::new(0, 0),
+                u32::MAX,
+            ));
+            let mut idx: Vec<usize> = sample(&mut rng, n, k).into_vec();
+            idx.sort_unstable();
+            idx.into_iter()
+                .map(|i| board.square_at(i as u32).expect("index on board"))
+                .collect()
+        }
+        StartSet::List(v) => v.clone(),
+    }
+}
+
+impl Plan {
+    /// Number the spec's work.
+    pub fn new(spec: &Spec) -> Plan {
+        let f = &spec.file;
+        let boards = spec.boards.clone();
+        let starts: Vec<Vec<Square>> = boards
+            .iter()
+            .map(|&b| starts_for(&spec.starts, b, f.seed))
+            .collect();
+        let mut groups = Vec::new();
+        let mut chunks = Vec::new();
+        let mut next_job = 0u64;
+        for (bi, &board) in boards.iter().enumerate() {
+            for &rule in &spec.rules {
+                // squirrel is defined from the corner of n x n only: its group keeps just that start
+                if !starts[bi].iter().any(|&s| rule_applies(rule, board, s)) {
+                    continue;
+                }
+                for &method in &spec.methods {
+                    let trials = if rule.is_random() { f.trials } else { 1 };
+                    let n_starts = if rule == Rule::Squirrel {
+                        1
+                    } else {
+                        starts[bi].len() as u64
+                    };
+                    let runs = n_starts * trials as u64;
+                    let g = groups.len() as u32;
+                    let per_chunk = (CHUNK_STEPS / board.len() as u64).clamp(1, 1 << 16);
+                    let mut from = 0;
+                    while from < runs {
+                        let to = (from + per_chunk).min(runs);
+                        chunks.push(Chunk {
+                            id: chunks.len() as u64,
+                            group: g,
+                            from: from as u32,
+                            to: to as u32,
+                        });
+                        from = to;
+                    }
+                    groups.push(Group {
+                        board: bi,
+                        rule,
+                        method,
+                        trials,
+                        first_job: next_job,
+                        runs,
+                    });
+                    next_job += runs;
+                }
+            }
+        }
+        Plan {
+            boards,
+            starts,
+            groups,
+            chunks,
+            closed: f.closed,
+            seed: f.seed,
+            budget: spec.budget,
+        }
+    }
+
+    /// Total runs.
+    pub fn total_runs(&self) -> u64 {
+        self.groups.iter().map(|g| g.runs).sum()
+    }
+
+    /// The chunks of shard `index` of `count` (1-based): every `count`-th chunk.
+    pub fn shard(&self, index: u32, count: u32) -> Vec<Chunk> {
+        self.chunks
+            .iter()
+            .copied()
+            .filter(|c| c.id % count as u64 == (index - 1) as u64)
+            .collect()
+    }
+
+    /// The `i`-th run of group `g` (within-group index).
+    pub fn job(&self, g: u32, i: u32) -> Job {
+        let group = &self.groups[g as usize];
+        let board = self.boards[group.board];
+        let (start, trial) = if group.rule == Rule::Squirrel {
+            (Square::new(0, 0), i)
+        } else {
+            let starts = &self.starts[group.board];
+            (starts[(i / group.trials) as usize], i % group.trials)
+        };
+        Job {
+            job: group.first_job + i as u64,
+            trial,
+            request: Request {
+                board,
+                start,
+                closed: self.closed,
+                method: group.method,
+                rule: group.rule,
+                budget: self.budget.for_board(board),
+                seed: run_seed(self.seed, board, start, trial),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::spec::Spec;
+
+    #[test]
+    fn numbering_is_dense_and_shards_partition() {
+        let spec = Spec::from_toml(
+            "name = \"t\"\nsizes = [5, 8, 100]\nrules = [\"first\", \"random\", \"squirrel\"]\nmethods = [\"warnsdorff\", \"backtrack\"]\ntrials = 3",
+            "t",
+        )
+        .unwrap();
+        let plan = Plan::new(&spec);
+        // per board: first 1 trial x n^2, random 3 x n^2, squirrel 1 run; x 2 methods
+        let expect: u64 = [5u64, 8, 100]
+            .iter()
+            .map(|n| 2 * (n * n + 3 * n * n + 1))
+            .sum();
+        assert_eq!(plan.total_runs(), expect);
+        let mut jobs: Vec<u64> = plan
+            .chunks
+            .iter()
+            .flat_map(|c| (c.from..c.to).map(move |i| (c.group, i)))
+            .map(|(g, i)| plan.job(g, i).job)
+            .collect();
+        let n = jobs.len();
+        jobs.dedup();
+        assert_eq!(jobs.len(), n);
+        assert_eq!(jobs, (0..expect).collect::<Vec<_>>());
+        let mut union: Vec<u64> = (1..=3)
+            .flat_map(|i| plan.shard(i, 3))
+            .map(|c| c.id)
+            .collect();
+        union.sort();
+        assert_eq!(union, (0..plan.chunks.len() as u64).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn samples_are_seeded_and_distinct() {
+        let b = Board::square(10).unwrap();
+        let a = starts_for(&StartSet::Sample(7), b, 1);
+        assert_eq!(a, starts_for(&StartSet::Sample(7), b, 1));
+        assert_ne!(a, starts_for(&StartSet::Sample(7), b, 2));
+        let mut d = a.clone();
+        d.dedup();
+        assert_eq!(d.len(), 7);
+    }
+}

@@ -1,0 +1,268 @@
+//! The rows of the CSV files, one flat `Serialize` struct per file, and the per-group tally that
+//! `summary.csv` is made of. Column names are a contract with pandas/polars/R scripts and `ktour plot`.
+
+use crate::solve::{Outcome, RunSummary};
+use serde::{Deserialize, Serialize};
+
+/// One run: a row of `runs.csv`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunRow {
+    /// Global run number (stable across shards and resumes).
+    pub job: u64,
+    /// Board rows.
+    pub rows: u32,
+    /// Board columns.
+    pub cols: u32,
+    /// Tie-break rule.
+    pub rule: String,
+    /// Solver.
+    pub method: String,
+    /// Whether a closed tour was required.
+    pub closed: bool,
+    /// Start row (0-based).
+    pub start_row: u16,
+    /// Start column (0-based).
+    pub start_col: u16,
+    /// Trial number (random rules).
+    pub trial: u32,
+    /// The run's own PRNG seed: `ktour solve --seed` replays the run alone.
+    pub seed: u64,
+    /// `found`, `dead-end`, `not-closed`, `budget`, `no-tour-theorem`, `no-tour-exhausted`.
+    pub outcome: String,
+    /// Whether a tour (closed if required) was found.
+    pub success: bool,
+    /// Squares on the final path.
+    pub visited: u32,
+    /// Squares entered.
+    pub nodes: u64,
+    /// Squares left again.
+    pub backtracks: u64,
+    /// Moves decided by the tie-break rule.
+    pub ties: u64,
+    /// Wall-clock nanoseconds (timing column: varies between runs of the same spec).
+    pub elapsed_ns: u64,
+}
+
+/// Counts over a set of runs of one group; adds up across chunks, shards and resumes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// Runs.
+    pub runs: u64,
+    /// Runs from starts where colour parity and the existence theorems allow a tour.
+    pub feasible_runs: u64,
+    /// Runs that found a tour.
+    pub successes: u64,
+    /// Pure Warnsdorff dead ends (and `not-closed`).
+    pub dead_ends: u64,
+    /// Searches stopped by the budget.
+    pub budget_exhausted: u64,
+    /// Runs proved impossible (theorem or exhausted search).
+    pub impossible: u64,
+    /// Sum of squares visited.
+    pub visited_total: u64,
+    /// Sum of nodes.
+    pub nodes_total: u64,
+    /// Sum of backtracks.
+    pub backtracks_total: u64,
+    /// Largest backtrack count of one run.
+    pub backtracks_max: u64,
+    /// Sum of ties.
+    pub ties_total: u64,
+    /// Sum of wall-clock nanoseconds (timing column).
+    pub elapsed_ns_total: u64,
+}
+
+impl Tally {
+    /// Count one run.
+    pub fn add_run(&mut self, s: &RunSummary, feasible: bool) {
+        self.runs += 1;
+        self.feasible_runs += feasible as u64;
+        match s.outcome {
+            Outcome::Found => self.successes += 1,
+            Outcome::DeadEnd | Outcome::NotClosed => self.dead_ends += 1,
+            Outcome::BudgetExhausted => self.budget_exhausted += 1,
+            Outcome::Impossible(_) => self.impossible += 1,
+        }
+        self.visited_total += s.visited as u64;
+        self.nodes_total += s.stats.nodes;
+        self.backtracks_total += s.stats.backtracks;
+        self.backtracks_max = self.backtracks_max.max(s.stats.backtracks);
+        self.ties_total += s.stats.ties;
+        self.elapsed_ns_total += s.stats.elapsed_ns;
+    }
+
+    /// Add another tally.
+    pub fn merge(&mut self, o: &Tally) {
+        self.runs += o.runs;
+        self.feasible_runs += o.feasible_runs;
+        self.successes += o.successes;
+        self.dead_ends += o.dead_ends;
+        self.budget_exhausted += o.budget_exhausted;
+        self.impossible += o.impossible;
+        self.visited_total += o.visited_total;
+        self.nodes_total += o.nodes_total;
+        self.backtracks_total += o.backtracks_total;
+        self.backtracks_max = self.backtracks_max.max(o.backtracks_max);
+        self.ties_total += o.ties_total;
+        self.elapsed_ns_total += o.elapsed_ns_total;
+    }
+}
+
+/// A finished chunk: a row of `chunks.csv`, the sweep's journal (what `--resume` and `merge` read).
+/// Flat on purpose: the columns are the chunk, its group, then the [`Tally`] fields.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChunkRow {
+    /// Chunk number.
+    pub chunk: u64,
+    /// Group number (row of summary.csv, in plan order).
+    pub group: u32,
+    /// See [`Tally`].
+    pub runs: u64,
+    /// See [`Tally`].
+    pub feasible_runs: u64,
+    /// See [`Tally`].
+    pub successes: u64,
+    /// See [`Tally`].
+    pub dead_ends: u64,
+    /// See [`Tally`].
+    pub budget_exhausted: u64,
+    /// See [`Tally`].
+    pub impossible: u64,
+    /// See [`Tally`].
+    pub visited_total: u64,
+    /// See [`Tally`].
+    pub nodes_total: u64,
+    /// See [`Tally`].
+    pub backtracks_total: u64,
+    /// See [`Tally`].
+    pub backtracks_max: u64,
+    /// See [`Tally`].
+    pub ties_total: u64,
+    /// See [`Tally`].
+    pub elapsed_ns_total: u64,
+}
+
+impl ChunkRow {
+    /// The row for `tally` of `chunk` in `group`.
+    pub fn new(chunk: u64, group: u32, t: &Tally) -> Self {
+        ChunkRow {
+            chunk,
+            group,
+            runs: t.runs,
+            feasible_runs: t.feasible_runs,
+            successes: t.successes,
+            dead_ends: t.dead_ends,
+            budget_exhausted: t.budget_exhausted,
+            impossible: t.impossible,
+            visited_total: t.visited_total,
+            nodes_total: t.nodes_total,
+            backtracks_total: t.backtracks_total,
+            backtracks_max: t.backtracks_max,
+            ties_total: t.ties_total,
+            elapsed_ns_total: t.elapsed_ns_total,
+        }
+    }
+
+    /// The counts.
+    pub fn tally(&self) -> Tally {
+        Tally {
+            runs: self.runs,
+            feasible_runs: self.feasible_runs,
+            successes: self.successes,
+            dead_ends: self.dead_ends,
+            budget_exhausted: self.budget_exhausted,
+            impossible: self.impossible,
+            visited_total: self.visited_total,
+            nodes_total: self.nodes_total,
+            backtracks_total: self.backtracks_total,
+            backtracks_max: self.backtracks_max,
+            ties_total: self.ties_total,
+            elapsed_ns_total: self.elapsed_ns_total,
+        }
+    }
+}
+
+/// One board x rule x method: a row of `summary.csv`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SummaryRow {
+    /// Board rows.
+    pub rows: u32,
+    /// Board columns.
+    pub cols: u32,
+    /// Tie-break rule.
+    pub rule: String,
+    /// Solver.
+    pub method: String,
+    /// Whether closed tours were required.
+    pub closed: bool,
+    /// Runs.
+    pub runs: u64,
+    /// Runs from starts where a tour can exist (colour parity, existence theorems).
+    pub feasible_runs: u64,
+    /// Runs that found a tour.
+    pub successes: u64,
+    /// successes / runs.
+    pub success_rate: f64,
+    /// successes / feasible_runs (empty when no run was feasible).
+    pub success_rate_feasible: Option<f64>,
+    /// Dead ends (pure Warnsdorff; `not-closed` included).
+    pub dead_ends: u64,
+    /// Runs stopped by the budget.
+    pub budget_exhausted: u64,
+    /// Runs proved impossible.
+    pub impossible: u64,
+    /// Mean squares visited.
+    pub visited_mean: f64,
+    /// Mean backtracks per run.
+    pub backtracks_mean: f64,
+    /// Largest backtracks of one run.
+    pub backtracks_max: u64,
+    /// Sum of nodes.
+    pub nodes_total: u64,
+    /// Sum of ties.
+    pub ties_total: u64,
+    /// Sum of wall-clock nanoseconds (timing column).
+    pub elapsed_ns_total: u64,
+}
+
+impl SummaryRow {
+    /// The row for a group's tally.
+    pub fn new(
+        rows: u32,
+        cols: u32,
+        rule: String,
+        method: String,
+        closed: bool,
+        t: &Tally,
+    ) -> Self {
+        let per_run = |x: u64| {
+            if t.runs == 0 {
+                0.0
+            } else {
+                x as f64 / t.runs as f64
+            }
+        };
+        SummaryRow {
+            rows,
+            cols,
+            rule,
+            method,
+            closed,
+            runs: t.runs,
+            feasible_runs: t.feasible_runs,
+            successes: t.successes,
+            success_rate: per_run(t.successes),
+            success_rate_feasible: (t.feasible_runs > 0)
+                .then(|| t.successes as f64 / t.feasible_runs as f64),
+            dead_ends: t.dead_ends,
+            budget_exhausted: t.budget_exhausted,
+            impossible: t.impossible,
+            visited_mean: per_run(t.visited_total),
+            backtracks_mean: per_run(t.backtracks_total),
+            backtracks_max: t.backtracks_max,
+            nodes_total: t.nodes_total,
+            ties_total: t.ties_total,
+            elapsed_ns_total: t.elapsed_ns_total,
+        }
+    }
+}

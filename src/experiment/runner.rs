@@ -1,0 +1,334 @@
+//! Runs a plan: worker threads (a rayon pool) take chunks in order from an atomic counter, each with
+//! its own [`Solver`] scratch state; the calling thread writes results in chunk order, so the CSV files
+//! are the same whatever the thread count. Rows are flushed at least every second; Ctrl-C stops taking
+//! new chunks, lets the ones in flight finish, and writes what is done.
+//!
+//! ADVICE FOR HACKERS: crash safety rests on one ordering. A chunk's run rows reach `runs.csv` before
+//! its row reaches `chunks.csv` (the journal), so a chunk listed in the journal is complete in
+//! `runs.csv`; `--resume` drops run rows of chunks the journal does not list and any torn last line.
+//! Chunk rows are therefore kept in memory and written only after `runs.csv` has been flushed.
+
+use super::output::{self, OutDir};
+use super::plan::{Chunk, Plan};
+use super::record::{RunRow, Tally};
+use super::spec::{RecordLevel, Spec};
+use crate::exists;
+use crate::solve::{Outcome, Request, RunSummary, SolveError, Solver};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// How to run a sweep.
+#[derive(Clone, Debug)]
+pub struct SweepOptions {
+    /// Output folder.
+    pub out: PathBuf,
+    /// Worker threads.
+    pub threads: usize,
+    /// Continue a sweep of the same spec in `out`.
+    pub resume: bool,
+    /// Replace whatever `out` holds.
+    pub force: bool,
+    /// Run only shard `(index, count)`, 1-based.
+    pub shard: Option<(u32, u32)>,
+    /// Show a progress bar on standard error.
+    pub progress: bool,
+    /// The command line, for meta.json.
+    pub command: String,
+}
+
+/// What a sweep did.
+#[derive(Clone, Debug)]
+pub struct SweepReport {
+    /// Chunks of this shard done, resumed ones included.
+    pub chunks_done: usize,
+    /// Chunks of this shard.
+    pub chunks_total: usize,
+    /// Runs done in this invocation.
+    pub runs_done_now: u64,
+    /// Runs of this shard, done before this invocation (resume).
+    pub runs_resumed: u64,
+    /// Whether Ctrl-C stopped it.
+    pub interrupted: bool,
+    /// Wall-clock time of this invocation.
+    pub elapsed: Duration,
+    /// The summary rows written.
+    pub summary: Vec<super::record::SummaryRow>,
+    /// Files written.
+    pub files: Vec<PathBuf>,
+}
+
+/// A sweep could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum SweepError {
+    /// Output folder problems (other spec's results, I/O).
+    #[error(transparent)]
+    Output(#[from] output::OutputError),
+    /// A run could not start (memory, rule domain).
+    #[error("run {job} ({request}): {source}")]
+    Solve {
+        /// Global run number.
+        job: u64,
+        /// The request, described.
+        request: String,
+        /// Why.
+        source: SolveError,
+    },
+}
+
+static STOP: AtomicBool = AtomicBool::new(false);
+static HANDLER: std::sync::Once = std::sync::Once::new();
+
+/// Install the Ctrl-C handler once per process: the first Ctrl-C asks sweeps to stop cleanly, the
+/// second exits at once (what was flushed survives; `--resume` repairs the rest).
+fn install_interrupt_handler() {
+    HANDLER.call_once(|| {
+        let _ = ctrlc::set_handler(|| {
+            if STOP.swap(true, Ordering::SeqCst) {
+                eprintln!("\nsecond interrupt: exiting now");
+                std::process::exit(130);
+            }
+            eprintln!("\ninterrupt: finishing the chunks in flight, then writing results (Ctrl-C again to quit at once)");
+        });
+    });
+}
+
+/// Ask a running sweep to stop as if Ctrl-C was pressed (tests, embedding).
+pub fn request_stop() {
+    STOP.store(true, Ordering::SeqCst);
+}
+
+/// What a worker sends back for one chunk.
+struct ChunkResult {
+    position: usize,
+    chunk: Chunk,
+    tally: Tally,
+    runs: Vec<RunRow>,
+}
+
+fn describe(req: &Request) -> String {
+    format!(
+        "{} from {},{} {} {}",
+        req.board,
+        req.start.row(),
+        req.start.col(),
+        req.method,
+        req.rule
+    )
+}
+
+/// Run `chunk` with `solver`; `reqs`/`out` are reused buffers.
+fn run_chunk(
+    plan: &Plan,
+    chunk: Chunk,
+    record: RecordLevel,
+    solver: &mut Solver,
+    jobs: &mut Vec<super::plan::Job>,
+    reqs: &mut Vec<Request>,
+    out: &mut Vec<RunSummary>,
+) -> Result<(Tally, Vec<RunRow>), SweepError> {
+    jobs.clear();
+    reqs.clear();
+    out.clear();
+    jobs.extend((chunk.from..chunk.to).map(|i| plan.job(chunk.group, i)));
+    reqs.extend(jobs.iter().map(|j| j.request));
+    solver.run_batch(reqs, out).map_err(|source| {
+        let j = jobs[out.len().min(jobs.len() - 1)];
+        SweepError::Solve {
+            job: j.job,
+            request: describe(&j.request),
+            source,
+        }
+    })?;
+    let mut tally = Tally::default();
+    let mut rows = Vec::new();
+    let (board, closed) = (reqs[0].board, reqs[0].closed);
+    let board_ok = exists::tour(board, closed).is_ok();
+    for (job, s) in jobs.iter().zip(out.iter()) {
+        let feasible = board_ok && exists::parity_allows(board, job.request.start, closed);
+        tally.add_run(s, feasible);
+        if record == RecordLevel::Runs {
+            let r = &job.request;
+            rows.push(RunRow {
+                job: job.job,
+                rows: r.board.rows(),
+                cols: r.board.cols(),
+                rule: r.rule.to_string(),
+                method: r.method.to_string(),
+                closed: r.closed,
+                start_row: r.start.row(),
+                start_col: r.start.col(),
+                trial: job.trial,
+                seed: r.seed,
+                outcome: s.outcome.name().to_string(),
+                success: s.outcome == Outcome::Found,
+                visited: s.visited,
+                nodes: s.stats.nodes,
+                backtracks: s.stats.backtracks,
+                ties: s.stats.ties,
+                elapsed_ns: s.stats.elapsed_ns,
+            });
+        }
+    }
+    Ok((tally, rows))
+}
+
+/// Run (or resume) `spec` into `opts.out`.
+pub fn run_sweep(spec: &Spec, opts: &SweepOptions) -> Result<SweepReport, SweepError> {
+    let started = Instant::now();
+    let plan = Plan::new(spec);
+    let (shard_index, shard_count) = opts.shard.unwrap_or((1, 1));
+    let mine = plan.shard(shard_index, shard_count);
+    let mut dir = OutDir::open(&opts.out, spec, opts.shard, opts.resume, opts.force)?;
+    let done = dir.recover(&plan)?; // chunk id -> tally, from the journal
+    let mut tallies = vec![Tally::default(); plan.groups.len()];
+    let mut runs_resumed = 0;
+    for (&id, t) in &done {
+        tallies[plan.chunks[id as usize].group as usize].merge(t);
+        runs_resumed += t.runs;
+    }
+    let todo: Vec<Chunk> = mine
+        .iter()
+        .copied()
+        .filter(|c| !done.contains_key(&c.id))
+        .collect();
+    dir.write_meta(spec, opts, "running", None)?;
+    let record = spec.file.record;
+    let mut writers = dir.writers(record)?;
+
+    let total_runs: u64 = mine.iter().map(|c| (c.to - c.from) as u64).sum();
+    let bar = if opts.progress {
+        ProgressBar::with_draw_target(Some(total_runs), ProgressDrawTarget::stderr_with_hz(4))
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {human_pos}/{human_len} runs ({per_sec}, ETA {eta})",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    bar.set_position(runs_resumed);
+    bar.reset_eta();
+
+    install_interrupt_handler();
+    STOP.store(false, Ordering::SeqCst);
+    let next = AtomicUsize::new(0);
+    let threads = opts.threads.max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("ktour-sweep-{i}"))
+        .build()
+        .expect("thread pool");
+    let (tx, rx) = mpsc::sync_channel::<Result<ChunkResult, SweepError>>(4 * threads);
+    let mut runs_done_now = 0u64;
+    let mut first_error = None;
+    let mut written = 0usize;
+    pool.in_place_scope(|scope| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (plan, todo, next) = (&plan, &todo, &next);
+            scope.spawn(move |_| {
+                let mut solver = Solver::new();
+                let (mut jobs, mut reqs, mut out) = (Vec::new(), Vec::new(), Vec::new());
+                loop {
+                    if STOP.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let position = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(&chunk) = todo.get(position) else {
+                        break;
+                    };
+                    let result = run_chunk(
+                        plan,
+                        chunk,
+                        record,
+                        &mut solver,
+                        &mut jobs,
+                        &mut reqs,
+                        &mut out,
+                    )
+                    .map(|(tally, runs)| ChunkResult {
+                        position,
+                        chunk,
+                        tally,
+                        runs,
+                    });
+                    let failed = result.is_err();
+                    if tx.send(result).is_err() || failed {
+                        STOP.store(true, Ordering::SeqCst);
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // The writer: results in chunk order, flushed at least every second.
+        let mut pending: BTreeMap<usize, ChunkResult> = BTreeMap::new();
+        let mut last_flush = Instant::now();
+        for result in rx.iter() {
+            let r = match result {
+                Ok(r) => r,
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                    continue;
+                }
+            };
+            pending.insert(r.position, r);
+            while let Some(r) = pending.remove(&written) {
+                let n = r.tally.runs;
+                if let Err(e) = writers.write_chunk(&r.chunk, &r.tally, &r.runs) {
+                    first_error.get_or_insert(e.into());
+                    STOP.store(true, Ordering::SeqCst);
+                }
+                tallies[r.chunk.group as usize].merge(&r.tally);
+                runs_done_now += n;
+                written += 1;
+                bar.inc(n);
+            }
+            if last_flush.elapsed() >= Duration::from_secs(1) {
+                if let Err(e) = writers.flush() {
+                    first_error.get_or_insert(e.into());
+                    STOP.store(true, Ordering::SeqCst);
+                }
+                last_flush = Instant::now();
+            }
+        }
+    });
+    writers.flush()?;
+    drop(writers);
+    bar.finish_and_clear();
+    let interrupted = STOP.load(Ordering::SeqCst) && first_error.is_none();
+    let chunks_done = mine.len() - todo.len() + written;
+    let complete = chunks_done == mine.len();
+    let summary = output::summary_rows(&plan, &tallies);
+    dir.write_summary(&summary)?;
+    let status = if complete {
+        "complete"
+    } else if interrupted {
+        "interrupted"
+    } else {
+        "failed"
+    };
+    dir.write_meta(spec, opts, status, Some(started.elapsed()))?;
+    STOP.store(false, Ordering::SeqCst);
+    if let Some(e) = first_error {
+        return Err(e);
+    }
+    let _ = std::io::stderr().flush();
+    Ok(SweepReport {
+        chunks_done,
+        chunks_total: mine.len(),
+        runs_done_now,
+        runs_resumed,
+        interrupted: !complete,
+        elapsed: started.elapsed(),
+        summary,
+        files: dir.files(record),
+    })
+}

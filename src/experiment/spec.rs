@@ -1,0 +1,468 @@
+//! Experiment specs: a TOML file naming boards, starts, rules, methods and how to record them.
+//! Unknown keys are rejected with the key named; every error names the file and the key.
+
+use crate::board::{Board, Square};
+use crate::solve::rules::LabelOrder;
+use crate::solve::{Method, Rule};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The built-in default experiment (`ktour sweep` with no argument), also `experiments/default.toml`.
+pub const DEFAULT_SPEC: &str = include_str!("../../experiments/default.toml");
+
+/// A spec could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum SpecError {
+    /// The file could not be read.
+    #[error("{file}: cannot read: {source}")]
+    Read {
+        /// The file.
+        file: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Not valid TOML, an unknown key, or a value of the wrong type.
+    #[error("{file}: {message}")]
+    Toml {
+        /// The file.
+        file: String,
+        /// The parser's message (names the key and the line).
+        message: String,
+    },
+    /// A key whose value is not what is expected.
+    #[error("{file}: key `{key}`: {message}")]
+    Value {
+        /// The file.
+        file: String,
+        /// The key.
+        key: String,
+        /// What is expected.
+        message: String,
+    },
+}
+
+/// Board sizes: a list, a range string `"A..=B"` (optionally `"A..=B step S"`), or `{from, to, step}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Sizes {
+    /// Explicit sizes.
+    List(Vec<u32>),
+    /// `"5..=64"`, `"5..64"`, `"10..=100 step 10"`.
+    Range(String),
+    /// `{ from = 5, to = 64, step = 1 }` (inclusive).
+    Table {
+        /// First size.
+        from: u32,
+        /// Last size (inclusive).
+        to: u32,
+        /// Step (default 1).
+        #[serde(default = "one")]
+        step: u32,
+    },
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// Start squares: `"all"`, `"corner"`, `"corners"`, `"sample:K"`, or a list of `[row, col]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Starts {
+    /// A keyword.
+    Keyword(String),
+    /// Explicit squares (must lie on every board of the sweep).
+    List(Vec<[u32; 2]>),
+}
+
+/// What to write per run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum RecordLevel {
+    /// Only `summary.csv` (one row per board x rule x method).
+    #[default]
+    Summary,
+    /// Also `runs.csv` (one row per run).
+    Runs,
+}
+
+/// The experiment file as written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpecFile {
+    /// Name; the default output folder is `results/<name>/`.
+    pub name: String,
+    /// Square board sizes (n x n).
+    #[serde(default)]
+    pub sizes: Option<Sizes>,
+    /// Rectangular boards as `[rows, cols]`.
+    #[serde(default)]
+    pub boards: Option<Vec<[u32; 2]>>,
+    /// Start squares (default `"all"`).
+    #[serde(default = "all_starts")]
+    pub starts: Starts,
+    /// Tie-break rules; `order:*` expands to all 40,320 orderings.
+    #[serde(default = "first_rule")]
+    pub rules: Vec<String>,
+    /// Solvers (default `["warnsdorff"]`).
+    #[serde(default = "warnsdorff_method")]
+    pub methods: Vec<String>,
+    /// Closed tours only.
+    #[serde(default)]
+    pub closed: bool,
+    /// Runs per start for random rules (deterministic rules run once).
+    #[serde(default = "one")]
+    pub trials: u32,
+    /// Experiment seed; each run's seed is derived from it (see `ktour::solve::run_seed`).
+    #[serde(default)]
+    pub seed: u64,
+    /// Node budget per backtracking run: a number (0 = unlimited) or `"K*squares"` (K times the
+    /// board's squares, so the budget scales with the board).
+    #[serde(default = "default_budget")]
+    pub budget: BudgetSpec,
+    /// `summary` or `runs`.
+    #[serde(default)]
+    pub record: RecordLevel,
+}
+
+fn all_starts() -> Starts {
+    Starts::Keyword("all".into())
+}
+fn first_rule() -> Vec<String> {
+    vec!["first".into()]
+}
+fn warnsdorff_method() -> Vec<String> {
+    vec!["warnsdorff".into()]
+}
+fn default_budget() -> BudgetSpec {
+    BudgetSpec::Nodes(100_000)
+}
+
+/// A node budget as written in a spec.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum BudgetSpec {
+    /// Absolute nodes (0 = unlimited).
+    Nodes(u64),
+    /// `"K*squares"`.
+    Relative(String),
+}
+
+/// A validated node budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// The same for every board (0 = unlimited).
+    Nodes(u64),
+    /// This many times the board's squares.
+    PerSquare(u64),
+}
+
+impl Budget {
+    /// The budget on `board`.
+    pub fn for_board(self, board: Board) -> u64 {
+        match self {
+            Budget::Nodes(n) => n,
+            Budget::PerSquare(k) => k * board.len() as u64,
+        }
+    }
+}
+
+fn parse_budget(b: &BudgetSpec) -> Result<Budget, String> {
+    match b {
+        BudgetSpec::Nodes(n) => Ok(Budget::Nodes(*n)),
+        BudgetSpec::Relative(s) => s
+            .strip_suffix("*squares")
+            .and_then(|k| k.trim().parse::<u64>().ok())
+            .filter(|&k| k > 0)
+            .map(Budget::PerSquare)
+            .ok_or_else(|| format!("{s:?}: expected a number of nodes (0 = unlimited) or \"K*squares\" with K >= 1")),
+    }
+}
+
+/// How start squares are chosen on each board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartSet {
+    /// Every square.
+    All,
+    /// (0,0).
+    Corner,
+    /// The four corners (fewer on thin boards).
+    Corners,
+    /// K distinct squares drawn per board from the experiment seed.
+    Sample(u32),
+    /// These squares.
+    List(Vec<Square>),
+}
+
+/// A validated spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spec {
+    /// The file as written (kept for meta.json and resume checks).
+    pub file: SpecFile,
+    /// Boards in sweep order.
+    pub boards: Vec<Board>,
+    /// Start selection.
+    pub starts: StartSet,
+    /// Rules in sweep order (`order:*` expanded).
+    pub rules: Vec<Rule>,
+    /// Methods in sweep order.
+    pub methods: Vec<Method>,
+    /// Node budget of the searches.
+    pub budget: Budget,
+}
+
+impl Spec {
+    /// Read and validate a spec file.
+    pub fn from_path(path: &Path) -> Result<Spec, SpecError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| SpecError::Read {
+            file: file.clone(),
+            source,
+        })?;
+        Spec::from_toml(&text, &file)
+    }
+
+    /// Parse and validate spec text; `file` names it in errors.
+    pub fn from_toml(text: &str, file: &str) -> Result<Spec, SpecError> {
+        let raw: SpecFile = toml::from_str(text).map_err(|e| SpecError::Toml {
+            file: file.to_string(),
+            message: e.to_string().trim().replace('\n', " "),
+        })?;
+        Spec::validate(raw, file)
+    }
+
+    /// Validate a parsed spec.
+    pub fn validate(raw: SpecFile, file: &str) -> Result<Spec, SpecError> {
+        let err = |key: &str, message: String| SpecError::Value {
+            file: file.to_string(),
+            key: key.to_string(),
+            message,
+        };
+        if raw.name.is_empty()
+            || !raw
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        {
+            return Err(err(
+                "name",
+                "expected a non-empty name of letters, digits, '-', '_' or '.' (it names the output folder)".into(),
+            ));
+        }
+        let mut boards = Vec::new();
+        if let Some(sizes) = &raw.sizes {
+            for n in expand_sizes(sizes).map_err(|m| err("sizes", m))? {
+                boards.push(Board::square(n as u64).map_err(|e| err("sizes", e.to_string()))?);
+            }
+        }
+        if let Some(list) = &raw.boards {
+            for (i, [r, c]) in list.iter().enumerate() {
+                boards.push(
+                    Board::new(*r as u64, *c as u64)
+                        .map_err(|e| err(&format!("boards[{i}]"), e.to_string()))?,
+                );
+            }
+        }
+        if boards.is_empty() {
+            return Err(err(
+                "sizes",
+                "give `sizes` (e.g. \"5..=64\" or [8, 10]) or `boards` (e.g. [[5, 6], [8, 8]])"
+                    .into(),
+            ));
+        }
+        let starts = match &raw.starts {
+            Starts::Keyword(k) => match k.as_str() {
+                "all" => StartSet::All,
+                "corner" => StartSet::Corner,
+                "corners" => StartSet::Corners,
+                _ => match k.strip_prefix("sample:").map(str::parse::<u32>) {
+                    Some(Ok(n)) if n > 0 => StartSet::Sample(n),
+                    _ => {
+                        return Err(err(
+                            "starts",
+                            format!("{k:?}: expected \"all\", \"corner\", \"corners\", \"sample:K\" (K > 0) or a list of [row, col]"),
+                        ))
+                    }
+                },
+            },
+            Starts::List(list) => {
+                let mut squares = Vec::new();
+                for (i, [r, c]) in list.iter().enumerate() {
+                    for b in &boards {
+                        if b.try_square(*r as i64, *c as i64).is_none() {
+                            return Err(err(
+                                &format!("starts[{i}]"),
+                                format!("[{r}, {c}] is off the {b} board"),
+                            ));
+                        }
+                    }
+                    squares.push(Square::new(*r as u16, *c as u16));
+                }
+                StartSet::List(squares)
+            }
+        };
+        let mut rules = Vec::new();
+        for (i, name) in raw.rules.iter().enumerate() {
+            if name == "order:*" {
+                rules.extend(LabelOrder::all().map(Rule::Order));
+            } else {
+                rules.push(
+                    name.parse::<Rule>()
+                        .map_err(|e| err(&format!("rules[{i}]"), e.to_string()))?,
+                );
+            }
+        }
+        let mut methods = Vec::new();
+        for (i, name) in raw.methods.iter().enumerate() {
+            methods.push(
+                name.parse::<Method>()
+                    .map_err(|e| err(&format!("methods[{i}]"), e))?,
+            );
+        }
+        if rules.is_empty() {
+            return Err(err("rules", "give at least one rule".into()));
+        }
+        if methods.is_empty() {
+            return Err(err("methods", "give at least one method".into()));
+        }
+        if raw.trials == 0 {
+            return Err(err("trials", "expected at least 1".into()));
+        }
+        let largest = boards.iter().map(|b| b.len() as u64).max().unwrap_or(0);
+        if largest > 100_000_000 {
+            return Err(err(
+                "sizes",
+                format!(
+                    "a board of {largest} squares is too large for a sweep (at most 10^8 squares)"
+                ),
+            ));
+        }
+        let budget = parse_budget(&raw.budget).map_err(|m| err("budget", m))?;
+        Ok(Spec {
+            file: raw,
+            boards,
+            starts,
+            rules,
+            methods,
+            budget,
+        })
+    }
+}
+
+fn expand_sizes(sizes: &Sizes) -> Result<Vec<u32>, String> {
+    let range = |from: u32, to: u32, step: u32| -> Result<Vec<u32>, String> {
+        if step == 0 {
+            return Err("step must be at least 1".into());
+        }
+        if from > to {
+            return Err(format!("empty range {from}..={to}"));
+        }
+        Ok((from..=to).step_by(step as usize).collect())
+    };
+    match sizes {
+        Sizes::List(v) if v.is_empty() => Err("the list of sizes is empty".into()),
+        Sizes::List(v) => Ok(v.clone()),
+        Sizes::Table { from, to, step } => range(*from, *to, *step),
+        Sizes::Range(s) => {
+            let bad = || {
+                format!(
+                    "{s:?}: expected a range like \"5..=64\", \"5..65\" or \"10..=100 step 10\""
+                )
+            };
+            let (span, step) = match s.split_once(" step ") {
+                Some((span, step)) => (span.trim(), step.trim().parse().map_err(|_| bad())?),
+                None => (s.trim(), 1),
+            };
+            let (from, to) = if let Some((a, b)) = span.split_once("..=") {
+                (
+                    a.trim().parse().map_err(|_| bad())?,
+                    b.trim().parse().map_err(|_| bad())?,
+                )
+            } else if let Some((a, b)) = span.split_once("..") {
+                let b: u32 = b.trim().parse().map_err(|_| bad())?;
+                (
+                    a.trim().parse().map_err(|_| bad())?,
+                    b.checked_sub(1).ok_or_else(bad)?,
+                )
+            } else {
+                return Err(bad());
+            };
+            range(from, to, step)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Spec, SpecError> {
+        Spec::from_toml(text, "test.toml")
+    }
+
+    #[test]
+    fn default_spec_is_valid() {
+        parse(DEFAULT_SPEC).unwrap();
+    }
+
+    #[test]
+    fn ranges_and_lists() {
+        let s = parse("name = \"a\"\nsizes = \"5..=8\"").unwrap();
+        assert_eq!(s.boards.len(), 4);
+        let s = parse("name = \"a\"\nsizes = \"10..=30 step 10\"").unwrap();
+        assert_eq!(
+            s.boards.iter().map(|b| b.rows()).collect::<Vec<_>>(),
+            [10, 20, 30]
+        );
+        let s = parse("name = \"a\"\nsizes = \"5..8\"\nboards = [[3, 4]]").unwrap();
+        assert_eq!(s.boards.len(), 4);
+        let s = parse("name = \"a\"\nsizes = { from = 6, to = 12, step = 3 }").unwrap();
+        assert_eq!(s.boards.len(), 3);
+        let s = parse("name = \"a\"\nsizes = [8]\nrules = [\"order:*\", \"roth\"]").unwrap();
+        assert_eq!(s.rules.len(), 40_321);
+    }
+
+    #[test]
+    fn errors_name_the_file_and_key() {
+        let e = parse("name = \"a\"\nsizes = [8]\nsizez = 3")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("test.toml") && e.contains("sizez"), "{e}");
+        let e = parse("name = \"a\"\nsizes = [8]\nrules = [\"first\", \"nope\"]")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("rules[1]") && e.contains("known rules"), "{e}");
+        let e = parse("name = \"a\"\nsizes = \"8..=5\"")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`sizes`"), "{e}");
+        let e = parse("name = \"a\"\nsizes = [8]\nstarts = \"some\"")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`starts`"), "{e}");
+        let e = parse("name = \"a\"\nsizes = [8]\nstarts = [[9, 0]]")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("starts[0]") && e.contains("off the 8x8"), "{e}");
+        let e = parse("name = \"a\"").unwrap_err().to_string();
+        assert!(e.contains("`sizes`"), "{e}");
+        let e = parse("sizes = [8]").unwrap_err().to_string();
+        assert!(e.contains("name"), "{e}");
+        let e = parse("name = \"a\"\nsizes = [0]").unwrap_err().to_string();
+        assert!(e.contains("at least 1"), "{e}");
+        let e = parse("name = \"a/b\"\nsizes = [8]")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`name`"), "{e}");
+        let e = parse("name = \"a\"\nsizes = [8]\nbudget = \"lots\"")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`budget`"), "{e}");
+        let s = parse("name = \"a\"\nsizes = [8]\nbudget = \"3*squares\"").unwrap();
+        assert_eq!(s.budget.for_board(s.boards[0]), 192);
+        let e = parse("name = \"a\"\nsizes = [8]\nmethods = [\"dfs\"]")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("methods[0]"), "{e}");
+    }
+}

@@ -1,0 +1,268 @@
+//! The experiment runner end to end: determinism across thread counts, resume after a real SIGINT and
+//! a real SIGKILL, shards merged back into the single-run result, and refusals with clear errors.
+
+use assert_cmd::Command as Cmd;
+use predicates::prelude::*;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A spec that takes a few seconds on one thread and records every run.
+const SPEC: &str = r#"
+name = "sweep-test"
+sizes = "8..=28"
+starts = "all"
+rules = ["first", "roth", "pohl", "random"]
+methods = ["warnsdorff", "backtrack"]
+trials = 2
+seed = 42
+budget = 20000
+record = "runs"
+"#;
+
+fn write_spec(dir: &Path, text: &str) -> PathBuf {
+    let p = dir.join("spec.toml");
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// A CSV file's rows without its timing columns.
+fn rows_without_timing(path: &Path) -> Vec<Vec<String>> {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let headers = r.headers().unwrap().clone();
+    let keep: Vec<usize> = headers
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| !h.starts_with("elapsed"))
+        .map(|(i, _)| i)
+        .collect();
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            keep.iter().map(|&i| rec[i].to_string()).collect()
+        })
+        .collect()
+}
+
+fn same_results(a: &Path, b: &Path) {
+    for f in ["runs.csv", "summary.csv", "chunks.csv"] {
+        let (x, y) = (
+            rows_without_timing(&a.join(f)),
+            rows_without_timing(&b.join(f)),
+        );
+        assert!(!x.is_empty(), "{f} is empty");
+        assert_eq!(x.len(), y.len(), "{f}: row counts differ");
+        assert!(
+            x == y,
+            "{f} differs between {} and {}",
+            a.display(),
+            b.display()
+        );
+    }
+}
+
+fn sweep(spec: &Path, out: &Path, extra: &[&str]) -> Cmd {
+    let mut c = Cmd::cargo_bin("ktour").unwrap();
+    c.arg("sweep").arg(spec).arg("--out").arg(out).args(extra);
+    c
+}
+
+#[test]
+fn same_spec_same_csv_with_one_and_two_threads() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(tmp.path(), SPEC);
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    sweep(&spec, &a, &["--threads", "1"]).assert().success();
+    sweep(&spec, &b, &["--threads", "2"]).assert().success();
+    same_results(&a, &b);
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(a.join("meta.json")).unwrap()).unwrap();
+    for key in [
+        "ktour_version",
+        "git_commit",
+        "command",
+        "threads",
+        "cpu_model",
+        "started",
+        "finished",
+        "spec",
+    ] {
+        assert!(meta.get(key).is_some(), "meta.json lacks {key}");
+    }
+    assert_eq!(meta["status"], "complete");
+    // summary: success rates are consistent with the runs
+    let mut runs = csv::Reader::from_path(a.join("runs.csv")).unwrap();
+    let n_runs = runs.records().count();
+    let mut sum = csv::Reader::from_path(a.join("summary.csv")).unwrap();
+    let total: u64 = sum
+        .deserialize::<ktour::experiment::SummaryRow>()
+        .map(|r| r.unwrap().runs)
+        .sum();
+    assert_eq!(total as usize, n_runs);
+}
+
+/// Start a sweep, wait until its journal has at least `rows` finished chunks, then signal it.
+fn interrupt_midway(spec: &Path, out: &Path, signal: &str) -> std::process::Output {
+    let bin = assert_cmd::cargo::cargo_bin("ktour");
+    let child = Command::new(bin)
+        .arg("sweep")
+        .arg(spec)
+        .arg("--out")
+        .arg(out)
+        .args(["--threads", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let journal = out.join("chunks.csv");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let lines = std::fs::read_to_string(&journal).map_or(0, |s| s.lines().count());
+        if lines >= 3 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the sweep wrote nothing");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let status = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn sigint_saves_progress_and_resume_completes_identically() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(tmp.path(), SPEC);
+    let (whole, cut) = (tmp.path().join("whole"), tmp.path().join("cut"));
+    sweep(&spec, &whole, &["--threads", "2"]).assert().success();
+    let out = interrupt_midway(&spec, &cut, "-INT");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("--resume"), "{err}");
+    let meta = std::fs::read_to_string(cut.join("meta.json")).unwrap();
+    assert!(meta.contains("\"interrupted\""), "{meta}");
+    // without --resume the folder is refused
+    sweep(&spec, &cut, &[])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--resume"));
+    sweep(&spec, &cut, &["--resume", "--threads", "2"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("resumed"));
+    same_results(&whole, &cut);
+}
+
+#[test]
+fn sigkill_then_resume_loses_nothing_and_duplicates_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(tmp.path(), SPEC);
+    let (whole, cut) = (tmp.path().join("whole"), tmp.path().join("cut"));
+    sweep(&spec, &whole, &["--threads", "2"]).assert().success();
+    let out = interrupt_midway(&spec, &cut, "-KILL");
+    assert_eq!(out.status.code(), None, "killed by a signal");
+    // a crash mid-write: tear the last line of both files
+    for f in ["runs.csv", "chunks.csv"] {
+        let p = cut.join(f);
+        let mut bytes = std::fs::read(&p).unwrap();
+        bytes.extend_from_slice(b"123,4,5,fir");
+        std::fs::write(&p, bytes).unwrap();
+    }
+    sweep(&spec, &cut, &["--resume", "--threads", "2"])
+        .assert()
+        .success();
+    same_results(&whole, &cut);
+}
+
+#[test]
+fn shards_merge_into_the_single_run_result() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(tmp.path(), SPEC);
+    let whole = tmp.path().join("whole");
+    sweep(&spec, &whole, &["--threads", "2"]).assert().success();
+    let mut shards = Vec::new();
+    for i in 1..=3 {
+        let d = tmp.path().join(format!("shard{i}"));
+        sweep(&spec, &d, &["--shard", &format!("{i}/3"), "--threads", "1"])
+            .assert()
+            .success();
+        shards.push(d);
+    }
+    let merged = tmp.path().join("merged");
+    // an incomplete merge says so
+    Cmd::cargo_bin("ktour")
+        .unwrap()
+        .args([
+            "merge",
+            shards[0].to_str().unwrap(),
+            shards[1].to_str().unwrap(),
+            "--out",
+        ])
+        .arg(tmp.path().join("partial"))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("missing"));
+    Cmd::cargo_bin("ktour")
+        .unwrap()
+        .arg("merge")
+        .args(&shards)
+        .arg("--out")
+        .arg(&merged)
+        .assert()
+        .success();
+    same_results(&whole, &merged);
+}
+
+#[test]
+fn spec_errors_name_file_and_key() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(
+        tmp.path(),
+        "name = \"x\"\nsizes = [8]\nrulez = [\"first\"]\n",
+    );
+    sweep(&spec, &tmp.path().join("o"), &[])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("spec.toml").and(predicate::str::contains("rulez")));
+    let spec = write_spec(tmp.path(), "name = \"x\"\nsizes = \"8..=\"\n");
+    sweep(&spec, &tmp.path().join("o"), &[])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("`sizes`"));
+    let spec = write_spec(
+        tmp.path(),
+        "name = \"x\"\nsizes = [8]\nrules = [\"first\"\n",
+    );
+    sweep(&spec, &tmp.path().join("o"), &[]).assert().code(2);
+    Cmd::cargo_bin("ktour")
+        .unwrap()
+        .args(["sweep", "/no/such/spec.toml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot read"));
+    let spec = write_spec(tmp.path(), "name = \"x\"\nsizes = [8]\n");
+    sweep(&spec, &tmp.path().join("o"), &["--shard", "4/3"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--shard"));
+}
+
+#[test]
+fn another_specs_folder_is_refused_unless_forced() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("o");
+    let a = write_spec(tmp.path(), "name = \"a\"\nsizes = [6]\n");
+    sweep(&a, &out, &[]).assert().success();
+    let b = tmp.path().join("b.toml");
+    std::fs::write(&b, "name = \"b\"\nsizes = [7]\n").unwrap();
+    sweep(&b, &out, &["--resume"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("different experiment"));
+    sweep(&b, &out, &["--force"]).assert().success();
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    assert!(summary.contains("\n7,7,"), "{summary}");
+}
