@@ -4,5 +4,6 @@
 pub mod board;
 pub mod cli;
 pub mod exists;
+pub mod render;
 pub mod tour;
 pub mod verify;

@@ -1,8 +1,11 @@
 //! The `ktour` command line: the clap definitions and one module per subcommand. Each subcommand turns
 //! its arguments into validated library values once, then calls the library.
 
+mod animate;
 mod args;
 mod exists;
+mod plot;
+mod render;
 mod verify;
 
 pub use args::{BoardArgs, ExitStatus};
@@ -26,6 +29,12 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Say whether a board has an open (or closed) tour, and why, from the theorems.
     Exists(exists::ExistsArgs),
+    /// Draw a tour JSON as SVG (a failed run shows its dead end, stranded squares and last choices).
+    Render(render::RenderArgs),
+    /// Plot a sweep's summary CSV: success rate, backtracks and throughput against board size.
+    Plot(plot::PlotArgs),
+    /// Write a self-contained HTML page replaying a run step by step.
+    Animate(animate::AnimateArgs),
 }
 
 /// Run a parsed command line. User errors come back as `Err` (exit 2); outcomes as an [`ExitStatus`].
@@ -33,5 +42,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
     match cli.command {
         Command::Verify(a) => verify::run(a),
         Command::Exists(a) => exists::run(a),
+        Command::Render(a) => render::run(a),
+        Command::Plot(a) => plot::run(a),
+        Command::Animate(a) => animate::run(a),
     }
 }
