@@ -291,6 +291,8 @@ struct ChartData {
     y_desc: &'static str,
     series: Vec<(String, Vec<(f64, f64)>)>,
     percent: bool,
+    /// Where the legend goes: where the lines usually are not.
+    legend: SeriesLabelPosition,
 }
 
 /// (rule, method, closed).
@@ -398,6 +400,11 @@ fn chart_data(summary: &Summary, metric: Metric) -> ChartData {
         },
         series: series.into_iter().map(|(l, p, _)| (l, p)).collect(),
         percent: metric == Metric::Success,
+        legend: match metric {
+            Metric::Success => SeriesLabelPosition::LowerLeft,
+            Metric::Backtracks => SeriesLabelPosition::UpperLeft,
+            Metric::Throughput => SeriesLabelPosition::LowerRight,
+        },
     }
 }
 
@@ -530,7 +537,8 @@ fn draw_chart<DB: DrawingBackend>(
         .y_label_formatter(&y_fmt)
         .label_style(("sans-serif", 14))
         .axis_desc_style(("sans-serif", 16))
-        .light_line_style(RGBColor(235, 235, 235))
+        .light_line_style(RGBColor(238, 238, 238))
+        .max_light_lines(1)
         .draw()
         .map_err(e)?;
     for (i, (label, points)) in chart.series.iter().enumerate() {
@@ -550,11 +558,7 @@ fn draw_chart<DB: DrawingBackend>(
             .label_font(("sans-serif", 14))
             .background_style(WHITE.mix(0.85))
             .border_style(RGBColor(160, 160, 160))
-            .position(if chart.percent {
-                SeriesLabelPosition::LowerLeft
-            } else {
-                SeriesLabelPosition::UpperLeft
-            })
+            .position(chart.legend.clone())
             .draw()
             .map_err(e)?;
     }
