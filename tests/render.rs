@@ -359,7 +359,7 @@ fn cli_bad_input_is_a_one_line_error_with_exit_2() {
                 "--rule".into(),
                 "nonsense".into(),
             ],
-            "not supported",
+            "unknown rule",
         ),
     ];
     for (args, needle) in cases {

@@ -1,10 +1,10 @@
-//! `ktour animate`: a self-contained HTML page (no network) replaying one run step by step.
+//! `ktour animate`: a self-contained HTML page (no network) replaying one traced run step by step.
 
 use super::args::parse_start;
 use super::{BoardArgs, ExitStatus};
-use crate::board::Square;
-use crate::render::animate::{trace_run, ReplayMethod};
+use crate::render::animate::{trace_run, AnimationError, MAX_BUDGET};
 use crate::render::animation_html;
+use crate::solve::{Method, Request, Rule};
 use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
@@ -14,18 +14,24 @@ use std::path::PathBuf;
 pub struct AnimateArgs {
     #[command(flatten)]
     board: BoardArgs,
-    /// Tie-break rule.
+    /// Tie-break rule (`ktour rules` lists them).
     #[arg(long, default_value = "first")]
     rule: String,
-    /// Solver to replay.
-    #[arg(long, value_enum, default_value = "warnsdorff")]
-    method: ReplayMethod,
-    /// First square, ROW,COL (0-based; default 0,0).
-    #[arg(long)]
-    start: Option<String>,
-    /// Ask for a closed tour (backtracking continues until the ends are a knight move apart).
+    /// Solver: warnsdorff, backtrack or naive.
+    #[arg(long, default_value = "warnsdorff")]
+    method: String,
+    /// First square as ROW,COL (0-based, row 0 on top).
+    #[arg(long, default_value = "0,0")]
+    start: String,
+    /// Require a closed (re-entrant) tour.
     #[arg(long)]
     closed: bool,
+    /// Node budget of the searches (at most 125,000, so the page stays small).
+    #[arg(long, default_value_t = MAX_BUDGET, value_parser = clap::value_parser!(u64).range(1..=MAX_BUDGET))]
+    budget: u64,
+    /// Seed of the run's PRNG (for `random`).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
     /// Output HTML file.
     #[arg(long, short = 'o')]
     output: PathBuf,
@@ -33,25 +39,34 @@ pub struct AnimateArgs {
 
 pub fn run(args: AnimateArgs) -> anyhow::Result<ExitStatus> {
     let board = args.board.board()?;
-    let start = match &args.start {
-        Some(s) => parse_start(s, board)?,
-        None => Square::new(0, 0),
+    let start = parse_start(&args.start, board)?;
+    let method: Method = args.method.parse().map_err(anyhow::Error::msg)?;
+    let rule: Rule = args.rule.parse()?;
+    let req = Request {
+        board,
+        start,
+        closed: args.closed,
+        method,
+        rule,
+        budget: args.budget,
+        seed: args.seed,
     };
-    let replay = trace_run(board, start, &args.rule, args.method, args.closed)?;
+    let replay = match trace_run(&req) {
+        Ok(r) => r,
+        Err(AnimationError::NoTour(reason)) => {
+            eprintln!("no tour: {reason}");
+            return Ok(ExitStatus::NoTour);
+        }
+        Err(e) => return Err(e.into()),
+    };
     let html = animation_html(&replay)?;
     std::fs::write(&args.output, html)
         .with_context(|| format!("writing {}", args.output.display()))?;
-    let outcome = if replay.truncated {
-        "cut at the event limit"
-    } else if replay.found {
-        "tour found"
-    } else {
-        "no tour"
-    };
     println!(
-        "wrote {} ({} events, {outcome})",
+        "wrote {} ({} events, {})",
         args.output.display(),
-        replay.events.len()
+        replay.events.len(),
+        replay.outcome
     );
     Ok(ExitStatus::Success)
 }

@@ -6,6 +6,8 @@ mod args;
 mod exists;
 mod plot;
 mod render;
+mod rules;
+mod solve;
 mod verify;
 
 pub use args::{BoardArgs, ExitStatus};
@@ -24,6 +26,8 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Find a knight's tour (or show where a method fails) and print it.
+    Solve(solve::SolveArgs),
     /// Check a tour file (JSON, or `r,c` lines with --rows/--cols): prints `valid open tour`,
     /// `valid closed tour`, or the first thing wrong.
     Verify(verify::VerifyArgs),
@@ -35,6 +39,8 @@ pub enum Command {
     Plot(plot::PlotArgs),
     /// Write a self-contained HTML page replaying a run step by step.
     Animate(animate::AnimateArgs),
+    /// List the tie-break rules with their sources.
+    Rules(rules::RulesArgs),
 }
 
 /// Run a parsed command line. User errors come back as `Err` (exit 2); outcomes as an [`ExitStatus`].
@@ -45,5 +51,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Render(a) => render::run(a),
         Command::Plot(a) => plot::run(a),
         Command::Animate(a) => animate::run(a),
+        Command::Solve(a) => solve::run(a),
+        Command::Rules(a) => rules::run(a),
     }
 }

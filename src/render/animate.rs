@@ -13,6 +13,7 @@
 
 use super::escape_xml;
 use crate::board::{Board, Square, KNIGHT_DELTAS};
+use crate::solve::{Impossibility, Outcome, Request, SolveError, Trace, TraceEvent};
 use serde_json::json;
 
 /// Largest board side that can be animated.
@@ -58,8 +59,10 @@ pub struct Replay {
     pub events: Vec<ReplayEvent>,
     /// Whether the run found a tour.
     pub found: bool,
-    /// Whether the events were cut at [`MAX_EVENTS`].
+    /// Whether the run was cut short (node budget, or [`MAX_EVENTS`]).
     pub truncated: bool,
+    /// How the run ended, in words (shown on the page).
+    pub outcome: String,
 }
 
 /// An animation that cannot be made.
@@ -68,11 +71,12 @@ pub enum AnimationError {
     /// Board above [`MAX_ANIMATE_SIDE`].
     #[error("animations are limited to boards of at most {MAX_ANIMATE_SIDE}x{MAX_ANIMATE_SIDE} (got {0}); use `ktour render` for a picture of a large run")]
     TooLarge(Board),
-    /// A rule the built-in replay does not know.
-    #[error(
-        "rule {0:?} is not supported here: use `first` or `order:ABCDEFGH` (a permutation of 1..8)"
-    )]
-    Rule(String),
+    /// The solver refused the request (bad rule for this board, start off the board, memory).
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// The existence theorems say there is no tour, so the solver did not run.
+    #[error("no tour: {0}")]
+    NoTour(String),
     /// A square off the board.
     #[error("square {0} is off the {1} board")]
     OffBoard(Square, Board),
@@ -102,8 +106,8 @@ pub fn parse_order(rule: &str) -> Option<[u8; 8]> {
 
 /// Replay Warnsdorff's rule with a fixed label order among ties: pure (stop at the first dead end) or,
 /// with `backtrack`, a depth-first search trying candidates by (degree, order), recording undo steps.
-/// Stops after `max_events` events (`truncated`). This is the built-in stand-in for the solver's trace;
-/// see [`crate::cli`]'s `animate` for where the real trace comes in.
+/// Stops after `max_events` events (`truncated`). An independent slow twin of [`crate::solve::trace`]
+/// for rules `first` and `order:*`, kept for the tests that check the two agree event for event.
 pub fn replay_warnsdorff(
     board: Board,
     start: Square,
@@ -210,44 +214,82 @@ pub fn replay_warnsdorff(
                 order.iter().map(|l| l.to_string()).collect::<String>()
             )
         },
+        outcome: if found {
+            "tour found".into()
+        } else if truncated {
+            "cut at the event limit".into()
+        } else {
+            "dead end".into()
+        },
         events,
         found,
         truncated,
     })
 }
 
-/// The solver to replay.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum ReplayMethod {
-    /// Pure Warnsdorff: stop at the first dead end.
-    Warnsdorff,
-    /// Warnsdorff-ordered depth-first search with backtracking.
-    Backtrack,
+/// Largest node budget of a traced search: every node is at most one move and one undo event, so a
+/// trace stays within [`MAX_EVENTS`].
+pub const MAX_BUDGET: u64 = (MAX_EVENTS / 2) as u64;
+
+/// THE SEAM where the solver's trace comes in: run `req` with [`crate::solve::trace`] and turn the
+/// trace into a [`Replay`]. Refuses boards above [`MAX_ANIMATE_SIDE`] before running anything, and
+/// clamps the node budget of the searches to [`MAX_BUDGET`] (0, unlimited, included).
+pub fn trace_run(req: &Request) -> Result<Replay, AnimationError> {
+    if req.board.rows().max(req.board.cols()) > MAX_ANIMATE_SIDE {
+        return Err(AnimationError::TooLarge(req.board));
+    }
+    let mut req = *req;
+    if req.budget == 0 || req.budget > MAX_BUDGET {
+        req.budget = MAX_BUDGET;
+    }
+    let trace = crate::solve::trace(&req)?;
+    if let Outcome::Impossible(Impossibility::Theorem(reason)) = trace.solution.outcome {
+        return Err(AnimationError::NoTour(reason.to_string()));
+    }
+    Ok(Replay::from_trace(&req, &trace))
 }
 
-/// THE SEAM where a solver trace comes in: the events of one run of `method` with tie-break `rule`
-/// from `start`. Today this is the built-in replay ([`replay_warnsdorff`], rules `first` and
-/// `order:ABCDEFGH`); once `ktour::solve::trace` exists, this function converts its `Trace` into a
-/// [`Replay`] instead (every rule), and nothing else has to change.
-pub fn trace_run(
-    board: Board,
-    start: Square,
-    rule: &str,
-    method: ReplayMethod,
-    closed: bool,
-) -> Result<Replay, AnimationError> {
-    if board.rows().max(board.cols()) > MAX_ANIMATE_SIDE {
-        return Err(AnimationError::TooLarge(board));
+impl Replay {
+    /// The replay of a solver trace.
+    pub fn from_trace(req: &Request, trace: &Trace) -> Replay {
+        let events = trace
+            .events
+            .iter()
+            .map(|e| match e {
+                TraceEvent::Move {
+                    square,
+                    candidates,
+                    tied,
+                    ..
+                } => ReplayEvent::Move {
+                    square: *square,
+                    candidates: candidates.clone(),
+                    tied: *tied,
+                },
+                TraceEvent::Undo { square } => ReplayEvent::Undo { square: *square },
+            })
+            .collect();
+        let outcome = trace.solution.outcome;
+        Replay {
+            board: req.board,
+            start: req.start,
+            closed: req.closed,
+            method: req.method.to_string(),
+            rule: req.rule.to_string(),
+            events,
+            found: outcome == Outcome::Found,
+            truncated: outcome == Outcome::BudgetExhausted,
+            outcome: match outcome {
+                Outcome::Found => "tour found".into(),
+                Outcome::DeadEnd => "dead end".into(),
+                Outcome::NotClosed => {
+                    "every square visited, but the ends are not a knight move apart".into()
+                }
+                Outcome::BudgetExhausted => format!("node budget of {} exhausted", req.budget),
+                Outcome::Impossible(_) => "no tour (search exhausted)".into(),
+            },
+        }
     }
-    let order = parse_order(rule).ok_or_else(|| AnimationError::Rule(rule.into()))?;
-    replay_warnsdorff(
-        board,
-        start,
-        order,
-        method == ReplayMethod::Backtrack,
-        closed,
-        MAX_EVENTS,
-    )
 }
 
 /// The self-contained HTML page replaying `replay`.
@@ -301,6 +343,7 @@ pub fn animation_html(replay: &Replay) -> Result<String, AnimationError> {
         "rule": replay.rule,
         "found": replay.found && !truncated,
         "truncated": truncated,
+        "outcome": if truncated && !replay.truncated { "cut at the event limit" } else { replay.outcome.as_str() },
         "final_len": len,
         "events": events,
     });
@@ -378,6 +421,52 @@ mod tests {
             .count();
         let undos = r.events.len() - moves;
         assert_eq!(moves - undos, 24);
+    }
+
+    #[test]
+    fn the_solver_trace_matches_the_slow_twin_event_for_event() {
+        use crate::solve::{Method, Rule};
+        for n in [5u64, 6, 7, 8] {
+            let b = Board::square(n).unwrap();
+            for rule in ["first", "order:36875124", "order:87654321"] {
+                let order = parse_order(rule).unwrap();
+                for start in b.squares() {
+                    let req = Request::warnsdorff(b, start, rule.parse::<Rule>().unwrap());
+                    assert_eq!(req.method, Method::Warnsdorff);
+                    let Ok(real) = trace_run(&req) else {
+                        continue; // no tour from here by theorem
+                    };
+                    let twin =
+                        replay_warnsdorff(b, start, order, false, false, MAX_EVENTS).unwrap();
+                    assert_eq!(real.events, twin.events, "{b} {rule} from {start}");
+                    assert_eq!(real.found, twin.found);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn traced_backtracking_ends_where_the_path_says() {
+        use crate::solve::Method;
+        let b = Board::square(5).unwrap();
+        let mut req = Request::warnsdorff(b, Square::new(0, 2), "order:36875124".parse().unwrap());
+        req.method = Method::Backtrack;
+        let r = trace_run(&req).unwrap();
+        assert!(r.found);
+        let moves = r
+            .events
+            .iter()
+            .filter(|e| matches!(e, ReplayEvent::Move { .. }))
+            .count();
+        let undos = r.events.len() - moves;
+        assert!(undos > 0);
+        assert_eq!(moves - undos, 24);
+        // The node budget is clamped, so a trace never outgrows the page.
+        req.budget = 0;
+        req.board = Board::square(30).unwrap();
+        req.method = Method::Naive;
+        let r = trace_run(&req).unwrap();
+        assert!(r.events.len() <= MAX_EVENTS);
     }
 
     #[test]
