@@ -375,3 +375,35 @@ fn cli_bad_input_is_a_one_line_error_with_exit_2() {
         assert!(!stderr.contains("panicked"));
     }
 }
+
+#[test]
+fn plot_handles_rectangles_many_series_and_the_folder_title() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("roth-first-failure");
+    std::fs::create_dir(&sub).unwrap();
+    let mut csv = String::from(
+        "extra,rows,cols,rule,method,closed,runs,feasible_runs,successes,success_rate,backtracks_mean,backtracks_max,nodes_total,elapsed_ns_total\n",
+    );
+    for k in 0..20 {
+        for (r, c) in [(5, 6), (6, 8), (8, 10)] {
+            csv.push_str(&format!(
+                "x,{r},{c},order:{k},warnsdorff,1,10,10,{s},,,0,100,1000\n",
+                s = k % 11
+            ));
+        }
+    }
+    let path = sub.join("summary.csv");
+    std::fs::write(&path, csv).unwrap();
+    let summary = read_summary(&path, None).unwrap();
+    assert_eq!(summary.title, "roth-first-failure");
+    assert!(summary.rows.iter().all(|r| r.closed));
+    assert_eq!(summary.rows[0].success_rate, None);
+    let out = sub.join("p.svg");
+    write_plots(&summary, &PlotOptions::new(&out)).unwrap();
+    let svg = std::fs::read_to_string(&out).unwrap();
+    elements(&svg);
+    assert!(svg.contains("12 of 20 series"), "the cut is announced");
+    assert!(svg.contains("board squares (rows x cols)"));
+    // Empty backtracks column: the plot is still made, with no points.
+    assert!(sub.join("p-backtracks.svg").exists());
+}

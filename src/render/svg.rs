@@ -200,6 +200,12 @@ impl<'a> Picture<'a> {
                     rec.squares[n - 1]
                 ));
             }
+            Some(f) if f.unvisited.is_empty() => {
+                self.caption.push(format!(
+                    "{} failed run{how}: all {total} squares visited, but the last, {}, is not a knight move from the first, {}",
+                    self.board, f.dead_end, rec.squares[0]
+                ));
+            }
             Some(f) => {
                 self.caption.push(format!(
                     "{} failed run{how}: dead end at {} after {n} squares ({} of {total} visited)",
