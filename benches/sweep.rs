@@ -43,22 +43,26 @@ fn runner(c: &mut Criterion) {
         })
     });
     for threads in [1usize, 2] {
-        g.bench_with_input(BenchmarkId::new("run_sweep_threads", threads), &threads, |b, &t| {
-            let opts = SweepOptions {
-                out: tmp.path().join(format!("t{t}")),
-                threads: t,
-                resume: false,
-                force: true,
-                shard: None,
-                progress: false,
-                command: "bench".into(),
-            };
-            b.iter(|| {
-                let r = run_sweep(&spec, &opts).unwrap();
-                assert_eq!(r.runs_done_now, runs);
-                black_box(r.summary.len())
-            })
-        });
+        g.bench_with_input(
+            BenchmarkId::new("run_sweep_threads", threads),
+            &threads,
+            |b, &t| {
+                let opts = SweepOptions {
+                    out: tmp.path().join(format!("t{t}")),
+                    threads: t,
+                    resume: false,
+                    force: true,
+                    shard: None,
+                    progress: false,
+                    command: "bench".into(),
+                };
+                b.iter(|| {
+                    let r = run_sweep(&spec, &opts).unwrap();
+                    assert_eq!(r.runs_done_now, runs);
+                    black_box(r.summary.len())
+                })
+            },
+        );
     }
     g.finish();
 }

@@ -5,6 +5,7 @@ pub mod board;
 pub mod cli;
 pub mod exists;
 pub mod experiment;
+pub mod render;
 pub mod search;
 pub mod solve;
 pub mod tour;

@@ -1,8 +1,11 @@
 //! The `ktour` command line: the clap definitions and one module per subcommand. Each subcommand turns
 //! its arguments into validated library values once, then calls the library.
 
+mod animate;
 mod args;
 mod exists;
+mod plot;
+mod render;
 mod rules;
 mod solve;
 mod sweep;
@@ -36,6 +39,12 @@ pub enum Command {
     Sweep(sweep::SweepArgs),
     /// Combine the output folders of `sweep --shard` runs into one result.
     Merge(sweep::MergeArgs),
+    /// Draw a tour JSON as SVG (a failed run shows its dead end, stranded squares and last choices).
+    Render(render::RenderArgs),
+    /// Plot a sweep's summary CSV: success rate, backtracks and throughput against board size.
+    Plot(plot::PlotArgs),
+    /// Write a self-contained HTML page replaying a run step by step.
+    Animate(animate::AnimateArgs),
     /// List the tie-break rules with their sources.
     Rules(rules::RulesArgs),
 }
@@ -45,6 +54,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
     match cli.command {
         Command::Verify(a) => verify::run(a),
         Command::Exists(a) => exists::run(a),
+        Command::Render(a) => render::run(a),
+        Command::Plot(a) => plot::run(a),
+        Command::Animate(a) => animate::run(a),
         Command::Solve(a) => solve::run(a),
         Command::Rules(a) => rules::run(a),
         Command::Sweep(a) => sweep::run(a),

@@ -18,6 +18,8 @@ pub enum Format {
     Json,
     /// One `r,c` line per square.
     Moves,
+    /// An SVG picture (a failed run shows its dead end and stranded squares).
+    Svg,
 }
 
 /// Arguments of `ktour solve`.
@@ -89,6 +91,7 @@ fn render(solution: &Solution, format: Format) -> anyhow::Result<String> {
     Ok(match format {
         Format::Json => serde_json::to_string(&solution.to_record())? + "\n",
         Format::Moves => format_moves(&solution.squares),
+        Format::Svg => crate::render::tour_svg(&solution.to_record())?,
         Format::Text => match format_grid(solution.request.board, &solution.squares) {
             Some(grid) => grid,
             None => format!(

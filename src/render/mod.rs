@@ -1,0 +1,33 @@
+//! Pictures: tour SVGs ([`svg`]), failed-run analysis drawn on top of them ([`failed`]), sweep plots
+//! ([`plot`]) and the self-contained HTML replay of a run ([`animate`]).
+//!
+//! Tour pictures are written by hand (plain `std::fmt::Write`, no crate): one `<path>` with relative
+//! integer moves for the whole tour, a pattern for the checkerboard, so a 1000x1000 tour stays a few
+//! megabytes. Plots go through `plotters` with a bundled DejaVu Sans font (no system libraries).
+
+pub mod animate;
+pub mod failed;
+pub mod plot;
+pub mod svg;
+
+pub use animate::{animation_html, replay_warnsdorff, AnimationError, Replay, ReplayEvent};
+pub use failed::{analyse_failed, CandidateStep, FailedAnalysis, Stranded};
+pub use plot::{read_summary, write_plots, Metric, PlotError, PlotFormat, PlotOptions, Summary};
+pub use svg::{tour_svg, tour_svg_with, Numbers, RenderError, SvgOptions};
+
+/// Escape text for XML/HTML element content and attribute values.
+pub(crate) fn escape_xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
