@@ -2,6 +2,7 @@
 //! its arguments into validated library values once, then calls the library.
 
 mod args;
+mod count;
 mod exists;
 mod rules;
 mod solve;
@@ -32,6 +33,8 @@ pub enum Command {
     Exists(exists::ExistsArgs),
     /// List the tie-break rules with their sources.
     Rules(rules::RulesArgs),
+    /// Count tours exactly on a board of at most 64 squares: open (directed) or closed (cycles).
+    Count(count::CountArgs),
 }
 
 /// Run a parsed command line. User errors come back as `Err` (exit 2); outcomes as an [`ExitStatus`].
@@ -41,5 +44,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Exists(a) => exists::run(a),
         Command::Solve(a) => solve::run(a),
         Command::Rules(a) => rules::run(a),
+        Command::Count(a) => count::run(a),
     }
 }

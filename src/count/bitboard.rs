@@ -1,0 +1,299 @@
+//! The bitboard counting engine: every square of a board of at most 64 squares is one bit of a `u64`
+//! (row-major, bit `row * cols + col`), knight attacks are precomputed masks, and the degree facts the
+//! pruning needs ("this square has no free neighbour", "only one") are computed for all squares at once
+//! with eight shifts and a two-bit saturating counter per square. The search is an explicit stack with a
+//! fixed 64-frame array: no recursion and no allocation in the loop.
+//!
+//! The pruning follows the classical degree arguments used for exhaustive knight's tour counts (Löbbing &
+//! Wegener 1996 for 8x8 closed tours; McKay 1997, "Knight's tours of an 8x8 chessboard", ANU TR-CS-97-03;
+//! the published counts it reproduces are OEIS A165134, A001230, A118067, A079137).
+//!
+//! ADVICE FOR HACKERS: a path's inner squares need two path neighbours and its last square one. A free
+//! square's possible path neighbours are its free neighbours plus the head (if it is adjacent to it).
+//! [`KnightBits::branch`] turns that into four rules and must stay *sound*: a rule may only cut a branch
+//! that provably holds no tour. The knight graph is bipartite, so the head's free neighbours are pairwise
+//! non-adjacent; the "pending" rule relies on that. Every rule is checked in the tests against the
+//! plain recursive counter in [`super::reference`], which has no pruning at all.
+
+use crate::board::{Board, KNIGHT_DELTAS};
+
+/// Largest board, in squares, that the bitboard engine handles.
+pub const MAX_SQUARES: u32 = 64;
+
+/// Where the path being counted must end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// Anywhere: open tours.
+    Anywhere,
+    /// On this square (a bit index), which must be free: closed tours, where the square is a knight
+    /// move from the start.
+    At(u32),
+}
+
+/// What the degree rules say about a state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Branch {
+    /// No completion of this path exists.
+    Dead,
+    /// The moves (a mask of free squares adjacent to the head) worth trying; may be empty.
+    Moves(u64),
+}
+
+/// The result of one exhaustive count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PathCount {
+    /// Completed paths (tours) found.
+    pub tours: u64,
+    /// Search nodes visited: one per square placed, the starting state included.
+    pub nodes: u64,
+}
+
+impl std::ops::AddAssign for PathCount {
+    fn add_assign(&mut self, other: PathCount) {
+        self.tours += other.tours;
+        self.nodes += other.nodes;
+    }
+}
+
+/// Knight-move bitboards of one board.
+#[derive(Clone, Debug)]
+pub struct KnightBits {
+    board: Board,
+    squares: u32,
+    attacks: [u64; 64],
+    /// For move `k`: square `x` has a neighbour by move `k` at bit `x + d_k`; `(free >> shr[k]) << shl[k]`
+    /// moves that bit down to `x` (one of the two is zero).
+    shr: [u32; 8],
+    shl: [u32; 8],
+    /// For move `k`: the squares whose move `k` stays on the board.
+    source: [u64; 8],
+}
+
+/// One stack frame of the explicit-stack search.
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    free: u64,
+    moves: u64,
+}
+
+impl KnightBits {
+    /// The bitboards of `board`; `None` if it has more than [`MAX_SQUARES`] squares.
+    pub fn new(board: Board) -> Option<Self> {
+        let squares = board.len();
+        if squares > MAX_SQUARES {
+            return None;
+        }
+        let cols = board.cols() as i32;
+        let mut attacks = [0u64; 64];
+        let mut shr = [0u32; 8];
+        let mut shl = [0u32; 8];
+        let mut source = [0u64; 8];
+        for (k, &(dr, dc)) in KNIGHT_DELTAS.iter().enumerate() {
+            let d = dr * cols + dc;
+            if d >= 0 {
+                shr[k] = d as u32;
+            } else {
+                shl[k] = (-d) as u32;
+            }
+        }
+        for sq in board.squares() {
+            let i = board.index(sq) as usize;
+            for (k, &(dr, dc)) in KNIGHT_DELTAS.iter().enumerate() {
+                if let Some(n) = sq.try_offset(dr, dc, board) {
+                    attacks[i] |= 1u64 << board.index(n);
+                    source[k] |= 1u64 << i;
+                }
+            }
+        }
+        Some(KnightBits {
+            board,
+            squares,
+            attacks,
+            shr,
+            shl,
+            source,
+        })
+    }
+
+    /// The board.
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    /// The mask of every square of the board.
+    pub fn all(&self) -> u64 {
+        if self.squares == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.squares) - 1
+        }
+    }
+
+    /// The knight neighbours of square `i` (a bit index).
+    #[inline(always)]
+    pub fn attacks(&self, i: u32) -> u64 {
+        self.attacks[i as usize]
+    }
+
+    /// For every square: whether it has at least one free neighbour, and whether at least two
+    /// (a saturating two-bit counter, bit-sliced over the board).
+    #[inline(always)]
+    pub fn coverage(&self, free: u64) -> (u64, u64) {
+        let (mut one, mut two) = (0u64, 0u64);
+        for k in 0..8 {
+            let m = ((free >> self.shr[k]) << self.shl[k]) & self.source[k];
+            two |= one & m;
+            one |= m;
+        }
+        (one, two)
+    }
+
+    /// Apply the degree rules to the state "the path stands on `head`, the squares of `free` are still
+    /// to visit, and it must end as `end` says". `head` is not in `free`; `free` is not empty.
+    #[inline(always)]
+    pub fn branch(&self, head: u32, free: u64, end: End) -> Branch {
+        debug_assert!(free != 0 && free & (1u64 << head) == 0);
+        let near = self.attacks(head);
+        let (one, two) = self.coverage(free);
+        // Free neighbours of the head with exactly one free neighbour: visit now, or it becomes a
+        // square that can only be the path's end (it loses the head, and no other candidate is next to
+        // it: the knight graph is bipartite).
+        let pending = free & near & one & !two;
+        match end {
+            End::Anywhere => {
+                let isolated = free & !one;
+                if isolated & !near != 0 {
+                    // A square no path can reach.
+                    return Branch::Dead;
+                }
+                if isolated != 0 {
+                    // Reachable only from the head, so it is the last square: only if it is alone.
+                    return if isolated == free {
+                        Branch::Moves(isolated)
+                    } else {
+                        Branch::Dead
+                    };
+                }
+                // Squares with one free neighbour, away from the head: each can only be the end.
+                let ends = free & !two & !near;
+                match (ends.count_ones(), pending.count_ones()) {
+                    (e, _) if e >= 2 => Branch::Dead,
+                    (1, 0) | (0, 0) | (0, 1) => Branch::Moves(free & near),
+                    (1, 1) | (0, 2) => Branch::Moves(pending),
+                    _ => Branch::Dead,
+                }
+            }
+            End::At(t) => {
+                let target = 1u64 << t;
+                debug_assert!(free & target != 0);
+                if free == target {
+                    return Branch::Moves(near & target);
+                }
+                let inner = free & !target;
+                // An inner square needs two path neighbours among the free squares and the head.
+                if inner & !one != 0 || inner & !two & !near != 0 {
+                    return Branch::Dead;
+                }
+                // The end needs one: a free neighbour, or the head.
+                if target & !one & !near != 0 {
+                    return Branch::Dead;
+                }
+                match pending & inner {
+                    0 => Branch::Moves(near & inner),
+                    forced if forced & (forced - 1) == 0 => Branch::Moves(forced),
+                    _ => Branch::Dead,
+                }
+            }
+        }
+    }
+
+    /// Count the paths from `head` that visit every square of `free` once and end as `end` says.
+    /// `head` must not be in `free`. Explicit stack, no allocation.
+    pub fn count_paths(&self, head: u32, free: u64, end: End) -> PathCount {
+        debug_assert!(free & (1u64 << head) == 0);
+        let mut out = PathCount { tours: 0, nodes: 1 };
+        if free == 0 {
+            // Complete: the end square, if fixed, was in `free` and is only ever entered last.
+            out.tours = 1;
+            return out;
+        }
+        let Branch::Moves(moves) = self.branch(head, free, end) else {
+            return out;
+        };
+        let mut stack = [Frame::default(); 64];
+        stack[0] = Frame { free, moves };
+        let mut depth = 1usize;
+        while depth > 0 {
+            let top = &mut stack[depth - 1];
+            if top.moves == 0 {
+                depth -= 1;
+                continue;
+            }
+            let next = top.moves.trailing_zeros();
+            top.moves &= top.moves - 1;
+            let free = top.free & !(1u64 << next);
+            out.nodes += 1;
+            if free == 0 {
+                out.tours += 1;
+                continue;
+            }
+            if let Branch::Moves(moves) = self.branch(next, free, end) {
+                stack[depth] = Frame { free, moves };
+                depth += 1;
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Square;
+
+    fn bits(r: u64, c: u64) -> KnightBits {
+        KnightBits::new(Board::new(r, c).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn coverage_agrees_with_popcount_of_attacks() {
+        for (r, c) in [(5, 5), (3, 7), (8, 8), (6, 4), (1, 9)] {
+            let kb = bits(r, c);
+            // A few pseudo-random free sets.
+            let mut x = 0x9E37_79B9_7F4A_7C15u64;
+            for _ in 0..200 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let free = x & kb.all();
+                let (one, two) = kb.coverage(free);
+                for i in 0..kb.board().len() {
+                    let d = (kb.attacks(i) & free).count_ones();
+                    assert_eq!(one >> i & 1 == 1, d >= 1, "{r}x{c} square {i}");
+                    assert_eq!(two >> i & 1 == 1, d >= 2, "{r}x{c} square {i}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn attacks_match_board_neighbours() {
+        let kb = bits(7, 9);
+        let b = kb.board();
+        for sq in b.squares() {
+            let want = b.neighbours(sq).fold(0u64, |m, n| m | 1u64 << b.index(n));
+            assert_eq!(kb.attacks(b.index(sq)), want, "{sq}");
+        }
+        assert_eq!(bits(8, 8).all(), u64::MAX);
+        assert!(KnightBits::new(Board::new(5, 13).unwrap()).is_none());
+    }
+
+    #[test]
+    fn five_by_five_from_the_corner() {
+        let kb = bits(5, 5);
+        let start = kb.board().index(Square::new(0, 0));
+        let got = kb.count_paths(start, kb.all() & !(1 << start), End::Anywhere);
+        assert_eq!(got.tours, 304);
+        assert!(got.nodes > 304);
+    }
+}
