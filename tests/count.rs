@@ -17,8 +17,8 @@
 use ktour::board::{Board, Square};
 use ktour::count::bitboard::{End, KnightBits};
 use ktour::count::{
-    count, reference, Closure, CountError, CountOptions, CountRequest, CountResult, Orientation,
-    Starts, Symmetry,
+    count, reference, Cache, Closure, CountError, CountOptions, CountRequest, CountResult,
+    Orientation, Starts, Symmetry,
 };
 use ktour::solve::naive;
 use ktour::verify::{verify_tour, TourKind};
@@ -255,7 +255,7 @@ fn engine_matches_reference_and_naive_on_every_board_up_to_20_squares() {
 }
 
 #[test]
-fn symmetry_and_granularity_do_not_change_counts() {
+fn symmetry_granularity_and_cache_do_not_change_counts() {
     for (r, c) in [(5, 5), (4, 5), (3, 7), (3, 10), (5, 6)] {
         let b = board(r, c);
         let plain = CountOptions {
@@ -267,12 +267,26 @@ fn symmetry_and_granularity_do_not_change_counts() {
             min_tasks: 100_000,
             ..CountOptions::default()
         };
+        // A tiny table, so that slots are overwritten all the time.
+        let cached = CountOptions {
+            cache: Cache::Endgame {
+                max_free: 12,
+                bits: 6,
+            },
+            ..CountOptions::default()
+        };
         for closure in [Closure::Open, Closure::Closed] {
             let a = run_with(b, closure, Orientation::Directed, Starts::All, &plain);
             let d = run(b, closure, Orientation::Directed, Starts::All);
             let e = run_with(b, closure, Orientation::Directed, Starts::All, &split);
+            let f = run_with(b, closure, Orientation::Directed, Starts::All, &cached);
             assert_eq!(a.per_start, d.per_start, "{b} {closure:?}");
             assert_eq!(a.per_start, e.per_start, "{b} {closure:?}");
+            assert_eq!(a.per_start, f.per_start, "{b} {closure:?} cached");
+            assert!(
+                f.nodes <= d.nodes,
+                "{b} {closure:?}: a cache hit saves its subtree"
+            );
         }
     }
 }
@@ -331,6 +345,34 @@ fn closed_paths_between_two_neighbours_are_reversible() {
         assert_eq!(ab, ba, "{r}x{c}");
         assert_eq!(ab, cycles(r, c), "{r}x{c}");
     }
+}
+
+#[test]
+fn endgame_cache_keeps_six_by_six_counts() {
+    let cached = CountOptions {
+        cache: Cache::Endgame {
+            max_free: 14,
+            bits: 16,
+        },
+        ..CountOptions::default()
+    };
+    let b = board(6, 6);
+    let open = run_with(
+        b,
+        Closure::Open,
+        Orientation::Directed,
+        Starts::All,
+        &cached,
+    );
+    assert_eq!(open.count, 6_637_920);
+    let closed = run_with(
+        b,
+        Closure::Closed,
+        Orientation::Undirected,
+        Starts::All,
+        &cached,
+    );
+    assert_eq!(closed.count, 9862);
 }
 
 #[test]

@@ -3,7 +3,7 @@
 use super::args::parse_start;
 use super::{BoardArgs, ExitStatus};
 use crate::count::{
-    count, Closure, CountOptions, CountRequest, Orientation, Progress, StartCount, Starts,
+    count, Cache, Closure, CountOptions, CountRequest, Orientation, Progress, StartCount, Starts,
 };
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -40,6 +40,13 @@ pub struct CountArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = CountFormat::Text)]
     format: CountFormat,
+    /// Remember the counts of endgames with at most this many squares left (0: off). Same counts,
+    /// fewer nodes; costs 24 x 2^--cache-bits bytes per thread.
+    #[arg(long, default_value_t = 0, value_name = "SQUARES")]
+    endgame_cache: u32,
+    /// Log2 of the endgame cache's slots per thread.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=30))]
+    cache_bits: u32,
 }
 
 /// The JSON output of `ktour count --format json`.
@@ -90,6 +97,13 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitStatus> {
     };
     let options = CountOptions {
         progress: Progress::Auto,
+        cache: match args.endgame_cache {
+            0 => Cache::Off,
+            max_free => Cache::Endgame {
+                max_free,
+                bits: args.cache_bits,
+            },
+        },
         ..CountOptions::default()
     };
     let result = count(&request, &options)?;

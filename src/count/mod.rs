@@ -24,13 +24,14 @@ pub mod bitboard;
 pub mod reference;
 
 use crate::board::{Board, Square};
-use bitboard::{Branch, End, KnightBits, PathCount, MAX_SQUARES};
+use bitboard::{Branch, End, EndgameCache, KnightBits, PathCount, MAX_SQUARES};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Open tours (Hamiltonian paths) or closed tours (Hamiltonian cycles).
@@ -81,6 +82,21 @@ pub enum Progress {
     Auto,
 }
 
+/// Whether to remember the counts of endgames (see [`EndgameCache`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cache {
+    /// Search every endgame.
+    Off,
+    /// Remember the number of completions of states with at most `max_free` squares left, in a table
+    /// of `2^bits` slots (24 bytes each) per worker thread.
+    Endgame {
+        /// Largest number of free squares of a remembered state.
+        max_free: u32,
+        /// Log2 of the number of slots per thread.
+        bits: u32,
+    },
+}
+
 /// How the work is done (not what is counted).
 #[derive(Clone, Copy, Debug)]
 pub struct CountOptions {
@@ -91,6 +107,8 @@ pub struct CountOptions {
     pub symmetry: Symmetry,
     /// Progress bar.
     pub progress: Progress,
+    /// Endgame cache.
+    pub cache: Cache,
 }
 
 impl Default for CountOptions {
@@ -99,6 +117,7 @@ impl Default for CountOptions {
             min_tasks: 4096,
             symmetry: Symmetry::Exploit,
             progress: Progress::Hidden,
+            cache: Cache::Off,
         }
     }
 }
@@ -346,21 +365,70 @@ fn run_roots(bits: &KnightBits, roots: &[Root], options: &CountOptions) -> (Vec<
         level = next;
     }
     let bar = ProgressReporter::new(options.progress, level.len() as u64);
-    let counted: Vec<PathCount> = level
-        .par_iter()
-        .map(|task| {
-            let Root { head, free, end } = task.state;
-            let c = bits.count_paths(head, free, end);
-            bar.tick();
-            c
-        })
-        .collect();
+    let counted: Vec<PathCount> = match options.cache {
+        Cache::Off => level
+            .par_iter()
+            .map(|task| {
+                let Root { head, free, end } = task.state;
+                let c = bits.count_paths(head, free, end);
+                bar.tick();
+                c
+            })
+            .collect(),
+        Cache::Endgame {
+            max_free,
+            bits: size,
+        } => {
+            let pool = Mutex::new(Vec::new());
+            level
+                .par_iter()
+                .map_init(
+                    || Pooled::take(&pool, || EndgameCache::new(max_free, size)),
+                    |cache, task| {
+                        let Root { head, free, end } = task.state;
+                        let c = bits.count_paths_cached(head, free, end, cache.get());
+                        bar.tick();
+                        c
+                    },
+                )
+                .collect()
+        }
+    };
     bar.finish();
     for (task, c) in level.iter().zip(counted) {
         done[task.root] += c;
     }
     let nodes = done.iter().map(|c| c.nodes).sum();
     (done.into_iter().map(|c| c.tours).collect(), nodes)
+}
+
+/// A cache borrowed from a pool for one rayon job and given back when the job ends, so that the
+/// (large) tables are allocated about once per thread, not once per job.
+struct Pooled<'a> {
+    cache: Option<EndgameCache>,
+    pool: &'a Mutex<Vec<EndgameCache>>,
+}
+
+impl<'a> Pooled<'a> {
+    fn take(pool: &'a Mutex<Vec<EndgameCache>>, make: impl FnOnce() -> EndgameCache) -> Self {
+        let cache = pool.lock().expect("no panics while held").pop();
+        Pooled {
+            cache: Some(cache.unwrap_or_else(make)),
+            pool,
+        }
+    }
+
+    fn get(&mut self) -> &mut EndgameCache {
+        self.cache.as_mut().expect("present until dropped")
+    }
+}
+
+impl Drop for Pooled<'_> {
+    fn drop(&mut self) {
+        if let (Some(cache), Ok(mut pool)) = (self.cache.take(), self.pool.lock()) {
+            pool.push(cache);
+        }
+    }
 }
 
 /// A progress bar that appears after a second, and only on a terminal.
