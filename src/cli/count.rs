@@ -4,6 +4,7 @@ use super::args::parse_start;
 use super::{BoardArgs, ExitStatus};
 use crate::count::{
     count, Cache, Closure, CountOptions, CountRequest, Orientation, Progress, StartCount, Starts,
+    Symmetry,
 };
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -44,6 +45,9 @@ pub struct CountArgs {
     /// fewer nodes; costs 24 x 2^--cache-bits bytes per thread.
     #[arg(long, default_value_t = 0, value_name = "SQUARES")]
     endgame_cache: u32,
+    /// Count every (start, first move) pair, not one per symmetry class (a cross-check; slower).
+    #[arg(long)]
+    no_symmetry: bool,
     /// Log2 of the endgame cache's slots per thread.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=30))]
     cache_bits: u32,
@@ -103,6 +107,11 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitStatus> {
                 max_free,
                 bits: args.cache_bits,
             },
+        },
+        symmetry: if args.no_symmetry {
+            Symmetry::Ignore
+        } else {
+            Symmetry::Exploit
         },
         ..CountOptions::default()
     };

@@ -10,10 +10,22 @@
 //!
 //! ADVICE FOR HACKERS: a path's inner squares need two path neighbours and its last square one. A free
 //! square's possible path neighbours are its free neighbours plus the head (if it is adjacent to it).
-//! [`KnightBits::branch`] turns that into four rules and must stay *sound*: a rule may only cut a branch
-//! that provably holds no tour. The knight graph is bipartite, so the head's free neighbours are pairwise
-//! non-adjacent; the "pending" rule relies on that. Every rule is checked in the tests against the
-//! plain recursive counter in [`super::reference`], which has no pruning at all.
+//! [`KnightBits::branch`] turns that into these rules, and each must stay *sound*: it may only cut a
+//! branch that provably holds no tour.
+//! - A free square with no possible path neighbour ends the branch; one whose only possible neighbour
+//!   is the head must be the next and last square.
+//! - A free square with one free neighbour, away from the head, can only be the path's end: two of them
+//!   end the branch (and with a fixed end square, one inner square like that ends it).
+//! - "Pending" squares (one free neighbour, next to the head) become such ends unless visited now, so
+//!   they may force the move. The knight graph is bipartite: the head's free neighbours are pairwise
+//!   non-adjacent, so moving to one never changes another's degree.
+//! - Colours alternate along the path, so the end's colour follows from the head's colour and the
+//!   number of free squares: an end-only square of the other colour ends the branch.
+//! - Closed tours are counted as paths between two neighbours `a`, `b` of the fixed start, so "the
+//!   start's free neighbours must outlast the path" becomes "`b` keeps a possible path neighbour".
+//!
+//! Every rule is checked in the tests against the plain recursive counter in [`super::reference`],
+//! which has no pruning at all, and against the published counts.
 
 use crate::board::{Board, KNIGHT_DELTAS};
 
@@ -67,6 +79,8 @@ pub struct KnightBits {
     shl: [u32; 8],
     /// For move `k`: the squares whose move `k` stays on the board.
     source: [u64; 8],
+    /// The squares of the corners' colour (`row + col` even).
+    corner_colour: u64,
 }
 
 /// One stack frame of the explicit-stack search.
@@ -108,7 +122,12 @@ impl KnightBits {
                 }
             }
         }
+        let corner_colour = board
+            .squares()
+            .filter(|&sq| Board::is_corner_colour(sq))
+            .fold(0u64, |m, sq| m | 1u64 << board.index(sq));
         Some(KnightBits {
+            corner_colour,
             board,
             squares,
             attacks,
@@ -129,6 +148,16 @@ impl KnightBits {
             u64::MAX
         } else {
             (1u64 << self.squares) - 1
+        }
+    }
+
+    /// The squares of the same colour as square `i`.
+    #[inline(always)]
+    pub fn colour_of(&self, i: u32) -> u64 {
+        if self.corner_colour >> i & 1 == 1 {
+            self.corner_colour
+        } else {
+            self.all() & !self.corner_colour
         }
     }
 
@@ -179,6 +208,24 @@ impl KnightBits {
                 }
                 // Squares with one free neighbour, away from the head: each can only be the end.
                 let ends = free & !two & !near;
+                // Colours alternate, so the end's colour is known: the head's if an even number
+                // of squares is left, the other one (that of the head's neighbours) if odd.
+                let head_colour = self.colour_of(head);
+                if free.count_ones() % 2 == 0 {
+                    if ends & !head_colour != 0 {
+                        return Branch::Dead;
+                    }
+                    // No pending square can be the end: each must be visited now.
+                    return match (ends.count_ones(), pending.count_ones()) {
+                        (e, _) if e >= 2 => Branch::Dead,
+                        (_, 0) => Branch::Moves(free & near),
+                        (_, 1) => Branch::Moves(pending),
+                        _ => Branch::Dead,
+                    };
+                }
+                if ends & head_colour != 0 {
+                    return Branch::Dead;
+                }
                 match (ends.count_ones(), pending.count_ones()) {
                     (e, _) if e >= 2 => Branch::Dead,
                     (1, 0) | (0, 0) | (0, 1) => Branch::Moves(free & near),
