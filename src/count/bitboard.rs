@@ -21,6 +21,10 @@
 //!   non-adjacent, so moving to one never changes another's degree.
 //! - Colours alternate along the path, so the end's colour follows from the head's colour and the
 //!   number of free squares: an end-only square of the other colour ends the branch.
+//! - With a fixed end square (closed tours), an inner square with exactly two free neighbours, away
+//!   from the head, forces both edges; the end square with one forces that one. A square forced three
+//!   times, or the end square forced twice, ends the branch ([`KnightBits::coverage3`] counts them).
+//!   In open counts the same rule cost more time than it saved, so it is applied to closed ones only.
 //! - Closed tours are counted as paths between two neighbours `a`, `b` of the fixed start, so "the
 //!   start's free neighbours must outlast the path" becomes "`b` keeps a possible path neighbour".
 //!
@@ -180,19 +184,46 @@ impl KnightBits {
         (one, two)
     }
 
+    /// For every square: whether at least one, two, three squares of `set` are knight neighbours (a
+    /// saturating counter, bit-sliced over the board).
+    #[inline(always)]
+    pub fn coverage3(&self, set: u64) -> (u64, u64, u64) {
+        let (mut one, mut two, mut three) = (0u64, 0u64, 0u64);
+        for k in 0..8 {
+            let m = ((set >> self.shr[k]) << self.shl[k]) & self.source[k];
+            three |= two & m;
+            two |= one & m;
+            one |= m;
+        }
+        (one, two, three)
+    }
+
+    /// Whether forced path edges overload a square. `exact2` are inner squares with exactly two
+    /// possible path neighbours, none the head: both edges are forced. `last` is the path's known end
+    /// square (or 0): it takes one edge, forced if it has one free neighbour.
+    #[inline(always)]
+    fn overloaded(&self, free: u64, exact2: u64, last: u64, last_forces: bool) -> bool {
+        let forcing = exact2 | if last_forces { last } else { 0 };
+        if forcing == 0 {
+            return false;
+        }
+        let (_, two, three) = self.coverage3(forcing);
+        free & three != 0 || last & two != 0
+    }
+
     /// Apply the degree rules to the state "the path stands on `head`, the squares of `free` are still
     /// to visit, and it must end as `end` says". `head` is not in `free`; `free` is not empty.
     #[inline(always)]
     pub fn branch(&self, head: u32, free: u64, end: End) -> Branch {
         debug_assert!(free != 0 && free & (1u64 << head) == 0);
         let near = self.attacks(head);
-        let (one, two) = self.coverage(free);
-        // Free neighbours of the head with exactly one free neighbour: visit now, or it becomes a
-        // square that can only be the path's end (it loses the head, and no other candidate is next to
-        // it: the knight graph is bipartite).
-        let pending = free & near & one & !two;
+        // Free neighbours of the head with exactly one free neighbour ("pending"): visit now, or it
+        // becomes a square that can only be the path's end (it loses the head, and no other candidate
+        // is next to it: the knight graph is bipartite).
         match end {
             End::Anywhere => {
+                let (one, two) = self.coverage(free);
+                let pending = free & near & one & !two;
                 let isolated = free & !one;
                 if isolated & !near != 0 {
                     // A square no path can reach.
@@ -239,6 +270,8 @@ impl KnightBits {
                 if free == target {
                     return Branch::Moves(near & target);
                 }
+                let (one, two, three) = self.coverage3(free);
+                let pending = free & near & one & !two;
                 let inner = free & !target;
                 // An inner square needs two path neighbours among the free squares and the head.
                 if inner & !one != 0 || inner & !two & !near != 0 {
@@ -246,6 +279,11 @@ impl KnightBits {
                 }
                 // The end needs one: a free neighbour, or the head.
                 if target & !one & !near != 0 {
+                    return Branch::Dead;
+                }
+                let exact2 = inner & two & !three & !near;
+                let last_forces = target & two == 0 && target & near == 0;
+                if self.overloaded(free, exact2, target, last_forces) {
                     return Branch::Dead;
                 }
                 match pending & inner {
@@ -450,10 +488,13 @@ mod tests {
                 x ^= x << 17;
                 let free = x & kb.all();
                 let (one, two) = kb.coverage(free);
+                let (one3, two3, three) = kb.coverage3(free);
+                assert_eq!((one, two), (one3, two3));
                 for i in 0..kb.board().len() {
                     let d = (kb.attacks(i) & free).count_ones();
                     assert_eq!(one >> i & 1 == 1, d >= 1, "{r}x{c} square {i}");
                     assert_eq!(two >> i & 1 == 1, d >= 2, "{r}x{c} square {i}");
+                    assert_eq!(three >> i & 1 == 1, d >= 3, "{r}x{c} square {i}");
                 }
             }
         }
