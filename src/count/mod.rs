@@ -1,6 +1,6 @@
 //! Exact counting of knight's tours on boards of at most 64 squares (any shape), by exhaustive search
 //! with degree pruning on bitboards ([`bitboard`]), checked against a plain recursive counter
-//! ([`reference`]).
+//! ([`reference`](mod@reference)).
 //!
 //! What is counted, and the published values it reproduces:
 //! - open tours, directed, over all starts: OEIS A165134 for n x n (1,728 on 5x5; 6,637,920 on 6x6),
