@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod cli;
+pub mod count;
 pub mod exists;
 pub mod experiment;
 pub mod render;

@@ -3,6 +3,7 @@
 
 mod animate;
 mod args;
+mod count;
 mod exists;
 mod plot;
 mod render;
@@ -47,6 +48,8 @@ pub enum Command {
     Animate(animate::AnimateArgs),
     /// List the tie-break rules with their sources.
     Rules(rules::RulesArgs),
+    /// Count tours exactly on a board of at most 64 squares: open (directed) or closed (cycles).
+    Count(count::CountArgs),
 }
 
 /// Run a parsed command line. User errors come back as `Err` (exit 2); outcomes as an [`ExitStatus`].
@@ -61,5 +64,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Rules(a) => rules::run(a),
         Command::Sweep(a) => sweep::run(a),
         Command::Merge(a) => sweep::run_merge(a),
+        Command::Count(a) => count::run(a),
     }
 }

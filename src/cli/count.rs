@@ -1,0 +1,181 @@
+//! `ktour count`: the exact number of tours on a board of at most 64 squares (see [`crate::count`]).
+
+use super::args::parse_start;
+use super::{BoardArgs, ExitStatus};
+use crate::count::{
+    count, Cache, Closure, CountOptions, CountRequest, Orientation, Progress, StartCount, Starts,
+    Symmetry,
+};
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+
+/// Output formats of `ktour count`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CountFormat {
+    /// Human-readable; the last line is the count alone.
+    Text,
+    /// One JSON object.
+    Json,
+}
+
+/// Arguments of `ktour count`.
+#[derive(Debug, Args)]
+pub struct CountArgs {
+    #[command(flatten)]
+    board: BoardArgs,
+    /// Count closed tours: undirected cycles, as OEIS counts them, unless --directed.
+    #[arg(long)]
+    closed: bool,
+    /// Count tours from this square only, `ROW,COL` (0-based).
+    #[arg(long, value_name = "R,C")]
+    start: Option<String>,
+    /// Count a tour and its reverse once (the default for closed tours, which are counted as cycles).
+    #[arg(long)]
+    undirected: bool,
+    /// Count closed tours as directed tours (2 per cycle and start square) instead of cycles.
+    #[arg(long, requires = "closed", conflicts_with = "undirected")]
+    directed: bool,
+    /// Also print the count for every starting square.
+    #[arg(long)]
+    per_start: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CountFormat::Text)]
+    format: CountFormat,
+    /// Remember the counts of endgames with at most this many squares left (0: off). Same counts,
+    /// fewer nodes; costs 24 x 2^--cache-bits bytes per thread.
+    #[arg(long, default_value_t = 0, value_name = "SQUARES")]
+    endgame_cache: u32,
+    /// Count every (start, first move) pair, not one per symmetry class (a cross-check; slower).
+    #[arg(long)]
+    no_symmetry: bool,
+    /// Log2 of the endgame cache's slots per thread.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=30))]
+    cache_bits: u32,
+}
+
+/// The JSON output of `ktour count --format json`.
+#[derive(Debug, Serialize)]
+struct CountJson {
+    /// Board rows.
+    rows: u32,
+    /// Board columns.
+    cols: u32,
+    /// Closed tours were counted.
+    closed: bool,
+    /// A tour and its reverse were counted separately.
+    directed: bool,
+    /// The start square, `[row, col]`, or null for all starts.
+    start: Option<[u16; 2]>,
+    /// The number of tours.
+    count: u64,
+    /// Tours per start square (with --per-start).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    per_start: Option<Vec<StartCount>>,
+    /// Search nodes visited.
+    nodes: u64,
+    /// Wall-clock time of the count, nanoseconds.
+    elapsed_ns: u128,
+}
+
+/// Run `ktour count`.
+pub fn run(args: CountArgs) -> anyhow::Result<ExitStatus> {
+    let board = args.board.board()?;
+    let starts = match &args.start {
+        Some(text) => Starts::From(parse_start(text, board)?),
+        None => Starts::All,
+    };
+    let closure = if args.closed {
+        Closure::Closed
+    } else {
+        Closure::Open
+    };
+    let orientation = match (closure, args.undirected, args.directed) {
+        (_, true, _) | (Closure::Closed, false, false) => Orientation::Undirected,
+        _ => Orientation::Directed,
+    };
+    let request = CountRequest {
+        board,
+        closure,
+        orientation,
+        starts,
+    };
+    let options = CountOptions {
+        progress: Progress::Auto,
+        cache: match args.endgame_cache {
+            0 => Cache::Off,
+            max_free => Cache::Endgame {
+                max_free,
+                bits: args.cache_bits,
+            },
+        },
+        symmetry: if args.no_symmetry {
+            Symmetry::Ignore
+        } else {
+            Symmetry::Exploit
+        },
+        ..CountOptions::default()
+    };
+    let result = count(&request, &options)?;
+    match args.format {
+        CountFormat::Json => {
+            let json = CountJson {
+                rows: board.rows(),
+                cols: board.cols(),
+                closed: args.closed,
+                directed: orientation == Orientation::Directed,
+                start: match starts {
+                    Starts::From(s) => Some([s.row(), s.col()]),
+                    Starts::All => None,
+                },
+                count: result.count,
+                per_start: args.per_start.then(|| result.per_start.clone()),
+                nodes: result.nodes,
+                elapsed_ns: result.elapsed.as_nanos(),
+            };
+            println!("{}", serde_json::to_string(&json)?);
+        }
+        CountFormat::Text => {
+            let kind = match (closure, orientation) {
+                (Closure::Open, Orientation::Directed) => "directed open tours",
+                (Closure::Open, Orientation::Undirected) => "undirected open tours",
+                (Closure::Closed, Orientation::Directed) => "directed closed tours",
+                (Closure::Closed, Orientation::Undirected) => "closed tours (undirected cycles)",
+            };
+            if args.per_start {
+                println!("tours from each start square (row by row):");
+                print!("{}", per_start_table(board.cols(), &result.per_start));
+            }
+            let from = match starts {
+                Starts::From(s) => format!(" from {s}"),
+                Starts::All => String::new(),
+            };
+            let secs = result.elapsed.as_secs_f64();
+            println!(
+                "{kind} on {board}{from}: {} nodes in {secs:.3} s ({:.1} M nodes/s)",
+                result.nodes,
+                result.nodes as f64 / secs.max(1e-9) / 1e6
+            );
+            println!("{}", result.count);
+        }
+    }
+    Ok(ExitStatus::Success)
+}
+
+/// The per-start counts as a grid, one board row per line, right-aligned; a single start on one line.
+fn per_start_table(cols: u32, counts: &[StartCount]) -> String {
+    if counts.len() == 1 {
+        return format!("{} {}\n", counts[0].start, counts[0].count);
+    }
+    let width = counts
+        .iter()
+        .map(|c| c.count.to_string().len())
+        .max()
+        .unwrap_or(1);
+    counts
+        .chunks(cols as usize)
+        .map(|row| {
+            let cells: Vec<String> = row.iter().map(|c| format!("{:>width$}", c.count)).collect();
+            cells.join(" ") + "\n"
+        })
+        .collect()
+}

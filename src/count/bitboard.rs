@@ -1,0 +1,523 @@
+//! The bitboard counting engine: every square of a board of at most 64 squares is one bit of a `u64`
+//! (row-major, bit `row * cols + col`), knight attacks are precomputed masks, and the degree facts the
+//! pruning needs ("this square has no free neighbour", "only one") are computed for all squares at once
+//! with eight shifts and a two-bit saturating counter per square. The search is an explicit stack with a
+//! fixed 64-frame array: no recursion and no allocation in the loop.
+//!
+//! The pruning follows the classical degree arguments used for exhaustive knight's tour counts (Löbbing &
+//! Wegener 1996 for 8x8 closed tours; McKay 1997, "Knight's tours of an 8x8 chessboard", ANU TR-CS-97-03;
+//! the published counts it reproduces are OEIS A165134, A001230, A118067, A079137).
+//!
+//! ADVICE FOR HACKERS: a path's inner squares need two path neighbours and its last square one. A free
+//! square's possible path neighbours are its free neighbours plus the head (if it is adjacent to it).
+//! [`KnightBits::branch`] turns that into these rules, and each must stay *sound*: it may only cut a
+//! branch that provably holds no tour.
+//! - A free square with no possible path neighbour ends the branch; one whose only possible neighbour
+//!   is the head must be the next and last square.
+//! - A free square with one free neighbour, away from the head, can only be the path's end: two of them
+//!   end the branch (and with a fixed end square, one inner square like that ends it).
+//! - "Pending" squares (one free neighbour, next to the head) become such ends unless visited now, so
+//!   they may force the move. The knight graph is bipartite: the head's free neighbours are pairwise
+//!   non-adjacent, so moving to one never changes another's degree.
+//! - Colours alternate along the path, so the end's colour follows from the head's colour and the
+//!   number of free squares: an end-only square of the other colour ends the branch.
+//! - With a fixed end square (closed tours), an inner square with exactly two free neighbours, away
+//!   from the head, forces both edges; the end square with one forces that one. A square forced three
+//!   times, or the end square forced twice, ends the branch ([`KnightBits::coverage3`] counts them).
+//!   In open counts the same rule cost more time than it saved, so it is applied to closed ones only.
+//! - Closed tours are counted as paths between two neighbours `a`, `b` of the fixed start, so "the
+//!   start's free neighbours must outlast the path" becomes "`b` keeps a possible path neighbour".
+//!
+//! Every rule is checked in the tests against the plain recursive counter in [`super::reference`],
+//! which has no pruning at all, and against the published counts.
+
+use crate::board::{Board, KNIGHT_DELTAS};
+
+/// Largest board, in squares, that the bitboard engine handles.
+pub const MAX_SQUARES: u32 = 64;
+
+/// Where the path being counted must end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// Anywhere: open tours.
+    Anywhere,
+    /// On this square (a bit index), which must be free: closed tours, where the square is a knight
+    /// move from the start.
+    At(u32),
+}
+
+/// What the degree rules say about a state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Branch {
+    /// No completion of this path exists.
+    Dead,
+    /// The moves (a mask of free squares adjacent to the head) worth trying; may be empty.
+    Moves(u64),
+}
+
+/// The result of one exhaustive count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PathCount {
+    /// Completed paths (tours) found.
+    pub tours: u64,
+    /// Search nodes visited: one per square placed, the starting state included.
+    pub nodes: u64,
+}
+
+impl std::ops::AddAssign for PathCount {
+    fn add_assign(&mut self, other: PathCount) {
+        self.tours += other.tours;
+        self.nodes += other.nodes;
+    }
+}
+
+/// Knight-move bitboards of one board.
+#[derive(Clone, Debug)]
+pub struct KnightBits {
+    board: Board,
+    squares: u32,
+    attacks: [u64; 64],
+    /// For move `k`: square `x` has a neighbour by move `k` at bit `x + d_k`; `(free >> shr[k]) << shl[k]`
+    /// moves that bit down to `x` (one of the two is zero).
+    shr: [u32; 8],
+    shl: [u32; 8],
+    /// For move `k`: the squares whose move `k` stays on the board.
+    source: [u64; 8],
+    /// The squares of the corners' colour (`row + col` even).
+    corner_colour: u64,
+}
+
+/// One stack frame of the explicit-stack search.
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    free: u64,
+    moves: u64,
+    /// Cache key of this state, or [`NO_KEY`]; on pop, the tours found since `before` are stored.
+    key: u32,
+    before: u64,
+}
+
+impl KnightBits {
+    /// The bitboards of `board`; `None` if it has more than [`MAX_SQUARES`] squares.
+    pub fn new(board: Board) -> Option<Self> {
+        let squares = board.len();
+        if squares > MAX_SQUARES {
+            return None;
+        }
+        let cols = board.cols() as i32;
+        let mut attacks = [0u64; 64];
+        let mut shr = [0u32; 8];
+        let mut shl = [0u32; 8];
+        let mut source = [0u64; 8];
+        for (k, &(dr, dc)) in KNIGHT_DELTAS.iter().enumerate() {
+            let d = dr * cols + dc;
+            if d >= 0 {
+                shr[k] = d as u32;
+            } else {
+                shl[k] = (-d) as u32;
+            }
+        }
+        for sq in board.squares() {
+            let i = board.index(sq) as usize;
+            for (k, &(dr, dc)) in KNIGHT_DELTAS.iter().enumerate() {
+                if let Some(n) = sq.try_offset(dr, dc, board) {
+                    attacks[i] |= 1u64 << board.index(n);
+                    source[k] |= 1u64 << i;
+                }
+            }
+        }
+        let corner_colour = board
+            .squares()
+            .filter(|&sq| Board::is_corner_colour(sq))
+            .fold(0u64, |m, sq| m | 1u64 << board.index(sq));
+        Some(KnightBits {
+            corner_colour,
+            board,
+            squares,
+            attacks,
+            shr,
+            shl,
+            source,
+        })
+    }
+
+    /// The board.
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    /// The mask of every square of the board.
+    pub fn all(&self) -> u64 {
+        if self.squares == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.squares) - 1
+        }
+    }
+
+    /// The squares of the same colour as square `i`.
+    #[inline(always)]
+    pub fn colour_of(&self, i: u32) -> u64 {
+        if self.corner_colour >> i & 1 == 1 {
+            self.corner_colour
+        } else {
+            self.all() & !self.corner_colour
+        }
+    }
+
+    /// The knight neighbours of square `i` (a bit index).
+    #[inline(always)]
+    pub fn attacks(&self, i: u32) -> u64 {
+        self.attacks[i as usize]
+    }
+
+    /// For every square: whether it has at least one free neighbour, and whether at least two
+    /// (a saturating two-bit counter, bit-sliced over the board).
+    #[inline(always)]
+    pub fn coverage(&self, free: u64) -> (u64, u64) {
+        let (mut one, mut two) = (0u64, 0u64);
+        for k in 0..8 {
+            let m = ((free >> self.shr[k]) << self.shl[k]) & self.source[k];
+            two |= one & m;
+            one |= m;
+        }
+        (one, two)
+    }
+
+    /// For every square: whether at least one, two, three squares of `set` are knight neighbours (a
+    /// saturating counter, bit-sliced over the board).
+    #[inline(always)]
+    pub fn coverage3(&self, set: u64) -> (u64, u64, u64) {
+        let (mut one, mut two, mut three) = (0u64, 0u64, 0u64);
+        for k in 0..8 {
+            let m = ((set >> self.shr[k]) << self.shl[k]) & self.source[k];
+            three |= two & m;
+            two |= one & m;
+            one |= m;
+        }
+        (one, two, three)
+    }
+
+    /// Whether forced path edges overload a square. `exact2` are inner squares with exactly two
+    /// possible path neighbours, none the head: both edges are forced. `last` is the path's known end
+    /// square (or 0): it takes one edge, forced if it has one free neighbour.
+    #[inline(always)]
+    fn overloaded(&self, free: u64, exact2: u64, last: u64, last_forces: bool) -> bool {
+        let forcing = exact2 | if last_forces { last } else { 0 };
+        if forcing == 0 {
+            return false;
+        }
+        let (_, two, three) = self.coverage3(forcing);
+        free & three != 0 || last & two != 0
+    }
+
+    /// Apply the degree rules to the state "the path stands on `head`, the squares of `free` are still
+    /// to visit, and it must end as `end` says". `head` is not in `free`; `free` is not empty.
+    #[inline(always)]
+    pub fn branch(&self, head: u32, free: u64, end: End) -> Branch {
+        debug_assert!(free != 0 && free & (1u64 << head) == 0);
+        let near = self.attacks(head);
+        // Free neighbours of the head with exactly one free neighbour ("pending"): visit now, or it
+        // becomes a square that can only be the path's end (it loses the head, and no other candidate
+        // is next to it: the knight graph is bipartite).
+        match end {
+            End::Anywhere => {
+                let (one, two) = self.coverage(free);
+                let pending = free & near & one & !two;
+                let isolated = free & !one;
+                if isolated & !near != 0 {
+                    // A square no path can reach.
+                    return Branch::Dead;
+                }
+                if isolated != 0 {
+                    // Reachable only from the head, so it is the last square: only if it is alone.
+                    return if isolated == free {
+                        Branch::Moves(isolated)
+                    } else {
+                        Branch::Dead
+                    };
+                }
+                // Squares with one free neighbour, away from the head: each can only be the end.
+                let ends = free & !two & !near;
+                // Colours alternate, so the end's colour is known: the head's if an even number
+                // of squares is left, the other one (that of the head's neighbours) if odd.
+                let head_colour = self.colour_of(head);
+                if free.count_ones() % 2 == 0 {
+                    if ends & !head_colour != 0 {
+                        return Branch::Dead;
+                    }
+                    // No pending square can be the end: each must be visited now.
+                    return match (ends.count_ones(), pending.count_ones()) {
+                        (e, _) if e >= 2 => Branch::Dead,
+                        (_, 0) => Branch::Moves(free & near),
+                        (_, 1) => Branch::Moves(pending),
+                        _ => Branch::Dead,
+                    };
+                }
+                if ends & head_colour != 0 {
+                    return Branch::Dead;
+                }
+                match (ends.count_ones(), pending.count_ones()) {
+                    (e, _) if e >= 2 => Branch::Dead,
+                    (1, 0) | (0, 0) | (0, 1) => Branch::Moves(free & near),
+                    (1, 1) | (0, 2) => Branch::Moves(pending),
+                    _ => Branch::Dead,
+                }
+            }
+            End::At(t) => {
+                let target = 1u64 << t;
+                debug_assert!(free & target != 0);
+                if free == target {
+                    return Branch::Moves(near & target);
+                }
+                let (one, two, three) = self.coverage3(free);
+                let pending = free & near & one & !two;
+                let inner = free & !target;
+                // An inner square needs two path neighbours among the free squares and the head.
+                if inner & !one != 0 || inner & !two & !near != 0 {
+                    return Branch::Dead;
+                }
+                // The end needs one: a free neighbour, or the head.
+                if target & !one & !near != 0 {
+                    return Branch::Dead;
+                }
+                let exact2 = inner & two & !three & !near;
+                let last_forces = target & two == 0 && target & near == 0;
+                if self.overloaded(free, exact2, target, last_forces) {
+                    return Branch::Dead;
+                }
+                match pending & inner {
+                    0 => Branch::Moves(near & inner),
+                    forced if forced & (forced - 1) == 0 => Branch::Moves(forced),
+                    _ => Branch::Dead,
+                }
+            }
+        }
+    }
+
+    /// Count the paths from `head` that visit every square of `free` once and end as `end` says.
+    /// `head` must not be in `free`. Explicit stack, no allocation.
+    pub fn count_paths(&self, head: u32, free: u64, end: End) -> PathCount {
+        self.count_with(head, free, end, &mut NoCache)
+    }
+
+    /// [`KnightBits::count_paths`], reusing and filling `cache` for states with few squares left.
+    /// The counts are the same; the nodes are fewer (a cache hit is not searched).
+    pub fn count_paths_cached(
+        &self,
+        head: u32,
+        free: u64,
+        end: End,
+        cache: &mut EndgameCache,
+    ) -> PathCount {
+        self.count_with(head, free, end, cache)
+    }
+
+    fn count_with<C: SubCounts>(&self, head: u32, free: u64, end: End, cache: &mut C) -> PathCount {
+        debug_assert!(free & (1u64 << head) == 0);
+        let mut out = PathCount { tours: 0, nodes: 1 };
+        if free == 0 {
+            // Complete: the end square, if fixed, was in `free` and is only ever entered last.
+            out.tours = 1;
+            return out;
+        }
+        let Branch::Moves(moves) = self.branch(head, free, end) else {
+            return out;
+        };
+        let mut stack = [Frame::default(); 64];
+        stack[0] = Frame {
+            free,
+            moves,
+            key: NO_KEY,
+            before: 0,
+        };
+        let mut depth = 1usize;
+        while depth > 0 {
+            let top = &mut stack[depth - 1];
+            if top.moves == 0 {
+                if top.key != NO_KEY {
+                    cache.put(top.key, top.free, out.tours - top.before);
+                }
+                depth -= 1;
+                continue;
+            }
+            let next = top.moves.trailing_zeros();
+            top.moves &= top.moves - 1;
+            let free = top.free & !(1u64 << next);
+            out.nodes += 1;
+            if free == 0 {
+                out.tours += 1;
+                continue;
+            }
+            let key = if cache.wants(free) {
+                let key = state_key(next, end);
+                if let Some(tours) = cache.get(key, free) {
+                    out.tours += tours;
+                    continue;
+                }
+                key
+            } else {
+                NO_KEY
+            };
+            if let Branch::Moves(moves) = self.branch(next, free, end) {
+                stack[depth] = Frame {
+                    free,
+                    moves,
+                    key,
+                    before: out.tours,
+                };
+                depth += 1;
+            }
+        }
+        out
+    }
+}
+
+/// The part of a cache key besides the free squares: head and end square. Never [`NO_KEY`].
+#[inline(always)]
+fn state_key(head: u32, end: End) -> u32 {
+    let end = match end {
+        End::Anywhere => 64,
+        End::At(t) => t,
+    };
+    1 + head + 65 * end
+}
+
+/// "Do not cache this frame."
+const NO_KEY: u32 = 0;
+
+/// Where sub-counts may be kept: [`NoCache`] (compiled away) or an [`EndgameCache`].
+trait SubCounts {
+    fn wants(&self, free: u64) -> bool;
+    fn get(&mut self, key: u32, free: u64) -> Option<u64>;
+    fn put(&mut self, key: u32, free: u64, tours: u64);
+}
+
+struct NoCache;
+
+impl SubCounts for NoCache {
+    #[inline(always)]
+    fn wants(&self, _: u64) -> bool {
+        false
+    }
+    fn get(&mut self, _: u32, _: u64) -> Option<u64> {
+        None
+    }
+    fn put(&mut self, _: u32, _: u64, _: u64) {}
+}
+
+/// Counts of the ways to finish from states with few free squares left, keyed by (head, free
+/// squares, end square): the number of completions depends on nothing else, and the same endgame is
+/// reached by many different prefixes. A direct-mapped table allocated once: a new entry replaces the
+/// one in its slot, so memory stays fixed and lookups never allocate.
+#[derive(Clone, Debug)]
+pub struct EndgameCache {
+    slots: Vec<Slot>,
+    shift: u32,
+    max_free: u32,
+    /// Lookups answered from the table.
+    pub hits: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    free: u64,
+    key: u32,
+    tours: u64,
+}
+
+impl EndgameCache {
+    /// A table of `2^bits` slots (24 bytes each) for states with at most `max_free` free squares.
+    pub fn new(max_free: u32, bits: u32) -> Self {
+        assert!((1..=30).contains(&bits), "cache size 2^{bits} out of range");
+        EndgameCache {
+            slots: vec![Slot::default(); 1 << bits],
+            shift: 64 - bits,
+            max_free,
+            hits: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn slot(&self, key: u32, free: u64) -> usize {
+        let h = (free ^ u64::from(key).rotate_left(40)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> self.shift) as usize
+    }
+}
+
+impl SubCounts for EndgameCache {
+    #[inline(always)]
+    fn wants(&self, free: u64) -> bool {
+        free.count_ones() <= self.max_free
+    }
+
+    #[inline(always)]
+    fn get(&mut self, key: u32, free: u64) -> Option<u64> {
+        let slot = self.slots[self.slot(key, free)];
+        (slot.key == key && slot.free == free).then(|| {
+            self.hits += 1;
+            slot.tours
+        })
+    }
+
+    #[inline(always)]
+    fn put(&mut self, key: u32, free: u64, tours: u64) {
+        let i = self.slot(key, free);
+        self.slots[i] = Slot { free, key, tours };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Square;
+
+    fn bits(r: u64, c: u64) -> KnightBits {
+        KnightBits::new(Board::new(r, c).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn coverage_agrees_with_popcount_of_attacks() {
+        for (r, c) in [(5, 5), (3, 7), (8, 8), (6, 4), (1, 9)] {
+            let kb = bits(r, c);
+            // A few pseudo-random free sets.
+            let mut x = 0x9E37_79B9_7F4A_7C15u64;
+            for _ in 0..200 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let free = x & kb.all();
+                let (one, two) = kb.coverage(free);
+                let (one3, two3, three) = kb.coverage3(free);
+                assert_eq!((one, two), (one3, two3));
+                for i in 0..kb.board().len() {
+                    let d = (kb.attacks(i) & free).count_ones();
+                    assert_eq!(one >> i & 1 == 1, d >= 1, "{r}x{c} square {i}");
+                    assert_eq!(two >> i & 1 == 1, d >= 2, "{r}x{c} square {i}");
+                    assert_eq!(three >> i & 1 == 1, d >= 3, "{r}x{c} square {i}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn attacks_match_board_neighbours() {
+        let kb = bits(7, 9);
+        let b = kb.board();
+        for sq in b.squares() {
+            let want = b.neighbours(sq).fold(0u64, |m, n| m | 1u64 << b.index(n));
+            assert_eq!(kb.attacks(b.index(sq)), want, "{sq}");
+        }
+        assert_eq!(bits(8, 8).all(), u64::MAX);
+        assert!(KnightBits::new(Board::new(5, 13).unwrap()).is_none());
+    }
+
+    #[test]
+    fn five_by_five_from_the_corner() {
+        let kb = bits(5, 5);
+        let start = kb.board().index(Square::new(0, 0));
+        let got = kb.count_paths(start, kb.all() & !(1 << start), End::Anywhere);
+        assert_eq!(got.tours, 304);
+        assert!(got.nodes > 304);
+    }
+}

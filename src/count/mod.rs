@@ -1,0 +1,556 @@
+//! Exact counting of knight's tours on boards of at most 64 squares (any shape), by exhaustive search
+//! with degree pruning on bitboards ([`bitboard`]), checked against a plain recursive counter
+//! ([`reference`](mod@reference)).
+//!
+//! What is counted, and the published values it reproduces:
+//! - open tours, directed, over all starts: OEIS A165134 for n x n (1,728 on 5x5; 6,637,920 on 6x6),
+//!   A118067 for 3 x n (16 on 3x4), twice A079137 for 4 x n;
+//! - closed tours as undirected cycles, as OEIS counts them: A001230 (9,862 on 6x6, McKay 1997),
+//!   A070030 / A169764 for 3 x n.
+//!
+//! Relations used, all exact and tested: an open path and its reverse are the same undirected tour, so
+//! undirected open = directed / 2 (the 1x1 board's single square is its own reverse: 1). Every closed
+//! cycle passes through every square and can be run in 2 directions, so directed closed tours from one
+//! start = 2 x cycles and over all starts = 2 x squares x cycles. Cycles are counted from one fixed
+//! start `s` of least degree: for each pair `{a, b}` of its neighbours, the paths `a -> ... -> b` through
+//! every other square (a path and its reverse give the same cycle, so unordered pairs count each cycle
+//! once).
+//!
+//! Work is split into independent path prefixes (start, first move, ...) that [`rayon`] spreads over the
+//! cores; with [`Symmetry::Exploit`] (the default), (start, first move) pairs that a symmetry of the
+//! board maps onto each other are counted once.
+
+pub mod bitboard;
+pub mod reference;
+
+use crate::board::{Board, Square};
+use bitboard::{Branch, End, EndgameCache, KnightBits, PathCount, MAX_SQUARES};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Open tours (Hamiltonian paths) or closed tours (Hamiltonian cycles).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Closure {
+    /// Open tours: any last square.
+    Open,
+    /// Closed tours: the last square is a knight move from the first.
+    Closed,
+}
+
+/// Whether a tour and its reverse count once or twice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Orientation {
+    /// A tour and its reverse are different (and a closed tour's starting square matters).
+    Directed,
+    /// A tour and its reverse are the same tour; closed tours are cycles, as OEIS counts them.
+    Undirected,
+}
+
+/// Which starting squares to count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Starts {
+    /// Every square.
+    All,
+    /// Tours from this square only (for open undirected tours: tours with an end on it, the same
+    /// number as directed tours from it).
+    From(Square),
+}
+
+/// Whether to count symmetric (start, first move) pairs once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Symmetry {
+    /// Count one pair per orbit of the board's symmetry group (4 elements, 8 for square boards).
+    Exploit,
+    /// Count every pair (for cross-checking the symmetry reduction).
+    Ignore,
+}
+
+/// Whether to show a progress bar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// Never.
+    Hidden,
+    /// On standard error, when it is a terminal and the count has run for more than a second.
+    Auto,
+}
+
+/// Whether to remember the counts of endgames (see [`EndgameCache`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cache {
+    /// Search every endgame.
+    Off,
+    /// Remember the number of completions of states with at most `max_free` squares left, in a table
+    /// of `2^bits` slots (24 bytes each) per worker thread.
+    Endgame {
+        /// Largest number of free squares of a remembered state.
+        max_free: u32,
+        /// Log2 of the number of slots per thread.
+        bits: u32,
+    },
+}
+
+/// How the work is done (not what is counted).
+#[derive(Clone, Copy, Debug)]
+pub struct CountOptions {
+    /// Granularity: prefixes are extended level by level until there are at least this many
+    /// independent tasks (or the paths end), so that all cores stay busy even from one start.
+    pub min_tasks: usize,
+    /// Symmetry reduction.
+    pub symmetry: Symmetry,
+    /// Progress bar.
+    pub progress: Progress,
+    /// Endgame cache.
+    pub cache: Cache,
+}
+
+impl Default for CountOptions {
+    fn default() -> Self {
+        CountOptions {
+            min_tasks: 4096,
+            symmetry: Symmetry::Exploit,
+            progress: Progress::Hidden,
+            cache: Cache::Off,
+        }
+    }
+}
+
+/// What to count.
+#[derive(Clone, Copy, Debug)]
+pub struct CountRequest {
+    /// The board, at most 64 squares.
+    pub board: Board,
+    /// Open or closed tours.
+    pub closure: Closure,
+    /// Directed or undirected.
+    pub orientation: Orientation,
+    /// All starts or one.
+    pub starts: Starts,
+}
+
+/// The count for one starting square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct StartCount {
+    /// The starting square.
+    pub start: Square,
+    /// Tours from it, in the request's orientation (see [`Starts::From`]).
+    pub count: u64,
+}
+
+/// The answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CountResult {
+    /// The number of tours asked for.
+    pub count: u64,
+    /// Tours per starting square: every square row by row for [`Starts::All`], the one square for
+    /// [`Starts::From`].
+    pub per_start: Vec<StartCount>,
+    /// Search nodes visited (squares placed), over all tasks.
+    pub nodes: u64,
+    /// Wall-clock time of the count.
+    pub elapsed: Duration,
+}
+
+/// Why a count was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CountError {
+    /// More than 64 squares.
+    #[error("{board} has {squares} squares; exact counting handles boards of at most {MAX_SQUARES} squares (one bit of a u64 per square): choose smaller --rows/--cols")]
+    TooLarge {
+        /// The board.
+        board: Board,
+        /// Its number of squares.
+        squares: u64,
+    },
+    /// The start square is not on the board.
+    #[error("--start {start} is off the {board} board")]
+    StartOffBoard {
+        /// The board.
+        board: Board,
+        /// The requested start.
+        start: Square,
+    },
+}
+
+/// Count tours as `request` says. See the module documentation for the definitions.
+pub fn count(request: &CountRequest, options: &CountOptions) -> Result<CountResult, CountError> {
+    let began = Instant::now();
+    let board = request.board;
+    let too_large = CountError::TooLarge {
+        board,
+        squares: board.rows() as u64 * board.cols() as u64,
+    };
+    let bits = KnightBits::new(board).ok_or(too_large)?;
+    let starts: Vec<Square> = match request.starts {
+        Starts::All => board.squares().collect(),
+        Starts::From(start) => {
+            if !board.contains(start.row() as i64, start.col() as i64) {
+                return Err(CountError::StartOffBoard { board, start });
+            }
+            vec![start]
+        }
+    };
+    let (per_start, total, nodes) = match request.closure {
+        Closure::Open => {
+            let (counts, nodes) = open_counts(&bits, &starts, options);
+            let directed: u64 = counts.iter().sum();
+            let total = match (request.starts, request.orientation) {
+                (Starts::From(_), _) | (Starts::All, Orientation::Directed) => directed,
+                (Starts::All, Orientation::Undirected) if board.len() == 1 => 1,
+                (Starts::All, Orientation::Undirected) => {
+                    debug_assert!(directed % 2 == 0, "paths pair up with their reverses");
+                    directed / 2
+                }
+            };
+            (counts, total, nodes)
+        }
+        Closure::Closed => {
+            let (cycles, nodes) = closed_cycles(&bits, options);
+            let per = match request.orientation {
+                Orientation::Directed => 2 * cycles,
+                Orientation::Undirected => cycles,
+            };
+            let total = match (request.starts, request.orientation) {
+                (Starts::All, Orientation::Directed) => 2 * cycles * board.len() as u64,
+                (Starts::From(_), Orientation::Directed) => 2 * cycles,
+                (_, Orientation::Undirected) => cycles,
+            };
+            (vec![per; starts.len()], total, nodes)
+        }
+    };
+    Ok(CountResult {
+        count: total,
+        per_start: starts
+            .iter()
+            .zip(per_start)
+            .map(|(&start, count)| StartCount { start, count })
+            .collect(),
+        nodes,
+        elapsed: began.elapsed(),
+    })
+}
+
+/// Directed open tours from each of `starts`, and the nodes visited.
+fn open_counts(bits: &KnightBits, starts: &[Square], options: &CountOptions) -> (Vec<u64>, u64) {
+    let board = bits.board();
+    if board.len() == 1 {
+        return (vec![1; starts.len()], 1);
+    }
+    let group = match options.symmetry {
+        Symmetry::Exploit => symmetries(board),
+        Symmetry::Ignore => symmetries(board).into_iter().take(1).collect(),
+    };
+    // One root per orbit of (start, first move); each start sums the roots of its pairs.
+    let mut roots: Vec<Root> = Vec::new();
+    let mut root_of: HashMap<(u32, u32), usize> = HashMap::new();
+    let mut pairs: Vec<Vec<usize>> = Vec::with_capacity(starts.len());
+    let has_tours = crate::exists::open_tour(board).is_ok();
+    for &start in starts {
+        let mut mine = Vec::new();
+        if has_tours && crate::exists::parity_allows(board, start, false) {
+            let s = board.index(start);
+            for a in each_bit(bits.attacks(s)) {
+                let canonical = group
+                    .iter()
+                    .map(|g| (g[s as usize] as u32, g[a as usize] as u32))
+                    .min()
+                    .expect("the group holds the identity");
+                let next = roots.len();
+                let id = *root_of.entry(canonical).or_insert(next);
+                if id == next {
+                    let (s, a) = canonical;
+                    roots.push(Root {
+                        head: a,
+                        free: bits.all() & !(1u64 << s) & !(1u64 << a),
+                        end: End::Anywhere,
+                    });
+                }
+                mine.push(id);
+            }
+        }
+        pairs.push(mine);
+    }
+    let (counts, nodes) = run_roots(bits, &roots, options);
+    let per_start = pairs
+        .iter()
+        .map(|ids| ids.iter().map(|&id| counts[id]).sum())
+        .collect();
+    (per_start, nodes + starts.len() as u64)
+}
+
+/// Undirected closed tours (cycles), and the nodes visited.
+fn closed_cycles(bits: &KnightBits, options: &CountOptions) -> (u64, u64) {
+    let board = bits.board();
+    if crate::exists::closed_tour(board).is_err() {
+        return (0, 0);
+    }
+    let all = bits.all();
+    // The fixed start: a square of least degree (a corner), so that few pairs of neighbours remain.
+    let s = (0..board.len())
+        .min_by_key(|&i| bits.attacks(i).count_ones())
+        .expect("a board has squares");
+    let near: Vec<u32> = each_bit(bits.attacks(s)).collect();
+    let mut roots = Vec::new();
+    for (i, &a) in near.iter().enumerate() {
+        for &b in &near[i + 1..] {
+            roots.push(Root {
+                head: a,
+                free: all & !(1u64 << s) & !(1u64 << a),
+                end: End::At(b),
+            });
+        }
+    }
+    let (counts, nodes) = run_roots(bits, &roots, options);
+    (counts.iter().sum(), nodes + 1)
+}
+
+/// A state to count from: the path stands on `head`, must visit `free`, and end as `end` says.
+#[derive(Clone, Copy, Debug)]
+struct Root {
+    head: u32,
+    free: u64,
+    end: End,
+}
+
+/// A prefix of a root, counted as one parallel task.
+#[derive(Clone, Copy, Debug)]
+struct Task {
+    root: usize,
+    state: Root,
+}
+
+/// Count every root: split into at least `options.min_tasks` prefixes, count them in parallel, and sum
+/// per root. Returns the tours per root and the total nodes.
+fn run_roots(bits: &KnightBits, roots: &[Root], options: &CountOptions) -> (Vec<u64>, u64) {
+    let mut done = vec![PathCount::default(); roots.len()];
+    let mut level: Vec<Task> = roots
+        .iter()
+        .enumerate()
+        .map(|(root, &state)| Task { root, state })
+        .collect();
+    let mut remaining = bits.board().len();
+    while !level.is_empty() && level.len() < options.min_tasks && remaining > 0 {
+        remaining -= 1;
+        let mut next = Vec::with_capacity(level.len() * 3);
+        for task in level {
+            let Root { head, free, end } = task.state;
+            let tally = &mut done[task.root];
+            tally.nodes += 1;
+            if free == 0 {
+                // Complete (a fixed end square is only ever entered last).
+                tally.tours += 1;
+                continue;
+            }
+            let Branch::Moves(moves) = bits.branch(head, free, end) else {
+                continue;
+            };
+            for m in each_bit(moves) {
+                next.push(Task {
+                    root: task.root,
+                    state: Root {
+                        head: m,
+                        free: free & !(1u64 << m),
+                        end,
+                    },
+                });
+            }
+        }
+        level = next;
+    }
+    let bar = ProgressReporter::new(options.progress, level.len() as u64);
+    let counted: Vec<PathCount> = match options.cache {
+        Cache::Off => level
+            .par_iter()
+            .map(|task| {
+                let Root { head, free, end } = task.state;
+                let c = bits.count_paths(head, free, end);
+                bar.tick();
+                c
+            })
+            .collect(),
+        Cache::Endgame {
+            max_free,
+            bits: size,
+        } => {
+            let pool = Mutex::new(Vec::new());
+            level
+                .par_iter()
+                .map_init(
+                    || Pooled::take(&pool, || EndgameCache::new(max_free, size)),
+                    |cache, task| {
+                        let Root { head, free, end } = task.state;
+                        let c = bits.count_paths_cached(head, free, end, cache.get());
+                        bar.tick();
+                        c
+                    },
+                )
+                .collect()
+        }
+    };
+    bar.finish();
+    for (task, c) in level.iter().zip(counted) {
+        done[task.root] += c;
+    }
+    let nodes = done.iter().map(|c| c.nodes).sum();
+    (done.into_iter().map(|c| c.tours).collect(), nodes)
+}
+
+/// A cache borrowed from a pool for one rayon job and given back when the job ends, so that the
+/// (large) tables are allocated about once per thread, not once per job.
+struct Pooled<'a> {
+    cache: Option<EndgameCache>,
+    pool: &'a Mutex<Vec<EndgameCache>>,
+}
+
+impl<'a> Pooled<'a> {
+    fn take(pool: &'a Mutex<Vec<EndgameCache>>, make: impl FnOnce() -> EndgameCache) -> Self {
+        let cache = pool.lock().expect("no panics while held").pop();
+        Pooled {
+            cache: Some(cache.unwrap_or_else(make)),
+            pool,
+        }
+    }
+
+    fn get(&mut self) -> &mut EndgameCache {
+        self.cache.as_mut().expect("present until dropped")
+    }
+}
+
+impl Drop for Pooled<'_> {
+    fn drop(&mut self) {
+        if let (Some(cache), Ok(mut pool)) = (self.cache.take(), self.pool.lock()) {
+            pool.push(cache);
+        }
+    }
+}
+
+/// A progress bar that appears after a second, and only on a terminal.
+struct ProgressReporter {
+    bar: Option<ProgressBar>,
+    began: Instant,
+    shown: AtomicBool,
+}
+
+impl ProgressReporter {
+    const DELAY: Duration = Duration::from_secs(1);
+
+    fn new(progress: Progress, tasks: u64) -> Self {
+        let bar = (progress == Progress::Auto && std::io::stderr().is_terminal()).then(|| {
+            let bar = ProgressBar::with_draw_target(Some(tasks), ProgressDrawTarget::hidden());
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{elapsed_precise} [{bar:40}] {pos}/{len} prefixes, ETA {eta}",
+                )
+                .expect("a valid template")
+                .progress_chars("=> "),
+            );
+            bar
+        });
+        ProgressReporter {
+            bar,
+            began: Instant::now(),
+            shown: AtomicBool::new(false),
+        }
+    }
+
+    fn tick(&self) {
+        if let Some(bar) = &self.bar {
+            bar.inc(1);
+            if !self.shown.load(Ordering::Relaxed)
+                && self.began.elapsed() > Self::DELAY
+                && !self.shown.swap(true, Ordering::Relaxed)
+            {
+                bar.set_draw_target(ProgressDrawTarget::stderr());
+            }
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// The bit indexes of `mask`, lowest first.
+fn each_bit(mut mask: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros();
+            mask &= mask - 1;
+            i
+        })
+    })
+}
+
+/// The symmetries of `board` as permutations of square indexes, identity first: the 4 reflections and
+/// rotations of a rectangle, 8 for a square board. Each maps knight moves to knight moves.
+pub fn symmetries(board: Board) -> Vec<Vec<u8>> {
+    let (rows, cols) = (board.rows() as u16, board.cols() as u16);
+    let kinds = if rows == cols { 8 } else { 4 };
+    (0..kinds)
+        .map(|kind| {
+            board
+                .squares()
+                .map(|sq| {
+                    let (r, c) = (sq.row(), sq.col());
+                    let (fr, fc) = (rows - 1 - r, cols - 1 - c);
+                    // Kinds 4..8 transpose, which keeps the board only when it is square.
+                    let (r, c) = match kind {
+                        0 => (r, c),
+                        1 => (r, fc),
+                        2 => (fr, c),
+                        3 => (fr, fc),
+                        4 => (c, r),
+                        5 => (fc, fr),
+                        6 => (c, fr),
+                        _ => (fc, r),
+                    };
+                    board.index(Square::new(r, c)) as u8
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::is_knight_move;
+
+    #[test]
+    fn symmetries_are_knight_automorphisms() {
+        for (r, c) in [(5, 5), (3, 4), (6, 6), (4, 7)] {
+            let b = Board::new(r, c).unwrap();
+            let group = symmetries(b);
+            assert_eq!(group.len(), if r == c { 8 } else { 4 });
+            for g in &group {
+                let mut seen = g.clone();
+                seen.sort();
+                seen.dedup();
+                assert_eq!(seen.len(), b.len() as usize, "a permutation");
+                for x in b.squares() {
+                    for y in b.squares() {
+                        let gx = b.square_at(g[b.index(x) as usize] as u32).unwrap();
+                        let gy = b.square_at(g[b.index(y) as usize] as u32).unwrap();
+                        assert_eq!(is_knight_move(x, y), is_knight_move(gx, gy));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn each_bit_lists_bits_in_order() {
+        assert_eq!(each_bit(0b1010_0001).collect::<Vec<_>>(), vec![0, 5, 7]);
+        assert_eq!(each_bit(0).count(), 0);
+        assert_eq!(each_bit(u64::MAX).count(), 64);
+    }
+}

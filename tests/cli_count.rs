@@ -1,0 +1,118 @@
+//! End-to-end tests of `ktour count`: the real binary, its output contract (the last line of text is the
+//! number alone; JSON is one object) and its exit codes (2 for boards over 64 squares).
+
+use assert_cmd::Command;
+use predicates::str::contains;
+
+fn ktour() -> Command {
+    Command::cargo_bin("ktour").unwrap()
+}
+
+/// The last line of standard output of a successful run.
+fn last_line(args: &[&str]) -> String {
+    let out = ktour().args(args).assert().success().get_output().clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    text.lines().last().unwrap_or_default().to_string()
+}
+
+#[test]
+fn last_line_is_the_count() {
+    // OEIS A165134, A118067, A001230 (McKay 1997).
+    assert_eq!(last_line(&["count", "--rows", "5", "--cols", "5"]), "1728");
+    assert_eq!(last_line(&["count", "-n", "5", "--undirected"]), "864");
+    assert_eq!(last_line(&["count", "--rows", "3", "--cols", "4"]), "16");
+    assert_eq!(last_line(&["count", "-n", "6", "--closed"]), "9862");
+    assert_eq!(
+        last_line(&["count", "--rows", "3", "--cols", "10", "--closed"]),
+        "16"
+    );
+    assert_eq!(
+        last_line(&[
+            "count",
+            "--rows",
+            "3",
+            "--cols",
+            "10",
+            "--closed",
+            "--directed"
+        ]),
+        (16 * 2 * 30).to_string()
+    );
+    assert_eq!(last_line(&["count", "-n", "1"]), "1");
+    assert_eq!(last_line(&["count", "-n", "4"]), "0");
+}
+
+#[test]
+fn start_and_per_start() {
+    assert_eq!(last_line(&["count", "-n", "5", "--start", "0,0"]), "304");
+    assert_eq!(last_line(&["count", "-n", "5", "--start", "2,2"]), "64");
+    assert_eq!(last_line(&["count", "-n", "5", "--start", "0,1"]), "0");
+    ktour()
+        .args(["count", "-n", "5", "--per-start"])
+        .assert()
+        .success()
+        .stdout(contains("304   0  56   0 304"))
+        .stdout(contains(" 56   0  64   0  56"));
+}
+
+#[test]
+fn json_is_one_object() {
+    let out = ktour()
+        .args(["count", "-n", "5", "--format", "json", "--per-start"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["rows"], 5);
+    assert_eq!(v["cols"], 5);
+    assert_eq!(v["closed"], false);
+    assert_eq!(v["directed"], true);
+    assert!(v["start"].is_null());
+    assert_eq!(v["count"], 1728);
+    assert_eq!(v["per_start"].as_array().unwrap().len(), 25);
+    assert_eq!(v["per_start"][0]["count"], 304);
+    assert!(v["nodes"].as_u64().unwrap() > 1728);
+    assert!(v["elapsed_ns"].is_u64());
+
+    let out = ktour()
+        .args(["count", "-n", "6", "--closed", "--format", "json"])
+        .args(["--start", "0,0"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["count"], 9862);
+    assert_eq!(v["directed"], false);
+    assert_eq!(v["start"], serde_json::json!([0, 0]));
+    assert!(v.get("per_start").is_none());
+}
+
+#[test]
+fn boards_over_64_squares_are_refused_with_exit_2() {
+    ktour()
+        .args(["count", "--rows", "5", "--cols", "13"])
+        .assert()
+        .code(2)
+        .stderr(contains("at most 64 squares"));
+    ktour()
+        .args(["count", "-n", "9", "--closed"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn bad_input_exits_2() {
+    ktour()
+        .args(["count", "-n", "5", "--start", "5,0"])
+        .assert()
+        .code(2)
+        .stderr(contains("off the 5x5 board"));
+    ktour().args(["count"]).assert().code(2);
+    // --directed only makes sense for closed tours, and contradicts --undirected.
+    ktour()
+        .args(["count", "-n", "5", "--directed"])
+        .assert()
+        .code(2);
+}
