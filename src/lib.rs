@@ -1,4 +1,28 @@
 //! ktour: a research harness for the knight's tour problem.
+//!
+//! | module | what it is for |
+//! |---|---|
+//! | [`board`] | `Board`, `Square`, the eight knight moves (Squirrel & Cull labels), the padded layout |
+//! | [`search`] | the search state: degree array updated incrementally, visited bitboard, make/unmake |
+//! | [`solve`] | pure Warnsdorff, Warnsdorff-ordered backtracking, naive backtracking, tie-break [`solve::rules`] |
+//! | [`verify`] | the independent tour verifier |
+//! | [`exists`] | existence of open and closed tours from the theorems (Schwenk 1991, Conrad et al. 1994) |
+//! | [`count`] | exact tour counting on boards of at most 64 squares |
+//! | [`experiment`] | sweeps: spec -> plan -> parallel runs -> tidy CSV, resumable and shardable |
+//! | [`render`] | SVG pictures, plots, the HTML replay |
+//! | [`tour`] | tour files: JSON, `r,c` lines, text grid |
+//!
+//! ```
+//! use ktour::board::{Board, Square};
+//! use ktour::solve::{Outcome, Request, Rule, Solver};
+//!
+//! let board = Board::square(8).unwrap();
+//! let mut solver = Solver::new(); // reuse it: no allocation per run once warm
+//! let roth: Rule = "roth".parse().unwrap();
+//! let run = solver.solve(&Request::warnsdorff(board, Square::new(0, 0), roth)).unwrap();
+//! assert_eq!(run.outcome, Outcome::Found);
+//! ktour::verify::verify_tour(board, &run.squares).unwrap();
+//! ```
 #![deny(missing_docs)]
 
 pub mod board;

@@ -7,7 +7,7 @@
 //! | `naive` | [`naive`] | depth-first search in fixed label order, the brute force of the seeds |
 //!
 //! All three share [`crate::search::SearchState`] and, for the two searches, one explicit-stack DFS
-//! ([`dfs`]): a run on 1000x1000 never grows the thread's call stack. A [`Solver`] owns the scratch
+//! (`dfs.rs`): a run on 1000x1000 never grows the thread's call stack. A [`Solver`] owns the scratch
 //! state and reuses it across runs, so a sweep allocates nothing per run.
 
 pub mod backtrack;
