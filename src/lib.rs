@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 
 pub mod board;
+pub mod construct;
 pub mod cli;
 pub mod exists;
 pub mod tour;

@@ -3,6 +3,7 @@
 
 mod args;
 mod exists;
+mod gen_bases;
 mod verify;
 
 pub use args::{BoardArgs, ExitStatus};
@@ -26,6 +27,8 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Say whether a board has an open (or closed) tour, and why, from the theorems.
     Exists(exists::ExistsArgs),
+    /// Regenerate the base tours of the divide-and-conquer construction (src/construct/bases.txt).
+    GenBases(gen_bases::GenBasesArgs),
 }
 
 /// Run a parsed command line. User errors come back as `Err` (exit 2); outcomes as an [`ExitStatus`].
@@ -33,5 +36,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
     match cli.command {
         Command::Verify(a) => verify::run(a),
         Command::Exists(a) => exists::run(a),
+        Command::GenBases(a) => gen_bases::run(a),
     }
 }
