@@ -2,8 +2,8 @@
 #![deny(missing_docs)]
 
 pub mod board;
-pub mod construct;
 pub mod cli;
+pub mod construct;
 pub mod exists;
 pub mod tour;
 pub mod verify;

@@ -224,7 +224,10 @@ mod tests {
         .unwrap();
         assert_eq!(t.squares.len(), 2);
         assert!(matches!(
-            parse_tour(br#"{"rows":5,"cols":5,"squares":[[0,0]],"start":[1,1]}"#, None),
+            parse_tour(
+                br#"{"rows":5,"cols":5,"squares":[[0,0]],"start":[1,1]}"#,
+                None
+            ),
             Err(TourFileError::Inconsistent(_))
         ));
     }

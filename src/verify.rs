@@ -67,7 +67,9 @@ pub enum VerifyError {
         total: u64,
     },
     /// A closed tour was claimed but the ends are not a knight move apart.
-    #[error("claimed closed, but the last square {last} is not a knight move from the first {first}")]
+    #[error(
+        "claimed closed, but the last square {last} is not a knight move from the first {first}"
+    )]
     NotClosed {
         /// First square.
         first: Square,
@@ -178,7 +180,11 @@ mod tests {
         repeat[5] = repeat[1];
         assert!(matches!(
             verify_tour(b, &repeat),
-            Err(VerifyError::Repeat { step: 5, first: 1, .. }) | Err(VerifyError::NotKnightMove { .. })
+            Err(VerifyError::Repeat {
+                step: 5,
+                first: 1,
+                ..
+            }) | Err(VerifyError::NotKnightMove { .. })
         ));
 
         let mut off = good.clone();

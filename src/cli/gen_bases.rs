@@ -24,9 +24,8 @@ pub fn run(args: GenBasesArgs) -> anyhow::Result<ExitStatus> {
     let mut entries = Vec::new();
     for spec in bases::specs() {
         let t = Instant::now();
-        let order = bases::generate(&spec).with_context(|| {
-            format!("no base tour found for {spec:?} within the search budget")
-        })?;
+        let order = bases::generate(&spec)
+            .with_context(|| format!("no base tour found for {spec:?} within the search budget"))?;
         eprintln!(
             "{:>7} {:>2}x{:<2} {:?} roles {:04b}: {:.3} s",
             format!("{:?}", spec.family),

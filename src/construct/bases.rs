@@ -143,6 +143,10 @@ pub fn specs() -> Vec<BaseSpec> {
             }
         }
     }
+    // Odd bands 11 high: only for an odd side of 11 with the start in its middle row.
+    for w in [6u8, 8, 10] {
+        v.push(spec(Family::Grid, 11, w, Shape::Cycle, ALL_ROLES, None));
+    }
     for h in [5u8, 7, 9] {
         for w in [5u8, 7, 9] {
             let roles = Role::Right as u8 | Role::Down as u8;
@@ -284,7 +288,9 @@ pub fn parse_base(line: &str) -> Result<Base, String> {
         }
         order.push((v >> 4, v & 15));
     }
-    let start = (shape == Shape::Path).then(|| order.first().copied()).flatten();
+    let start = (shape == Shape::Path)
+        .then(|| order.first().copied())
+        .flatten();
     let spec = BaseSpec {
         family,
         rows,
@@ -344,11 +350,17 @@ impl Base {
             if is_role(a, b) {
                 used += 1;
             } else if !knight(a, b) {
-                return Err(format!("({},{}) -> ({},{}) is not a knight move", a.0, a.1, b.0, b.1));
+                return Err(format!(
+                    "({},{}) -> ({},{}) is not a knight move",
+                    a.0, a.1, b.0, b.1
+                ));
             }
         }
         if used != role_edges.len() {
-            return Err(format!("contains {used} of its {} join edges", role_edges.len()));
+            return Err(format!(
+                "contains {used} of its {} join edges",
+                role_edges.len()
+            ));
         }
         Ok(Base {
             spec,
@@ -382,7 +394,13 @@ pub fn all() -> &'static [Base] {
 }
 
 /// The committed base for `family`, size and shape with (at least, for the grid) `roles`.
-pub fn find(family: Family, rows: u8, cols: u8, shape: Shape, roles: Roles) -> Option<&'static Base> {
+pub fn find(
+    family: Family,
+    rows: u8,
+    cols: u8,
+    shape: Shape,
+    roles: Roles,
+) -> Option<&'static Base> {
     all().iter().find(|b| {
         let s = &b.spec;
         s.family == family

@@ -49,7 +49,8 @@ impl Graph {
                 for (dr, dc) in crate::board::KNIGHT_DELTAS {
                     let (r2, c2) = (r + dr, c + dc);
                     if r2 >= 0 && c2 >= 0 && (r2 as usize) < rows && (c2 as usize) < cols {
-                        g.adj[r as usize * cols + c as usize].push((r2 as usize * cols + c2 as usize) as u16);
+                        g.adj[r as usize * cols + c as usize]
+                            .push((r2 as usize * cols + c2 as usize) as u16);
                     }
                 }
             }
@@ -121,7 +122,11 @@ impl Graph {
         visit(start, &mut deg, true);
         path.push(start as u16);
         if n == 1 {
-            return if cycle { Err(SearchOutcome::Exhausted) } else { Ok(path) };
+            return if cycle {
+                Err(SearchOutcome::Exhausted)
+            } else {
+                Ok(path)
+            };
         }
         let begin = cands.len();
         self.candidates(start, None, start, &visited, &deg, cycle, n - 1, &mut cands);
@@ -171,7 +176,16 @@ impl Graph {
                 continue;
             }
             let b = cands.len();
-            self.candidates(v, Some(u), start, &visited, &deg, cycle, n - path.len(), &mut cands);
+            self.candidates(
+                v,
+                Some(u),
+                start,
+                &visited,
+                &deg,
+                cycle,
+                n - path.len(),
+                &mut cands,
+            );
             frames.push((b, b));
         }
     }
@@ -191,7 +205,10 @@ impl Graph {
         out: &mut Vec<u16>,
     ) {
         // The required edges of u not yet used (the one it was entered by is used).
-        let mut req_u = self.required[u].iter().map(|&r| r as usize).filter(|&r| Some(r) != prev);
+        let mut req_u = self.required[u]
+            .iter()
+            .map(|&r| r as usize)
+            .filter(|&r| Some(r) != prev);
         let (r0, r1) = (req_u.next(), req_u.next());
         let forced: Option<usize> = match (prev, cycle, r0, r1) {
             (_, _, None, _) => None,
@@ -262,7 +279,8 @@ mod tests {
     use super::*;
 
     fn adjacent(g: &Graph, p: &[u16], closed: bool) -> bool {
-        p.windows(2).all(|w| g.has_edge(w[0] as usize, w[1] as usize))
+        p.windows(2)
+            .all(|w| g.has_edge(w[0] as usize, w[1] as usize))
             && (!closed || g.has_edge(p[0] as usize, p[p.len() - 1] as usize))
     }
 
@@ -281,10 +299,16 @@ mod tests {
     #[test]
     fn exhausts_when_there_is_none() {
         let g = Graph::knight(4, 4);
-        assert_eq!(g.search(0, Goal::Path, u64::MAX), Err(SearchOutcome::Exhausted));
+        assert_eq!(
+            g.search(0, Goal::Path, u64::MAX),
+            Err(SearchOutcome::Exhausted)
+        );
         let g = Graph::knight(3, 4);
         // 3x4 from (1,1) has no open tour (REFERENCE: exists.rs docs).
-        assert_eq!(g.search(5, Goal::Path, u64::MAX), Err(SearchOutcome::Exhausted));
+        assert_eq!(
+            g.search(5, Goal::Path, u64::MAX),
+            Err(SearchOutcome::Exhausted)
+        );
     }
 
     #[test]
