@@ -8,8 +8,15 @@ use std::time::Duration;
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("construct");
-    g.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(4));
-    for (rows, cols, closed) in [(100, 100, true), (1000, 1000, true), (999, 999, false), (4000, 4000, true)] {
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(4));
+    for (rows, cols, closed) in [
+        (100, 100, true),
+        (1000, 1000, true),
+        (999, 999, false),
+        (4000, 4000, true),
+    ] {
         let board = Board::new(rows, cols).unwrap();
         let mut out = Vec::new();
         g.throughput(Throughput::Elements(board.len() as u64));

@@ -150,8 +150,30 @@ fn every_committed_base_verifies() {
     assert_eq!(all.len(), bases::specs().len());
     for (base, spec) in all.iter().zip(bases::specs()) {
         assert_eq!(base.spec, spec);
-        // Base::new (run by all()) checked knight moves, coverage and the join edges; re-check the
-        // real-edge tours with the crate verifier.
+        // Each join edge its roles rely on is an edge of the tour (consecutive, or first-last).
+        let n = base.order.len();
+        for role in [
+            bases::Role::Right,
+            bases::Role::Left,
+            bases::Role::Down,
+            bases::Role::Up,
+        ] {
+            if spec.roles & role as u8 == 0 {
+                continue;
+            }
+            let [x, y] = bases::role_edge(spec.family, spec.rows, spec.cols, role);
+            let (i, j) = (
+                base.pos_of(x.0 as u32, x.1 as u32),
+                base.pos_of(y.0 as u32, y.1 as u32),
+            );
+            let wrap = spec.shape == bases::Shape::Cycle && i.abs_diff(j) == n - 1;
+            assert!(
+                i.abs_diff(j) == 1 || wrap,
+                "{spec:?} lacks its {role:?} edge"
+            );
+        }
+        // Base::new (run by all()) also checked knight moves and coverage; re-check the real-edge
+        // tours with the crate verifier.
         if spec.family == bases::Family::Grid {
             let board = b(spec.rows as u64, spec.cols as u64);
             let sq: Vec<Square> = base

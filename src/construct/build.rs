@@ -358,3 +358,21 @@ impl BaseCache {
         Ok(b)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_uses_only_allowed_sizes_and_refuses_the_impossible() {
+        for n in 0..300u32 {
+            let even = split(n, &[8, 6, 10]);
+            assert_eq!(even.is_some(), n == 0 || (n >= 6 && n % 2 == 0), "{n}");
+            if let Some(v) = even {
+                assert_eq!(v.iter().map(|&x| x as u32).sum::<u32>(), n);
+            }
+            let any = split(n, &[8, 6, 10, 7, 9, 5]);
+            assert_eq!(any.is_some(), n == 0 || n >= 5, "{n}");
+        }
+    }
+}
