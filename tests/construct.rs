@@ -239,3 +239,25 @@ fn posa_closes_warnsdorff_paths() {
         verify_closed_tour(board, &p).unwrap();
     }
 }
+
+/// Slow sweep (run with `--ignored`): every corner-coloured start of every odd board up to 31 x 31.
+#[test]
+#[ignore]
+fn open_tours_on_odd_boards_every_start_up_to_31() {
+    let mut unsupported = Vec::new();
+    for r in (5..=31u64).step_by(2) {
+        for c in (5..=31u64).step_by(2) {
+            let board = b(r, c);
+            for s in board.squares().filter(|&s| Board::is_corner_colour(s)) {
+                match construct(board, false, Some(s)) {
+                    Ok(t) => {
+                        verify_tour(board, &t).unwrap();
+                        assert_eq!(t[0], s);
+                    }
+                    Err(e) => unsupported.push(format!("{e}")),
+                }
+            }
+        }
+    }
+    assert!(unsupported.is_empty(), "{unsupported:#?}");
+}
