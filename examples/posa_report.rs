@@ -36,8 +36,12 @@ fn warnsdorff(board: Board, start: Square) -> Vec<Square> {
 
 fn main() {
     let max: u64 = std::env::args().nth(1).map_or(300, |a| a.parse().unwrap());
+    let min: u64 = std::env::args().nth(2).map_or(6, |a| a.parse().unwrap());
+    let budget: u64 = std::env::args()
+        .nth(3)
+        .map_or(DEFAULT_ROTATIONS, |a| a.parse().unwrap());
     println!("n,warnsdorff_complete,warnsdorff_closed,closed_after_posa,rotations,moved_squares,warnsdorff_ms,close_ms");
-    for n in (6..=max).step_by(2) {
+    for n in (min..=max).step_by(2) {
         let board = Board::square(n).unwrap();
         let t = Instant::now();
         let mut p = warnsdorff(board, Square::new(0, 0));
@@ -49,7 +53,7 @@ fn main() {
             continue;
         }
         let t = Instant::now();
-        let r = close_path_with(board, &mut p, DEFAULT_ROTATIONS);
+        let r = close_path_with(board, &mut p, budget);
         let c_ms = t.elapsed().as_secs_f64() * 1e3;
         match r {
             Ok(st) => {

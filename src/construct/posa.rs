@@ -37,7 +37,7 @@ pub enum CloseError {
 }
 
 /// Rotations allowed by [`close_path`].
-pub const DEFAULT_ROTATIONS: u64 = 50_000;
+pub const DEFAULT_ROTATIONS: u64 = 100_000;
 
 /// Turn the Hamiltonian path `path` of `board` into a closed tour, in place, by Posa rotations. On
 /// success `path` is a closed tour (same first square when no rotation at the start was needed). On
