@@ -5,5 +5,7 @@ pub mod board;
 pub mod cli;
 pub mod construct;
 pub mod exists;
+pub mod search;
+pub mod solve;
 pub mod tour;
 pub mod verify;

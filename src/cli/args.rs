@@ -59,7 +59,6 @@ impl BoardArgs {
 }
 
 /// Parse `R,C` (0-based, row 0 on top) and check it lies on `board`.
-#[allow(dead_code)] // used by `solve`, on main
 pub fn parse_start(text: &str, board: Board) -> anyhow::Result<Square> {
     let bad = || anyhow::anyhow!("--start expects ROW,COL (0-based integers), got {text:?}");
     let (r, c) = text.split_once(',').ok_or_else(bad)?;

@@ -4,6 +4,8 @@
 mod args;
 mod exists;
 mod gen_bases;
+mod rules;
+mod solve;
 mod verify;
 
 pub use args::{BoardArgs, ExitStatus};
@@ -22,6 +24,8 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Find a knight's tour (or show where a method fails) and print it.
+    Solve(solve::SolveArgs),
     /// Check a tour file (JSON, or `r,c` lines with --rows/--cols): prints `valid open tour`,
     /// `valid closed tour`, or the first thing wrong.
     Verify(verify::VerifyArgs),
@@ -29,6 +33,8 @@ pub enum Command {
     Exists(exists::ExistsArgs),
     /// Regenerate the base tours of the divide-and-conquer construction (src/construct/bases.txt).
     GenBases(gen_bases::GenBasesArgs),
+    /// List the tie-break rules with their sources.
+    Rules(rules::RulesArgs),
 }
 
 /// Run a parsed command line. User errors come back as `Err` (exit 2); outcomes as an [`ExitStatus`].
@@ -37,5 +43,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Verify(a) => verify::run(a),
         Command::Exists(a) => exists::run(a),
         Command::GenBases(a) => gen_bases::run(a),
+        Command::Solve(a) => solve::run(a),
+        Command::Rules(a) => rules::run(a),
     }
 }

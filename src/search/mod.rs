@@ -1,0 +1,240 @@
+//! The search state shared by every solver: the visited set, an incrementally updated degree array,
+//! and the path, with make/unmake in O(8).
+//!
+//! ADVICE FOR HACKERS: the invariant is that for every unvisited on-board square `p`, `degree[p]` is the
+//! number of unvisited on-board knight neighbours of `p`, and every other square (border, visited) holds
+//! a value `>= BORDER - 8`, so `degree[p] <= 8` is exactly "p is a free square". `make` and `unmake`
+//! update all eight neighbours without branching; border and visited squares absorb at most eight
+//! decrements each, which is why `BORDER` sits well above 16. `unmake` restores the degree the square had
+//! when it was made (saved on a parallel stack), never recounting it. Tests check the array against a
+//! from-scratch recount after random make/unmake sequences.
+
+use crate::board::{Board, Layout, Square, BORDER};
+use bitvec::vec::BitVec;
+
+/// Largest degree a free square can have; anything above is border or visited.
+pub const MAX_DEGREE: u8 = 8;
+
+/// Visited set, degrees and path for one board, reusable across runs without reallocating.
+#[derive(Clone, Debug)]
+pub struct SearchState {
+    layout: Layout,
+    /// Degrees of the empty board, copied in at every reset (memcpy instead of recounting).
+    empty_degrees: Vec<u8>,
+    degree: Vec<u8>,
+    visited: BitVec,
+    path: Vec<u32>,
+    saved_degree: Vec<u8>,
+}
+
+impl SearchState {
+    /// A state for `board`, empty. Fails only if the padded board does not fit in `u32` indexes.
+    pub fn new(board: Board) -> Self {
+        let layout = Layout::new(board);
+        let mut empty_degrees = Vec::new();
+        layout.initial_degrees(&mut empty_degrees);
+        let mut s = SearchState {
+            layout,
+            degree: Vec::new(),
+            visited: BitVec::new(),
+            path: Vec::new(),
+            saved_degree: Vec::new(),
+            empty_degrees,
+        };
+        s.clear();
+        s
+    }
+
+    /// Prepare for a new run on `board`, reusing allocations (and the empty-board degrees when the
+    /// board is unchanged).
+    pub fn reset(&mut self, board: Board) {
+        if self.layout.board() != board {
+            self.layout = Layout::new(board);
+            self.layout.initial_degrees(&mut self.empty_degrees);
+        }
+        self.clear();
+    }
+
+    fn clear(&mut self) {
+        self.degree.clear();
+        self.degree.extend_from_slice(&self.empty_degrees);
+        self.visited.clear();
+        self.visited.resize(self.layout.len(), false);
+        self.path.clear();
+        self.saved_degree.clear();
+    }
+
+    /// The padded layout.
+    #[inline]
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The board.
+    #[inline]
+    pub fn board(&self) -> Board {
+        self.layout.board()
+    }
+
+    /// Degree of padded square `p`: its number of free neighbours if `p` is free, else `> MAX_DEGREE`.
+    #[inline(always)]
+    pub fn degree(&self, p: usize) -> u8 {
+        self.degree[p]
+    }
+
+    /// The raw degree array (padded indexes).
+    #[inline]
+    pub fn degrees(&self) -> &[u8] {
+        &self.degree
+    }
+
+    /// Whether padded square `p` is an unvisited on-board square.
+    #[inline(always)]
+    pub fn is_free(&self, p: usize) -> bool {
+        self.degree[p] <= MAX_DEGREE
+    }
+
+    /// Whether padded square `p` has been visited.
+    #[inline]
+    pub fn is_visited(&self, p: usize) -> bool {
+        self.visited[p]
+    }
+
+    /// Squares visited so far.
+    #[inline(always)]
+    pub fn depth(&self) -> usize {
+        self.path.len()
+    }
+
+    /// The last square visited (padded index). Panics on an empty path.
+    #[inline(always)]
+    pub fn head(&self) -> usize {
+        self.path[self.path.len() - 1] as usize
+    }
+
+    /// The first square visited (padded index). Panics on an empty path.
+    #[inline]
+    pub fn first(&self) -> usize {
+        self.path[0] as usize
+    }
+
+    /// The path as padded indexes.
+    #[inline]
+    pub fn path(&self) -> &[u32] {
+        &self.path
+    }
+
+    /// The path as squares (allocates).
+    pub fn path_squares(&self) -> Vec<Square> {
+        self.path
+            .iter()
+            .map(|&p| self.layout.unpad(p as usize))
+            .collect()
+    }
+
+    /// Visit the free square `p`.
+    #[inline(always)]
+    pub fn make(&mut self, p: usize) {
+        debug_assert!(self.is_free(p), "make on a square that is not free");
+        self.saved_degree.push(self.degree[p]);
+        self.degree[p] = BORDER;
+        self.visited.set(p, true);
+        self.path.push(p as u32);
+        for &off in self.layout.offsets() {
+            let q = (p as isize + off) as usize;
+            self.degree[q] = self.degree[q].wrapping_sub(1);
+        }
+    }
+
+    /// Undo the last `make`; returns the square left.
+    #[inline(always)]
+    pub fn unmake(&mut self) -> usize {
+        let p = self.path.pop().expect("unmake on an empty path") as usize;
+        for &off in self.layout.offsets() {
+            let q = (p as isize + off) as usize;
+            self.degree[q] = self.degree[q].wrapping_add(1);
+        }
+        debug_assert_eq!(self.degree[p], BORDER, "later moves were not all unmade");
+        self.degree[p] = self.saved_degree.pop().expect("saved degree stack in step");
+        self.visited.set(p, false);
+        p
+    }
+
+    /// The degree of `p` recounted from the visited set: the slow reference for tests.
+    pub fn recount_degree(&self, p: usize) -> u8 {
+        if !self.layout.is_on_board(p) || self.visited[p] {
+            return BORDER;
+        }
+        self.layout
+            .offsets()
+            .iter()
+            .map(|&o| (p as isize + o) as usize)
+            .filter(|&q| self.layout.is_on_board(q) && !self.visited[q])
+            .count() as u8
+    }
+
+    /// Check the whole degree array against a recount (tests and debug assertions).
+    pub fn check_invariants(&self) -> Result<(), String> {
+        for p in 0..self.layout.len() {
+            let fast = self.degree[p];
+            let slow = self.recount_degree(p);
+            let free = self.layout.is_on_board(p) && !self.visited[p];
+            if free && fast != slow {
+                return Err(format!("degree[{p}] = {fast}, recount {slow}"));
+            }
+            if !free && fast <= MAX_DEGREE {
+                return Err(format!(
+                    "square {p} is not free but has degree {fast} <= {MAX_DEGREE}"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn degrees_match_a_recount_after_random_make_unmake(
+            rows in 1u64..9, cols in 1u64..9, ops in proptest::collection::vec(0u8..12, 1..80)
+        ) {
+            let board = Board::new(rows, cols).unwrap();
+            let mut s = SearchState::new(board);
+            let start = s.layout().pad(Square::new(0, 0));
+            s.make(start);
+            for op in ops {
+                if op < 8 || s.depth() == 0 {
+                    // move along label `op % 8` from the head if free, else to any free square
+                    let target = if s.depth() > 0 {
+                        let q = s.layout().step(s.head(), (op % 8) as usize);
+                        if s.is_free(q) { Some(q) } else { None }
+                    } else { None };
+                    let target = target.or_else(|| (0..s.layout().len()).find(|&q| s.is_free(q)));
+                    if let Some(q) = target { s.make(q); }
+                } else {
+                    s.unmake();
+                }
+                prop_assert_eq!(s.check_invariants(), Ok(()));
+            }
+            while s.depth() > 0 { s.unmake(); }
+            let fresh = SearchState::new(board);
+            prop_assert_eq!(s.degrees(), fresh.degrees());
+        }
+    }
+
+    #[test]
+    fn reset_reuses_and_restores() {
+        let b = Board::new(6, 7).unwrap();
+        let mut s = SearchState::new(b);
+        s.make(s.layout().pad(Square::new(2, 3)));
+        s.reset(b);
+        assert_eq!(s.depth(), 0);
+        s.check_invariants().unwrap();
+        s.reset(Board::new(3, 3).unwrap());
+        s.check_invariants().unwrap();
+    }
+}

@@ -1,0 +1,47 @@
+//! `backtrack`: Warnsdorff-ordered depth-first search (Warnsdorff 1823 as a move ordering; the usual
+//! repair of the pure rule's dead ends, e.g. Ganzfried 2004). Candidates are tried by degree, then the
+//! tie-break rule's key, then its fixed label order; a branch is cut as soon as a free square is
+//! stranded, or (closed tours) the start has no free neighbour left; a node budget bounds the run.
+
+use super::dfs::{self, CandidateOrder, Config, End, Flow, Frame};
+use super::{Impossibility, Observer, Outcome, Stats, TieBreaker};
+use crate::search::SearchState;
+
+pub(crate) fn run<O: Observer>(
+    state: &mut SearchState,
+    frames: &mut Vec<Frame>,
+    rule: &mut TieBreaker,
+    start: usize,
+    closed: bool,
+    budget: u64,
+    obs: &mut O,
+) -> (Outcome, Stats) {
+    let cfg = Config {
+        order: CandidateOrder::Warnsdorff,
+        prune_stranded: true,
+        closed,
+        budget,
+    };
+    finish(state, frames, rule, start, cfg, obs)
+}
+
+/// Run the DFS until the first tour and name the outcome.
+pub(crate) fn finish<O: Observer>(
+    state: &mut SearchState,
+    frames: &mut Vec<Frame>,
+    rule: &mut TieBreaker,
+    start: usize,
+    cfg: Config,
+    obs: &mut O,
+) -> (Outcome, Stats) {
+    let mut stats = Stats::default();
+    let end = dfs::search(state, frames, rule, start, cfg, &mut stats, obs, |_| {
+        Flow::Stop
+    });
+    let outcome = match end {
+        End::Stopped => Outcome::Found,
+        End::Exhausted => Outcome::Impossible(Impossibility::Exhausted),
+        End::Budget => Outcome::BudgetExhausted,
+    };
+    (outcome, stats)
+}

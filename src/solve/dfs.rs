@@ -1,0 +1,228 @@
+//! The explicit-stack depth-first search behind `backtrack`, `naive` and the exhaustive enumerations.
+//! Each stack frame holds the labels of the candidate moves still to try (12 bytes per square of depth),
+//! never a recursion, so a 1000x1000 search leaves the thread's call stack alone.
+//!
+//! ADVICE FOR HACKERS: a frame belongs to the square on top of the path; `stage` is the tie-breaker's
+//! state *before* the knight arrived on that square, restored when the square is left. A frame is pushed
+//! only after its square is made, and popped just before its square is unmade; keep the two stacks
+//! (frames here, path in the state) in step.
+
+use super::{Observer, Stats, TieBreaker};
+use crate::search::{SearchState, MAX_DEGREE};
+
+/// Candidates of one square on the path.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Frame {
+    labels: [u8; 8],
+    len: u8,
+    next: u8,
+    stage: u8,
+}
+
+/// In which order a node's candidates are tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CandidateOrder {
+    /// Label order 1..8, all free neighbours (brute force).
+    Label,
+    /// Degree, then the rule's key, then the rule's fixed order (Warnsdorff-ordered backtracking).
+    Warnsdorff,
+}
+
+/// What to search for and how.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Config {
+    pub order: CandidateOrder,
+    /// Cut a branch as soon as a free square has no free neighbour left (it could only be the end).
+    pub prune_stranded: bool,
+    /// The last square must be a knight move from the first.
+    pub closed: bool,
+    /// Squares entered before giving up; 0 = unlimited.
+    pub budget: u64,
+}
+
+/// What the search does after meeting a tour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Flow {
+    Stop,
+    Continue,
+}
+
+/// How the search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum End {
+    /// `on_tour` asked to stop; the tour is the state's path.
+    Stopped,
+    /// Every branch was tried.
+    Exhausted,
+    /// The budget ran out.
+    Budget,
+}
+
+#[inline]
+fn is_neighbour(state: &SearchState, a: usize, b: usize) -> bool {
+    state
+        .layout()
+        .offsets()
+        .iter()
+        .any(|&o| (a as isize + o) as usize == b)
+}
+
+#[inline]
+fn has_free_neighbour(state: &SearchState, p: usize) -> bool {
+    state
+        .layout()
+        .offsets()
+        .iter()
+        .any(|&o| state.is_free((p as isize + o) as usize))
+}
+
+fn candidates(
+    state: &SearchState,
+    rule: &mut TieBreaker,
+    order: CandidateOrder,
+    head: usize,
+    stats: &mut Stats,
+) -> Frame {
+    let mut f = Frame {
+        stage: 0,
+        ..Frame::default()
+    };
+    let offsets = state.layout().offsets();
+    match order {
+        CandidateOrder::Label => {
+            for k in 0..8u8 {
+                if state.is_free((head as isize + offsets[k as usize]) as usize) {
+                    f.labels[f.len as usize] = k;
+                    f.len += 1;
+                }
+            }
+        }
+        CandidateOrder::Warnsdorff => {
+            // (degree, rule key, position in scan order, label)
+            let mut keys = [(0u8, 0i64, 0u8, 0u8); 8];
+            let mut n = 0;
+            let mut seen_degrees = 0u16;
+            let mut shared = false;
+            for (pos, &k) in rule.scan_order().iter().enumerate() {
+                let d = state.degree((head as isize + offsets[k as usize]) as usize);
+                if d <= MAX_DEGREE {
+                    shared |= seen_degrees & (1 << d) != 0;
+                    seen_degrees |= 1 << d;
+                    keys[n] = (d, 0, pos as u8, k);
+                    n += 1;
+                }
+            }
+            let min = keys[..n].iter().map(|c| c.0).min().unwrap_or(u8::MAX);
+            if keys[..n].iter().filter(|c| c.0 == min).count() > 1 {
+                stats.ties += 1;
+            }
+            if shared && rule.has_secondary() {
+                for c in &mut keys[..n] {
+                    let q = (head as isize + offsets[c.3 as usize]) as usize;
+                    c.1 = rule.secondary_key(state, q);
+                }
+            }
+            // insertion sort: at most 8 items
+            for i in 1..n {
+                let mut j = i;
+                while j > 0
+                    && (keys[j].0, keys[j].1, keys[j].2)
+                        < (keys[j - 1].0, keys[j - 1].1, keys[j - 1].2)
+                {
+                    keys.swap(j, j - 1);
+                    j -= 1;
+                }
+            }
+            for (slot, c) in f.labels.iter_mut().zip(&keys[..n]) {
+                *slot = c.3;
+            }
+            f.len = n as u8;
+        }
+    }
+    f
+}
+
+/// Depth-first search from padded square `start` on a freshly reset `state`. Calls `on_tour` for every
+/// tour met (closed ones only when `cfg.closed`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn search<O: Observer>(
+    state: &mut SearchState,
+    frames: &mut Vec<Frame>,
+    rule: &mut TieBreaker,
+    start: usize,
+    cfg: Config,
+    stats: &mut Stats,
+    obs: &mut O,
+    mut on_tour: impl FnMut(&SearchState) -> Flow,
+) -> End {
+    let squares = state.board().len() as usize;
+    frames.clear();
+    state.make(start);
+    rule.arrive(start);
+    stats.nodes += 1;
+    if squares == 1 {
+        // The trivial tour; a closed tour needs at least a cycle, which 1x1 does not have.
+        if !cfg.closed && on_tour(state) == Flow::Stop {
+            return End::Stopped;
+        }
+        return End::Exhausted;
+    }
+    let mut first = candidates(state, rule, cfg.order, start, stats);
+    first.stage = 0;
+    frames.push(first);
+    while let Some(top) = frames.last_mut() {
+        if top.next < top.len {
+            let k = top.labels[top.next as usize];
+            top.next += 1;
+            if cfg.budget != 0 && stats.nodes >= cfg.budget {
+                return End::Budget;
+            }
+            let head = state.head();
+            let q = state.layout().step(head, k as usize);
+            let stage = rule.stage();
+            obs.on_move(state, head, q);
+            state.make(q);
+            rule.arrive(q);
+            stats.nodes += 1;
+            let remaining = squares - state.depth();
+            let dead = if remaining == 0 {
+                if (!cfg.closed || is_neighbour(state, q, start)) && on_tour(state) == Flow::Stop {
+                    return End::Stopped;
+                }
+                true
+            } else {
+                // A free square with no free neighbour can only be entered last, from the head.
+                (cfg.prune_stranded
+                    && remaining > 1
+                    && state
+                        .layout()
+                        .offsets()
+                        .iter()
+                        .any(|&o| state.degree((q as isize + o) as usize) == 0))
+                    // A closed tour must return to the start through one of its free neighbours.
+                    || (cfg.closed && !has_free_neighbour(state, start))
+            };
+            if dead {
+                state.unmake();
+                rule.restore_stage(stage);
+                stats.backtracks += 1;
+                obs.on_undo(state, q);
+                continue;
+            }
+            let mut f = candidates(state, rule, cfg.order, q, stats);
+            f.stage = stage;
+            frames.push(f);
+        } else {
+            let stage = top.stage;
+            frames.pop();
+            if frames.is_empty() {
+                return End::Exhausted;
+            }
+            let q = state.unmake();
+            rule.restore_stage(stage);
+            stats.backtracks += 1;
+            obs.on_undo(state, q);
+        }
+    }
+    End::Exhausted
+}

@@ -1,0 +1,57 @@
+//! Refuse, with an estimate, a board whose search state would not fit in memory, instead of dying in
+//! the allocator.
+
+use super::Method;
+use crate::board::{Board, Layout};
+
+/// The search state for this board would not fit.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("the {board} board needs about {needed_mib} MiB of search state but only {available_mib} MiB is available; use a smaller board (or --method construct for huge boards)")]
+pub struct MemoryError {
+    /// The board.
+    pub board: Board,
+    /// Estimated need.
+    pub needed_mib: u64,
+    /// Available memory.
+    pub available_mib: u64,
+}
+
+/// Bytes of search state for `board` with `method`: padded degree array (1 B), visited bits, the path
+/// (4 B) and saved degrees (1 B) per square, plus a 12-byte DFS frame per square for the searches.
+pub fn estimate_bytes(board: Board, method: Method) -> u64 {
+    let padded = Layout::new(board).len() as u64;
+    let squares = board.len() as u64;
+    let frames = match method {
+        Method::Warnsdorff => 0,
+        Method::Backtrack | Method::Naive => 12 * squares,
+    };
+    padded + padded / 8 + 5 * squares + frames
+}
+
+/// Available memory in bytes: `MemAvailable` from /proc/meminfo, else 4 GiB.
+fn available_bytes() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("MemAvailable:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<u64>().ok())
+        })
+        .map_or(4 << 30, |kb| kb * 1024)
+}
+
+/// Whether a search on `board` fits: within 80% of available memory, and padded indexes within `u32`.
+pub(super) fn check(board: Board, method: Method) -> Result<(), MemoryError> {
+    let needed = estimate_bytes(board, method);
+    let available = available_bytes();
+    let padded_fits_u32 = Layout::new(board).len() as u64 <= u32::MAX as u64;
+    if needed > available / 10 * 8 || !padded_fits_u32 {
+        return Err(MemoryError {
+            board,
+            needed_mib: needed.div_ceil(1 << 20),
+            available_mib: available >> 20,
+        });
+    }
+    Ok(())
+}

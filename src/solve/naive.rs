@@ -1,0 +1,63 @@
+//! `naive`: depth-first backtracking in fixed label order 1..8 with no move ordering and no pruning
+//! beyond what closedness demands: the brute force of the seed programs (and of every textbook since
+//! Euler's time). Also the exhaustive enumerator that `ktour count` is cross-checked against.
+
+use super::dfs::{self, CandidateOrder, Config, Flow, Frame};
+use super::{Observer, Outcome, Rule, Stats, TieBreaker};
+use crate::board::{Board, Square};
+use crate::search::SearchState;
+
+pub(crate) fn run<O: Observer>(
+    state: &mut SearchState,
+    frames: &mut Vec<Frame>,
+    rule: &mut TieBreaker,
+    start: usize,
+    closed: bool,
+    budget: u64,
+    obs: &mut O,
+) -> (Outcome, Stats) {
+    let cfg = Config {
+        order: CandidateOrder::Label,
+        prune_stranded: false,
+        closed,
+        budget,
+    };
+    super::backtrack::finish(state, frames, rule, start, cfg, obs)
+}
+
+/// Every directed tour from `start` (closed ones only if `closed`), in label order; calls `on_tour` with
+/// each and returns how many there were. Exhaustive: use on small boards only.
+pub fn enumerate(
+    board: Board,
+    start: Square,
+    closed: bool,
+    mut on_tour: impl FnMut(&[Square]),
+) -> u64 {
+    let mut state = SearchState::new(board);
+    let mut frames = Vec::new();
+    let mut rule =
+        TieBreaker::new(Rule::FIRST, state.layout(), start, 0).expect("first applies everywhere");
+    let cfg = Config {
+        order: CandidateOrder::Label,
+        prune_stranded: false,
+        closed,
+        budget: 0,
+    };
+    let mut count = 0;
+    let p = state.layout().pad(start);
+    dfs::search(
+        &mut state,
+        &mut frames,
+        &mut rule,
+        p,
+        cfg,
+        &mut Stats::default(),
+        &mut super::NoObserver,
+        |s| {
+            count += 1;
+            on_tour(&s.path_squares());
+            Flow::Continue
+        },
+    );
+    count
+}

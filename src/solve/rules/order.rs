@@ -1,0 +1,115 @@
+//! Fixed label orderings: `first` and `order:ABCDEFGH` (Squirrel & Cull 1996, Fig. 1 labels).
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A permutation of the move labels, stored 0-based (`label - 1`), first preference first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LabelOrder([u8; 8]);
+
+impl LabelOrder {
+    /// 1,2,...,8.
+    pub const IDENTITY: LabelOrder = LabelOrder([0, 1, 2, 3, 4, 5, 6, 7]);
+
+    /// From 0-based labels; `None` unless a permutation of 0..8.
+    pub const fn from_zero_based(labels: [u8; 8]) -> Option<Self> {
+        let mut seen = 0u8;
+        let mut i = 0;
+        while i < 8 {
+            if labels[i] >= 8 {
+                return None;
+            }
+            seen |= 1 << labels[i];
+            i += 1;
+        }
+        if seen == 0xFF {
+            Some(LabelOrder(labels))
+        } else {
+            None
+        }
+    }
+
+    /// Parse at compile time from the 8 digits 1-8 (panics if invalid: for constants only).
+    pub const fn digits(s: &str) -> Self {
+        let b = s.as_bytes();
+        assert!(b.len() == 8, "an ordering has 8 digits");
+        let mut labels = [0u8; 8];
+        let mut i = 0;
+        while i < 8 {
+            assert!(b[i] >= b'1' && b[i] <= b'8', "digits 1-8 only");
+            labels[i] = b[i] - b'1';
+            i += 1;
+        }
+        match LabelOrder::from_zero_based(labels) {
+            Some(o) => o,
+            None => panic!("not a permutation of 1-8"),
+        }
+    }
+
+    /// The 0-based labels, first preference first.
+    #[inline(always)]
+    pub const fn labels(&self) -> &[u8; 8] {
+        &self.0
+    }
+
+    /// All 40,320 orderings, in lexicographic order of their digits (`order:*`).
+    pub fn all() -> impl Iterator<Item = LabelOrder> {
+        (0..40_320u32).map(Self::nth_permutation)
+    }
+
+    /// The `k`-th ordering in lexicographic order (factorial number system), `k < 40,320`.
+    pub fn nth_permutation(mut k: u32) -> LabelOrder {
+        let mut pool: Vec<u8> = (0..8).collect();
+        let mut out = [0u8; 8];
+        let mut fact = 5040u32; // 7!
+        for (i, slot) in out.iter_mut().enumerate() {
+            let idx = (k / fact) as usize;
+            k %= fact;
+            *slot = pool.remove(idx);
+            if i < 7 {
+                fact /= 7 - i as u32;
+            }
+        }
+        LabelOrder(out)
+    }
+}
+
+impl FromStr for LabelOrder {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        let b = s.as_bytes();
+        if b.len() != 8 || !b.iter().all(|c| (b'1'..=b'8').contains(c)) {
+            return Err(());
+        }
+        let mut labels = [0u8; 8];
+        for (l, c) in labels.iter_mut().zip(b) {
+            *l = c - b'1';
+        }
+        LabelOrder::from_zero_based(labels).ok_or(())
+    }
+}
+
+impl fmt::Display for LabelOrder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for l in self.0 {
+            write!(f, "{}", l + 1)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_orderings_are_distinct_permutations_in_order() {
+        let all: Vec<_> = LabelOrder::all().collect();
+        assert_eq!(all.len(), 40_320);
+        assert_eq!(all[0], LabelOrder::IDENTITY);
+        assert_eq!(all[40_319].to_string(), "87654321");
+        for w in all.windows(2) {
+            assert!(w[0] < w[1]);
+        }
+    }
+}

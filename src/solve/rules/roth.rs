@@ -1,0 +1,121 @@
+//! Distance tie-breaks after A. Roth, "The problem of the knight: a fast and simple algorithm" (1992):
+//! `roth` (farthest from the true centre), `roth-original` (his Mathematica code exactly: farthest from
+//! `(ceil(rows/2) - 3/2, ceil(cols/2) - 3/2)`, i.e. his `Round[n/2] - 1/2` in 1-based coordinates with
+//! half rounded up, then his candidate order 5,6,7,8,1,2,3,4) and `center` (nearest, the control).
+//! Distances are compared squared in doubled integer coordinates: no floats.
+
+use super::LabelOrder;
+use crate::board::{Board, Square};
+
+/// Roth's candidate order in our labels.
+pub(super) const ORIGINAL_ORDER: LabelOrder = LabelOrder::digits("56781234");
+
+/// A point in doubled coordinates, and which way distance is preferred.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Target {
+    row2: i64,
+    col2: i64,
+    farthest: bool,
+}
+
+impl Target {
+    /// The true centre `((rows-1)/2, (cols-1)/2)`, farthest preferred.
+    pub(super) fn roth(board: Board) -> Self {
+        Target {
+            row2: board.rows() as i64 - 1,
+            col2: board.cols() as i64 - 1,
+            farthest: true,
+        }
+    }
+
+    /// Roth's off-centre point `(ceil(rows/2) - 3/2, ceil(cols/2) - 3/2)`, farthest preferred.
+    pub(super) fn roth_original(board: Board) -> Self {
+        let half_up = |n: u32| n.div_ceil(2) as i64;
+        Target {
+            row2: 2 * half_up(board.rows()) - 3,
+            col2: 2 * half_up(board.cols()) - 3,
+            farthest: true,
+        }
+    }
+
+    /// The true centre, nearest preferred.
+    pub(super) fn center(board: Board) -> Self {
+        Target {
+            farthest: false,
+            ..Target::roth(board)
+        }
+    }
+
+    /// Squared distance from the point, in doubled coordinates.
+    pub(super) fn distance2(&self, sq: Square) -> i64 {
+        let dr = 2 * sq.row() as i64 - self.row2;
+        let dc = 2 * sq.col() as i64 - self.col2;
+        dr * dr + dc * dc
+    }
+
+    /// Smaller is preferred.
+    #[inline]
+    pub(super) fn key(&self, sq: Square) -> i64 {
+        let d = self.distance2(sq);
+        if self.farthest {
+            -d
+        } else {
+            d
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The slow float reference: Euclidean distance computed directly.
+    fn float_distance(sq: Square, r: f64, c: f64) -> f64 {
+        ((sq.row() as f64 - r).powi(2) + (sq.col() as f64 - c).powi(2)).sqrt()
+    }
+
+    #[test]
+    fn integer_distances_order_like_float_distances() {
+        for (rows, cols) in [(5u64, 5u64), (8, 8), (7, 10), (9, 4)] {
+            let b = Board::new(rows, cols).unwrap();
+            let roth = Target::roth(b);
+            let orig = Target::roth_original(b);
+            let (cr, cc) = ((rows as f64 - 1.0) / 2.0, (cols as f64 - 1.0) / 2.0);
+            let (or, oc) = (
+                (rows as f64 / 2.0).ceil() - 1.5,
+                (cols as f64 / 2.0).ceil() - 1.5,
+            );
+            for a in b.squares() {
+                for z in b.squares() {
+                    let fa = float_distance(a, cr, cc);
+                    let fz = float_distance(z, cr, cc);
+                    if (fa - fz).abs() > 1e-9 {
+                        assert_eq!(roth.distance2(a) < roth.distance2(z), fa < fz);
+                    } else {
+                        assert_eq!(roth.distance2(a), roth.distance2(z));
+                    }
+                    let ga = float_distance(a, or, oc);
+                    let gz = float_distance(z, or, oc);
+                    if (ga - gz).abs() > 1e-9 {
+                        assert_eq!(orig.distance2(a) < orig.distance2(z), ga < gz);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn original_point_differs_from_centre_as_published() {
+        // 8x8: centre (3.5, 3.5); Roth's point (4 - 1.5, 4 - 1.5) = (2.5, 2.5).
+        let b = Board::square(8).unwrap();
+        assert_eq!((Target::roth(b).row2, Target::roth(b).col2), (7, 7));
+        assert_eq!(
+            (Target::roth_original(b).row2, Target::roth_original(b).col2),
+            (5, 5)
+        );
+        // 5x5: centre (2, 2); Roth's point (3 - 1.5) = 1.5.
+        let b = Board::square(5).unwrap();
+        assert_eq!(Target::roth(b).row2, 4);
+        assert_eq!(Target::roth_original(b).row2, 3);
+    }
+}

@@ -1,0 +1,296 @@
+//! End-to-end tests of the `ktour` binary: solve, verify, exists, rules, and bad input (a one-line
+//! error and an exit code, never a panic).
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::io::Write;
+
+fn ktour() -> Command {
+    Command::cargo_bin("ktour").unwrap()
+}
+
+#[test]
+fn solve_prints_an_8x8_grid_and_json_that_verify_accepts() {
+    ktour()
+        .args(["solve", "--size", "8"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(" 64").or(predicate::str::contains("64 ")));
+    let out = ktour()
+        .args(["solve", "--size", "8", "--closed", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["closed"], true);
+    assert_eq!(json["found"], true);
+    assert_eq!(json["squares"].as_array().unwrap().len(), 64);
+    for key in ["rows", "cols", "start", "method", "rule", "stats"] {
+        assert!(json.get(key).is_some(), "{key}");
+    }
+    for key in ["nodes", "backtracks", "elapsed_ns"] {
+        assert!(json["stats"].get(key).is_some(), "stats.{key}");
+    }
+    ktour()
+        .args(["verify", "-"])
+        .write_stdin(out.stdout)
+        .assert()
+        .success()
+        .stdout("valid closed tour\n");
+}
+
+#[test]
+fn moves_format_round_trips_through_verify() {
+    let out = ktour()
+        .args([
+            "solve", "--rows", "5", "--cols", "7", "--start", "2,2", "--format", "moves",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    f.write_all(&out.stdout).unwrap();
+    ktour()
+        .args([
+            "verify",
+            f.path().to_str().unwrap(),
+            "--rows",
+            "5",
+            "--cols",
+            "7",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("valid"));
+    // without the board size: a clear error
+    ktour()
+        .args(["verify", f.path().to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--rows"));
+}
+
+#[test]
+fn verify_rejects_bad_tours_with_the_first_fault() {
+    let cases = [
+        ("0,0\n1,2\n0,0\n", "already visited"),
+        ("0,0\n1,2\n9,9\n", "off the"),
+        ("0,0\n1,1\n", "not a knight move"),
+        ("0,0\n1,2\n", "short"),
+    ];
+    for (text, msg) in cases {
+        ktour()
+            .args(["verify", "-", "--size", "5"])
+            .write_stdin(text)
+            .assert()
+            .code(1)
+            .stdout(predicate::str::contains(msg));
+    }
+    // a claimed closed tour that is open
+    let out = ktour()
+        .args([
+            "solve",
+            "--size",
+            "5",
+            "--method",
+            "warnsdorff",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let mut json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    json["closed"] = true.into();
+    ktour()
+        .args(["verify", "-"])
+        .write_stdin(json.to_string())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("claimed closed"));
+}
+
+#[test]
+fn verify_rejects_malformed_files() {
+    for text in [
+        "{\"rows\": 5, \"cols\": 5, \"squares\": [[0,0],[1,2]",
+        "{\"rows\": 5}",
+        "{\"rows\": 0, \"cols\": 5, \"squares\": []}",
+        "not json at all",
+    ] {
+        ktour()
+            .args(["verify", "-"])
+            .write_stdin(text)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::starts_with("error:"));
+    }
+    ktour()
+        .args(["verify", "-", "--size", "5"])
+        .write_stdin("0,0\n1;2\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("line 2"));
+    ktour()
+        .args(["verify", "/no/such/file.json"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn exists_answers_from_the_theorems() {
+    ktour()
+        .args(["exists", "--rows", "3", "--cols", "10", "--closed"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("yes"));
+    ktour()
+        .args(["exists", "--size", "4"])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::starts_with("no"));
+    ktour()
+        .args(["exists", "--rows", "65535", "--cols", "65535", "--closed"])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("odd"));
+    ktour()
+        .args(["exists", "--rows", "60000", "--cols", "65534", "--closed"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn solve_reports_outcomes_with_exit_codes() {
+    // dead end: exit 1
+    ktour()
+        .args([
+            "solve",
+            "--size",
+            "5",
+            "--start",
+            "0,2",
+            "--method",
+            "warnsdorff",
+            "--rule",
+            "order:36875124",
+        ])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("dead end after 17"));
+    // closed on 5x5: no tour by theorem, exit 3, no search
+    ktour()
+        .args(["solve", "--size", "5", "--closed"])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("Schwenk"));
+    // wrong colour start
+    ktour()
+        .args(["solve", "--size", "5", "--start", "0,1"])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("colour"));
+    // budget
+    ktour()
+        .args([
+            "solve", "--size", "30", "--closed", "--budget", "1000", "--method", "naive",
+        ])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("budget"));
+}
+
+#[test]
+fn bad_input_is_a_one_line_error_with_exit_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["solve", "--size", "0"], "at least 1"),
+        (&["solve", "--size", "70000"], "at most 65535"),
+        (&["solve", "--rows", "5", "--cols", "x"], "invalid value"),
+        (
+            &["solve", "--size", "8", "--start", "8,0"],
+            "off the 8x8 board",
+        ),
+        (&["solve", "--size", "8", "--start", "a,b"], "ROW,COL"),
+        (&["solve", "--size", "8", "--rule", "bogus"], "known rules"),
+        (
+            &["solve", "--size", "8", "--rule", "order:1234"],
+            "permutation",
+        ),
+        (&["solve", "--size", "8", "--method", "magic"], "known"),
+        (
+            &[
+                "solve", "--size", "9", "--rule", "squirrel", "--start", "1,1",
+            ],
+            "corner",
+        ),
+        (
+            &["solve", "--size", "65534", "--method", "backtrack"],
+            "MiB",
+        ),
+        (&["solve"], "--size"),
+    ];
+    for (args, msg) in cases {
+        let out = ktour().args(*args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(msg), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn rules_lists_every_rule_with_a_source() {
+    let out = ktour().arg("rules").output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    for name in [
+        "first",
+        "order:",
+        "random",
+        "pohl",
+        "roth",
+        "roth-original",
+        "center",
+        "squirrel",
+    ] {
+        assert!(text.contains(name), "{name}");
+    }
+    assert!(text.contains("1996") && text.contains("1967") && text.contains("1992"));
+}
+
+#[test]
+fn wide_boards_point_to_json() {
+    ktour()
+        .args([
+            "solve",
+            "--rows",
+            "5",
+            "--cols",
+            "300",
+            "--method",
+            "warnsdorff",
+            "--rule",
+            "roth",
+        ])
+        .assert()
+        .stdout(predicate::str::contains("--format json"));
+}
+
+#[test]
+fn squirrel_json_records_orderings() {
+    let out = ktour()
+        .args([
+            "solve",
+            "--size",
+            "16",
+            "--method",
+            "warnsdorff",
+            "--rule",
+            "squirrel",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(json["stats"]["orderings"].as_array().unwrap().len() >= 2);
+}

@@ -1,0 +1,296 @@
+//! The foundation: test vectors from the literature, exhaustive proofs on small boards, closed tours,
+//! the existence oracle against search, and the explicit stack. Every tour goes through the verifier.
+
+use ktour::board::{Board, Square};
+use ktour::exists;
+use ktour::solve::{reference, Impossibility, Method, Outcome, Request, Rule, Solution, Solver};
+use ktour::verify::{verify_path, verify_tour, TourKind};
+
+fn sq(r: u16, c: u16) -> Square {
+    Square::new(r, c)
+}
+
+fn req(board: Board, start: Square, method: Method, closed: bool) -> Request {
+    Request {
+        board,
+        start,
+        closed,
+        method,
+        rule: Rule::FIRST,
+        budget: 0,
+        seed: 0,
+    }
+}
+
+/// Every tour a solver reports is checked here, by the independent verifier.
+fn check(sol: &Solution) {
+    match sol.outcome {
+        Outcome::Found => {
+            let kind = verify_tour(sol.request.board, &sol.squares)
+                .unwrap_or_else(|e| panic!("{:?}: {e}", sol.request));
+            if sol.request.closed {
+                assert_eq!(kind, TourKind::Closed, "{:?}", sol.request);
+            }
+            assert_eq!(sol.squares[0], sol.request.start);
+        }
+        Outcome::DeadEnd | Outcome::NotClosed | Outcome::BudgetExhausted => {
+            verify_path(sol.request.board, &sol.squares).unwrap()
+        }
+        Outcome::Impossible(_) => {}
+    }
+}
+
+#[test]
+fn squirrel_cull_8x8_test_vector() {
+    // Squirrel & Cull 1996, p.112: pure Warnsdorff, `first`, from (0,0).
+    let expected = [
+        [1, 16, 27, 22, 3, 18, 47, 56],
+        [26, 23, 2, 17, 46, 57, 4, 19],
+        [15, 28, 25, 62, 21, 48, 55, 58],
+        [24, 35, 30, 45, 60, 63, 20, 5],
+        [29, 14, 61, 34, 49, 44, 59, 54],
+        [36, 31, 38, 41, 64, 53, 6, 9],
+        [13, 40, 33, 50, 11, 8, 43, 52],
+        [32, 37, 12, 39, 42, 51, 10, 7],
+    ];
+    let b = Board::square(8).unwrap();
+    let sol = Solver::new()
+        .solve(&Request::warnsdorff(b, sq(0, 0), Rule::FIRST))
+        .unwrap();
+    assert_eq!(sol.outcome, Outcome::Found);
+    check(&sol);
+    for (i, s) in sol.squares.iter().enumerate() {
+        assert_eq!(
+            expected[s.row() as usize][s.col() as usize],
+            i + 1,
+            "square {s}"
+        );
+    }
+}
+
+#[test]
+fn squirrel_cull_5x5_dead_end_after_17_squares() {
+    // Same paper, p.113: 5x5 from (0,2) with order 36875124 dead-ends after 17 squares.
+    let b = Board::square(5).unwrap();
+    let rule: Rule = "order:36875124".parse().unwrap();
+    let sol = Solver::new()
+        .solve(&Request::warnsdorff(b, sq(0, 2), rule))
+        .unwrap();
+    assert_eq!(sol.outcome, Outcome::DeadEnd);
+    assert_eq!(sol.squares.len(), 17);
+    check(&sol);
+    assert_eq!(sol.squares, reference::warnsdorff(b, sq(0, 2), rule, 0));
+}
+
+#[test]
+fn five_by_five_tours_exist_exactly_from_the_13_majority_squares() {
+    let b = Board::square(5).unwrap();
+    let mut solver = Solver::new();
+    for method in [Method::Backtrack, Method::Naive] {
+        let mut found = 0;
+        for start in b.squares() {
+            // search alone: the wrong-colour starts must be refuted by exhausting the search
+            let sol = solver
+                .solve_by_search_alone(&req(b, start, method, false))
+                .unwrap();
+            check(&sol);
+            if Board::is_corner_colour(start) {
+                assert_eq!(sol.outcome, Outcome::Found, "{method} from {start}");
+                found += 1;
+            } else {
+                assert_eq!(
+                    sol.outcome,
+                    Outcome::Impossible(Impossibility::Exhausted),
+                    "{method} from {start}"
+                );
+            }
+        }
+        assert_eq!(found, 13);
+    }
+}
+
+#[test]
+fn naive_finds_the_same_first_tour_as_plain_recursion() {
+    let mut solver = Solver::new();
+    for (r, c, closed) in [
+        (5, 5, false),
+        (3, 4, false),
+        (3, 7, false),
+        (5, 6, true),
+        (3, 10, true),
+    ] {
+        let b = Board::new(r, c).unwrap();
+        for start in b.squares().take(6) {
+            let sol = solver
+                .solve_by_search_alone(&req(b, start, Method::Naive, closed))
+                .unwrap();
+            check(&sol);
+            let slow = reference::first_tour_recursive(b, start, closed);
+            match slow {
+                Some(tour) => assert_eq!(sol.squares, tour, "{b} from {start}"),
+                None => assert_eq!(sol.outcome, Outcome::Impossible(Impossibility::Exhausted)),
+            }
+        }
+    }
+}
+
+#[test]
+fn backtrack_finds_closed_tours() {
+    let mut solver = Solver::new();
+    for (r, c) in [
+        (6, 6),
+        (8, 8),
+        (10, 10),
+        (5, 6),
+        (3, 10),
+        (6, 5),
+        (10, 3),
+        (12, 12),
+    ] {
+        let b = Board::new(r, c).unwrap();
+        let sol = solver
+            .solve(&req(b, sq(0, 0), Method::Backtrack, true))
+            .unwrap();
+        assert_eq!(sol.outcome, Outcome::Found, "{b}");
+        check(&sol);
+        assert!(sol.to_record().closed);
+    }
+}
+
+#[test]
+fn naive_finds_closed_tours_on_small_boards() {
+    let mut solver = Solver::new();
+    for (r, c) in [(5, 6), (3, 10), (6, 6)] {
+        let b = Board::new(r, c).unwrap();
+        let sol = solver
+            .solve(&req(b, sq(0, 0), Method::Naive, true))
+            .unwrap();
+        assert_eq!(sol.outcome, Outcome::Found, "{b}");
+        check(&sol);
+    }
+}
+
+/// The oracle says yes exactly when exhaustive search finds a tour, on every board of at most 30
+/// squares: open tours from any start, closed tours from (0,0) (a cycle passes through every square).
+#[test]
+fn existence_oracle_agrees_with_exhaustive_search_up_to_30_squares() {
+    let mut solver = Solver::new();
+    for rows in 1..=30u64 {
+        for cols in 1..=30 / rows {
+            let b = Board::new(rows, cols).unwrap();
+            // open
+            let mut any = false;
+            for start in b.squares() {
+                let sol = solver
+                    .solve_by_search_alone(&req(b, start, Method::Backtrack, false))
+                    .unwrap();
+                check(&sol);
+                assert_ne!(sol.outcome, Outcome::BudgetExhausted);
+                if sol.outcome == Outcome::Found {
+                    any = true;
+                    break;
+                }
+            }
+            assert_eq!(any, exists::open_tour(b).is_ok(), "open tours on {b}");
+            // closed
+            let sol = solver
+                .solve_by_search_alone(&req(b, sq(0, 0), Method::Backtrack, true))
+                .unwrap();
+            check(&sol);
+            assert_eq!(
+                sol.outcome == Outcome::Found,
+                exists::closed_tour(b).is_ok(),
+                "closed tours on {b}"
+            );
+        }
+    }
+}
+
+#[test]
+fn theorem_answers_without_search() {
+    let mut solver = Solver::new();
+    let sol = solver
+        .solve(&req(
+            Board::new(4, 4).unwrap(),
+            sq(0, 0),
+            Method::Backtrack,
+            false,
+        ))
+        .unwrap();
+    assert!(matches!(
+        sol.outcome,
+        Outcome::Impossible(Impossibility::Theorem(_))
+    ));
+    assert_eq!(sol.stats.nodes, 0);
+    let sol = solver
+        .solve(&req(
+            Board::new(5, 5).unwrap(),
+            sq(0, 0),
+            Method::Backtrack,
+            true,
+        ))
+        .unwrap();
+    assert!(matches!(
+        sol.outcome,
+        Outcome::Impossible(Impossibility::Theorem(_))
+    ));
+}
+
+#[test]
+fn budget_stops_the_search() {
+    let b = Board::square(30).unwrap();
+    let mut r = req(b, sq(0, 0), Method::Backtrack, true);
+    r.budget = 10_000;
+    let sol = Solver::new().solve(&r).unwrap();
+    check(&sol);
+    if sol.outcome == Outcome::BudgetExhausted {
+        assert_eq!(sol.stats.nodes, 10_000);
+    }
+}
+
+#[test]
+fn backtracking_on_1000x1000_does_not_use_the_call_stack() {
+    // A 128 KiB thread stack: any recursion per square would overflow it long before depth 10^6.
+    let handle = std::thread::Builder::new()
+        .stack_size(128 * 1024)
+        .spawn(|| {
+            let b = Board::square(1000).unwrap();
+            let mut r = req(b, sq(0, 0), Method::Backtrack, false);
+            r.budget = 3_000_000;
+            r.rule = Rule::Squirrel;
+            let sol = Solver::new().solve(&r).unwrap();
+            check(&sol);
+            sol.squares.len()
+        })
+        .unwrap();
+    let depth = handle.join().expect("no stack overflow");
+    assert!(depth > 100_000, "the search went deep: {depth}");
+}
+
+#[test]
+fn solver_reuses_state_across_boards() {
+    let mut solver = Solver::new();
+    for n in [8u64, 5, 12, 6, 8] {
+        let b = Board::square(n).unwrap();
+        for start in [sq(0, 0), sq(2, 0)] {
+            let sol = solver
+                .solve(&req(b, start, Method::Backtrack, false))
+                .unwrap();
+            assert_eq!(sol.outcome, Outcome::Found, "{b} {start}");
+            check(&sol);
+            assert_eq!(solver.state().check_invariants(), Ok(()));
+        }
+    }
+}
+
+#[test]
+fn single_square_board() {
+    let b = Board::new(1, 1).unwrap();
+    for method in Method::ALL {
+        let sol = Solver::new()
+            .solve(&req(b, sq(0, 0), method, false))
+            .unwrap();
+        assert_eq!(sol.outcome, Outcome::Found);
+        check(&sol);
+    }
+}
