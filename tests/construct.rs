@@ -230,6 +230,43 @@ fn warnsdorff(board: Board, start: Square) -> Vec<Square> {
 }
 
 #[test]
+fn posa_closes_the_real_warnsdorff_solver_paths() {
+    use ktour::solve::{solve, Outcome, Request, Rule};
+    let rule: Rule = "first".parse().unwrap();
+    for n in [6u64, 8, 12, 30, 64] {
+        let board = b(n, n);
+        let sol = solve(&Request::warnsdorff(board, Square::new(0, 0), rule)).unwrap();
+        assert_eq!(sol.outcome, Outcome::Found, "{n}");
+        let mut p = sol.squares;
+        assert_eq!(
+            p,
+            warnsdorff(board, Square::new(0, 0)),
+            "the test twin agrees with the solver"
+        );
+        close_path(board, &mut p).unwrap();
+        verify_closed_tour(board, &p).unwrap();
+    }
+}
+
+#[test]
+fn posa_rejects_what_is_not_a_path() {
+    use ktour::construct::CloseError;
+    let board = b(6, 6);
+    let mut p = warnsdorff(board, Square::new(0, 0));
+    p.swap(3, 20);
+    assert!(matches!(
+        close_path(board, &mut p),
+        Err(CloseError::NotAPath { .. })
+    ));
+    let board = b(5, 5);
+    let mut p = warnsdorff(board, Square::new(0, 0));
+    assert!(matches!(
+        close_path(board, &mut p),
+        Err(CloseError::NoCycle { .. })
+    ));
+}
+
+#[test]
 fn posa_closes_warnsdorff_paths() {
     for n in [6u64, 8, 10, 20, 50, 100] {
         let board = b(n, n);
@@ -260,4 +297,45 @@ fn open_tours_on_odd_boards_every_start_up_to_31() {
         }
     }
     assert!(unsupported.is_empty(), "{unsupported:#?}");
+}
+
+#[test]
+fn verify_command_reads_binary_tours() {
+    use assert_cmd::Command;
+    let board = b(100, 102);
+    let tour = construct(board, true, None).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.bin");
+    let mut bytes = Vec::new();
+    ktour::tour::write_bin(&mut bytes, board, &tour, true).unwrap();
+    std::fs::write(&path, &bytes).unwrap();
+    Command::cargo_bin("ktour")
+        .unwrap()
+        .arg("verify")
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("valid closed tour"));
+    // Truncated: a clear error, exit 2, no panic.
+    std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
+    Command::cargo_bin("ktour")
+        .unwrap()
+        .arg("verify")
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("corrupt binary tour file"));
+    // A swapped pair of squares: invalid, exit 1.
+    let mut bad = tour.clone();
+    bad.swap(10, 500);
+    let mut bytes = Vec::new();
+    ktour::tour::write_bin(&mut bytes, board, &bad, true).unwrap();
+    std::fs::write(&path, &bytes).unwrap();
+    Command::cargo_bin("ktour")
+        .unwrap()
+        .arg("verify")
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains("invalid"));
 }
