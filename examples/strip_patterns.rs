@@ -72,7 +72,8 @@ fn main() {
                         }
                         line.push_str(&format!(" {w}:{res}"));
                     }
-                    if score > 6 {
+                    let min_score: i32 = std::env::args().nth(2).map_or(6, |a| a.parse().unwrap());
+                    if score > min_score {
                         println!("{score} {line}");
                     }
                 }

@@ -123,23 +123,53 @@ fn open_tours_on_odd_boards_start_on_every_corner_coloured_square() {
 }
 
 #[test]
-fn strips_start_at_corners() {
-    for (r, c) in [(3, 21), (4, 30), (30, 4), (3, 13), (4, 8)] {
+fn open_strips_start_anywhere_a_tour_can() {
+    for (r, c) in [
+        (3, 13),
+        (3, 21),
+        (3, 31),
+        (4, 8),
+        (4, 9),
+        (4, 13),
+        (4, 30),
+        (30, 4),
+        (33, 3),
+        (3, 45),
+        (4, 41),
+    ] {
         let board = b(r, c);
-        let (rm, cm) = (r as u16 - 1, c as u16 - 1);
-        for s in [
-            Square::new(0, 0),
-            Square::new(0, cm),
-            Square::new(rm, 0),
-            Square::new(rm, cm),
-        ] {
-            check(board, false, Some(s));
-        }
-        if board.len() > 64 {
-            assert!(matches!(
-                construct(board, false, Some(Square::new(1, 1))),
-                Err(ConstructError::StartUnsupported { .. }) | Err(ConstructError::NoTour(_))
-            ));
+        let four = r == 4 || c == 4;
+        for s in board.squares() {
+            let res = construct(board, false, Some(s));
+            let outer = if r == 4 {
+                s.row() == 0 || s.row() == 3
+            } else {
+                s.col() == 0 || s.col() == 3
+            };
+            // Along the strip: a 4-row path block must be an end block (see strip_open_from).
+            let along = if r == 4 {
+                s.col() as u64
+            } else {
+                s.row() as u64
+            };
+            let middle = four && board.len() > 64 && along >= 8 && along + 8 < r.max(c);
+            if four && !outer {
+                assert!(
+                    matches!(res, Err(ConstructError::StartImpossible { .. })),
+                    "{board} {s}"
+                );
+            } else if middle {
+                assert!(
+                    matches!(res, Err(ConstructError::StartUnsupported { .. })),
+                    "{board} {s}"
+                );
+            } else if !four && !Board::is_corner_colour(s) {
+                assert!(matches!(res, Err(ConstructError::NoTour(_))), "{board} {s}");
+            } else {
+                let t = res.unwrap_or_else(|e| panic!("{board} from {s}: {e}"));
+                verify_tour(board, &t).unwrap_or_else(|e| panic!("{board} from {s}: {e}"));
+                assert_eq!(t[0], s);
+            }
         }
     }
 }

@@ -64,7 +64,23 @@ pub type Roles = u8;
 /// All four roles.
 pub const ALL_ROLES: Roles = 15;
 
-const ROLE_LIST: [Role; 4] = [Role::Right, Role::Left, Role::Down, Role::Up];
+/// The four roles, in [`role_index`] order.
+pub const ROLE_LIST: [Role; 4] = [Role::Right, Role::Left, Role::Down, Role::Up];
+
+/// Index of a role in [`ROLE_LIST`] and [`Base::edges`].
+pub const fn role_index(role: Role) -> usize {
+    match role {
+        Role::Right => 0,
+        Role::Left => 1,
+        Role::Down => 2,
+        Role::Up => 3,
+    }
+}
+
+/// The same edge seen in the mirror image of a `cols`-wide block (columns reversed).
+pub fn mirror_edge(e: [(u8, u8); 2], cols: u8) -> [(u8, u8); 2] {
+    e.map(|(r, c)| (r, cols - 1 - c))
+}
 
 /// The join edge of `role` in a `rows x cols` block of `family`, as local `(row, col)` squares
 /// `[x0, x1]`; see the module docs for how two blocks' edges are crossed.
@@ -120,6 +136,10 @@ pub struct Base {
     pub order: Vec<(u8, u8)>,
     /// `pos[r * cols + c]`: position of `(r, c)` in `order`.
     pub pos: Vec<u16>,
+    /// The join edge of each role (indexed by [`role_index`]) that this tour contains, in local
+    /// coordinates: [`role_edge`] for committed bases; a run-time root may differ (see
+    /// [`Base::with_edges`]).
+    pub edges: [Option<[(u8, u8); 2]>; 4],
     /// `joint[r * cols + c]`: whether `(r, c)` is an end of one of the role edges (a fast filter for
     /// the builder's inner loop).
     pub joint: Vec<bool>,
@@ -166,7 +186,10 @@ pub fn specs() -> Vec<BaseSpec> {
         v.push(spec(Family::Strip4, 4, w, Shape::Path, r, Some((0, 0))));
     }
     v.push(spec(Family::Strip4, 4, 4, Shape::Cycle, l | r, None));
-    v.push(spec(Family::Strip4, 4, 5, Shape::Cycle, l, None));
+    // Right caps 4x5..4x8: also the mirrored left ends of strips whose path block is in the middle.
+    for w in 5..=8 {
+        v.push(spec(Family::Strip4, 4, w, Shape::Cycle, l, None));
+    }
     v
 }
 
@@ -306,6 +329,21 @@ impl Base {
     /// Check `order` against `spec` (a Hamiltonian cycle or path of the block using knight moves and
     /// the spec's role edges, containing every role edge) and build the lookup tables.
     pub fn new(spec: BaseSpec, order: Vec<(u8, u8)>) -> Result<Base, String> {
+        let mut edges = [None; 4];
+        for role in ROLE_LIST {
+            if spec.roles & role as u8 != 0 {
+                edges[role_index(role)] = Some(role_edge(spec.family, spec.rows, spec.cols, role));
+            }
+        }
+        Base::with_edges(spec, order, edges)
+    }
+
+    /// As [`Base::new`] with explicit join edges per role (`spec.roles` is not consulted).
+    pub fn with_edges(
+        spec: BaseSpec,
+        order: Vec<(u8, u8)>,
+        edges: [Option<[(u8, u8); 2]>; 4],
+    ) -> Result<Base, String> {
         let (h, w) = (spec.rows as usize, spec.cols as usize);
         let n = h * w;
         if order.len() != n {
@@ -322,15 +360,14 @@ impl Base {
             }
             pos[k] = i as u16;
         }
-        let mut role_edges = Vec::new();
+        let role_edges: Vec<[(u8, u8); 2]> = edges.iter().flatten().copied().collect();
         let mut joint = vec![false; n];
-        for role in ROLE_LIST {
-            if spec.roles & role as u8 != 0 {
-                let e = role_edge(spec.family, spec.rows, spec.cols, role);
-                for (r, c) in e {
-                    joint[r as usize * w + c as usize] = true;
+        for &[a, b] in &role_edges {
+            for (r, c) in [a, b] {
+                if r as usize >= h || c as usize >= w {
+                    return Err(format!("join edge square ({r},{c}) off the {h}x{w} block"));
                 }
-                role_edges.push(e);
+                joint[r as usize * w + c as usize] = true;
             }
         }
         let is_role = |a: (u8, u8), b: (u8, u8)| {
@@ -343,9 +380,9 @@ impl Base {
             (dr, dc) == (1, 2) || (dr, dc) == (2, 1)
         };
         let closed = spec.shape == Shape::Cycle;
-        let edges = n - 1 + closed as usize;
+        let steps = n - 1 + closed as usize;
         let mut used = 0;
-        for i in 0..edges {
+        for i in 0..steps {
             let (a, b) = (order[i], order[(i + 1) % n]);
             if is_role(a, b) {
                 used += 1;
@@ -366,6 +403,7 @@ impl Base {
             spec,
             order,
             pos,
+            edges,
             joint,
         })
     }

@@ -9,7 +9,7 @@
 //! ADVICE FOR HACKERS: the walk relies on each join edge being an edge of its block's base tour that no
 //! other join uses; `bases::role_edge` and [`Layout::active`] must agree on which roles a block plays.
 
-use super::bases::{self, Base, Family, Role, Roles, Shape, ALL_ROLES};
+use super::bases::{self, role_index, Base, Family, Role, Roles, Shape, ALL_ROLES, ROLE_LIST};
 use crate::board::Square;
 
 /// One band of blocks: rows `r0..r0 + height`, its column partition `part`.
@@ -37,6 +37,11 @@ pub struct Layout {
     /// Where the walk starts in the root block's base, and its base when it is not the block's usual
     /// cycle (a path for open tours, possibly generated at run time).
     pub root_start: RootStart,
+    /// Strips only: blocks `0..mirror_below` of the band are mirror images (columns reversed) of
+    /// their bases, with left and right roles swapped, so that a path block can sit in the middle of
+    /// a 4-row strip (which has no left caps: a left cap, middles and a right cap would make a closed
+    /// tour of 4 x n, which does not exist).
+    pub mirror_below: usize,
 }
 
 /// How the walk starts.
@@ -147,6 +152,17 @@ impl Layout {
         r
     }
 
+    /// The base role playing physical role `phys` for block `j` (left and right swap in mirrored
+    /// blocks).
+    #[inline]
+    fn base_role(&self, j: usize, phys: Role) -> Role {
+        match (j < self.mirror_below, phys) {
+            (true, Role::Right) => Role::Left,
+            (true, Role::Left) => Role::Right,
+            (_, r) => r,
+        }
+    }
+
     /// The committed cycle base of block `(i, j)`.
     fn cycle_base(
         &self,
@@ -158,7 +174,13 @@ impl Layout {
         let w = self.parts[self.bands[i].part as usize][j].1;
         let roles = match self.family {
             Family::Grid => ALL_ROLES,
-            _ => self.active(i, j),
+            _ => {
+                let active = self.active(i, j);
+                ROLE_LIST
+                    .iter()
+                    .filter(|&&r| active & r as u8 != 0)
+                    .fold(0, |acc, &r| acc | self.base_role(j, r) as u8)
+            }
         };
         cache.get(self.family, h, w, roles)
     }
@@ -216,11 +238,10 @@ impl Layout {
                 b.joint[r as usize * b.spec.cols as usize + c as usize]
             };
             if joint(f.base, u) && joint(f.base, v) {
-                if let Some((ni, nj, entry, exit)) = self.join_at(&f, u, v) {
+                if let Some((ni, nj, nb, entry, exit)) = self.join_at(&mut cache, &f, u, v)? {
                     // Cross into the neighbour at `entry`, go round it away from `exit` (its join
                     // edge is gone), come back from `exit` to v.
                     f.p = p2;
-                    let nb = self.cycle_base(&mut cache, ni, nj)?;
                     let pe = nb.pos_of(entry.0 as u32, entry.1 as u32);
                     let px = nb.pos_of(exit.0 as u32, exit.1 as u32);
                     let len = nb.order.len();
@@ -243,17 +264,24 @@ impl Layout {
         Ok(())
     }
 
-    /// If `u -> v` in frame `f`'s block is an active join edge: the neighbour block and the local
-    /// squares there that `u` and `v` cross to.
-    fn join_at(&self, f: &Frame<'_>, u: (u8, u8), v: (u8, u8)) -> Option<Crossing> {
+    /// If `u -> v` in frame `f`'s block is an active join edge: the neighbour block, its base, and
+    /// the local squares there that `u` and `v` cross to.
+    fn join_at(
+        &self,
+        cache: &mut BaseCache,
+        f: &Frame<'_>,
+        u: Local,
+        v: Local,
+    ) -> Result<Option<Crossing>, String> {
         let (i, j) = (f.i, f.j);
         let active = self.active(i, j);
-        let (h, w) = (f.base.spec.rows, f.base.spec.cols);
-        for role in [Role::Right, Role::Left, Role::Down, Role::Up] {
-            if active & role as u8 == 0 {
+        for phys in ROLE_LIST {
+            if active & phys as u8 == 0 {
                 continue;
             }
-            let [x0, x1] = bases::role_edge(self.family, h, w, role);
+            let Some([x0, x1]) = f.base.edges[role_index(self.base_role(j, phys))] else {
+                continue;
+            };
             let (a, b) = if (x0, x1) == (u, v) {
                 (0, 1)
             } else if (x1, x0) == (u, v) {
@@ -261,26 +289,27 @@ impl Layout {
             } else {
                 continue;
             };
-            let (ni, nj, nrole) = match role {
+            let (ni, nj, nphys) = match phys {
                 Role::Right => (i, j + 1, Role::Left),
                 Role::Left => (i, j - 1, Role::Right),
                 Role::Down => (i + 1, 0, Role::Up),
                 Role::Up => (i - 1, 0, Role::Down),
             };
-            let nh = self.bands[ni].height;
-            let nw = self.parts[self.bands[ni].part as usize][nj].1;
-            let y = bases::role_edge(self.family, nh, nw, nrole);
-            return Some((ni, nj, y[a], y[b]));
+            let nb = self.cycle_base(cache, ni, nj)?;
+            let y = nb.edges[role_index(self.base_role(nj, nphys))]
+                .ok_or_else(|| format!("block ({ni},{nj}) lacks its {nphys:?} join edge"))?;
+            return Ok(Some((ni, nj, nb, y[a], y[b])));
         }
-        None
+        Ok(None)
     }
 }
 
 /// A local square `(row, col)` of a block.
 type Local = (u8, u8);
 
-/// Where a join edge leads: the neighbour block `(band, block)` and the squares `u` and `v` cross to.
-type Crossing = (usize, usize, Local, Local);
+/// Where a join edge leads: the neighbour block `(band, block)`, its base, and the squares `u` and `v`
+/// cross to.
+type Crossing = (usize, usize, &'static Base, Local, Local);
 
 /// The walk's position in one block.
 #[derive(Clone, Copy)]
@@ -296,6 +325,8 @@ struct Frame<'a> {
     d: isize,
     /// Edges of this block still to walk.
     rem: usize,
+    /// Whether the block is its base mirrored (columns reversed).
+    mirror: bool,
 }
 
 impl<'a> Frame<'a> {
@@ -310,6 +341,7 @@ impl<'a> Frame<'a> {
             p,
             d,
             rem: 0,
+            mirror: j < l.mirror_below,
         }
     }
 
@@ -328,7 +360,10 @@ impl<'a> Frame<'a> {
 
     #[inline]
     fn emit(&self, out: &mut Vec<Square>, p: usize) {
-        let (r, c) = self.base.order[p];
+        let (r, mut c) = self.base.order[p];
+        if self.mirror {
+            c = self.base.spec.cols - 1 - c;
+        }
         out.push(Square::new(
             (self.r0 + r as u32) as u16,
             (self.c0 + c as u32) as u16,

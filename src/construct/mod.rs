@@ -45,13 +45,15 @@ pub enum ConstructError {
         /// The requested start.
         start: Square,
     },
-    /// An exhaustive search proved that no open tour of this (small) board starts there.
-    #[error("no open tour of {board} starts at {start} (exhaustive search)")]
+    /// No open tour of this board starts there (proved, not a limitation of the construction).
+    #[error("no open tour of {board} starts at {start}: {why}")]
     StartImpossible {
         /// The board.
         board: Board,
         /// The requested start.
         start: Square,
+        /// The proof: an exhaustive search, or the outer-rows argument for `4 x n`.
+        why: &'static str,
     },
     /// The construction cannot start an open tour of this board there (it may exist): on 3- and
     /// 4-row strips longer than 16 squares open tours start at a corner; on odd boards the run-time
@@ -153,6 +155,15 @@ pub fn construct_into(
     if m >= 5 {
         return odd_grid(board, start, out);
     }
+    if let Some(s) = start {
+        if !four_row_outer(board, s) {
+            return Err(ConstructError::StartImpossible {
+                board,
+                start: s,
+                why: FOUR_ROW_PROOF,
+            });
+        }
+    }
     let strip = (m == 3 && n >= 13) || (m == 4 && n >= 8);
     if !strip {
         return small_search(board, false, start, out);
@@ -168,13 +179,28 @@ pub fn construct_into(
         }
     };
     let Some((flip_r, flip_c)) = corner else {
+        let s = start.unwrap();
+        let t = board.rows() != m;
+        let tr = |s: Square| Square::new(s.col(), s.row());
+        let (b, st) = if t {
+            (board.transposed(), tr(s))
+        } else {
+            (board, s)
+        };
+        if let Some(layout) = strip_open_from(b, st) {
+            return with_transpose(board, t, None, out, |_, _, out| {
+                layout.build(out).map_err(internal)
+            });
+        }
         if board.len() <= SMALL_SEARCH_SQUARES {
             return small_search(board, false, start, out);
         }
         return Err(ConstructError::StartUnsupported {
             board,
-            start: start.unwrap(),
-            why: "open tours of long 3- and 4-row strips start at a corner",
+            start: s,
+            why: "on 4-row strips the construction starts open tours only within 8 columns of either \
+                  end (its path block must be an end block); on 3-row strips no path block around \
+                  the start had a path from there",
         });
     };
     let t = board.rows() != m;
@@ -247,6 +273,7 @@ fn closed_grid(board: Board, start: Option<Square>) -> Layout {
         parts: vec![part_from(&widths)],
         root: (0, 0),
         root_start: RootStart::Cycle(0, 0),
+        mirror_below: 0,
     };
     root_at(&mut l, start);
     l
@@ -279,6 +306,7 @@ fn strip3_closed(board: Board, start: Option<Square>) -> Layout {
         parts: vec![part_from(&widths)],
         root: (0, 0),
         root_start: RootStart::Cycle(0, 0),
+        mirror_below: 0,
     };
     root_at(&mut l, start);
     l
@@ -307,6 +335,7 @@ fn strip3_open(board: Board) -> Layout {
         parts: vec![part_from(&widths)],
         root: (0, 0),
         root_start: RootStart::Path(path_base(Family::Strip3, 3, 5)),
+        mirror_below: 0,
     }
 }
 
@@ -323,7 +352,137 @@ fn strip4_open(board: Board) -> Layout {
         parts: vec![part_from(&widths)],
         root: (0, 0),
         root_start: RootStart::Path(path_base(Family::Strip4, 4, first)),
+        mirror_below: 0,
     }
+}
+
+/// Why a `4 x n` open tour starts on an outer row (the same argument as Schwenk's for closed tours).
+const FOUR_ROW_PROOF: &str = "on a 4 x n board the outer rows are independent (every knight move from \
+     them lands on an inner row) and hold half the squares, so a path that starts on an inner row \
+     alternates inner, outer, inner...; then all its inner squares share a colour, but the inner rows \
+     hold both colours";
+
+/// For an open tour on a board with a side of 4 (other side at least 3): whether `s` is on one of the
+/// two outer lines of that side. Always true for other boards.
+fn four_row_outer(board: Board, s: Square) -> bool {
+    let (r, c) = (board.rows(), board.cols());
+    if r == 4 && c != 4 {
+        s.row() == 0 || s.row() == 3
+    } else if c == 4 && r != 4 {
+        s.col() == 0 || s.col() == 3
+    } else {
+        true
+    }
+}
+
+/// An open tour of a 3- or 4-row strip (rows 3 or 4, transposed if needed) from `start`: the block
+/// holding the start becomes a path block, found at run time, with mirrored caps and middles on its
+/// left (see [`Layout::mirror_below`]) and ordinary ones on its right. `None` if no cut works: on
+/// 4-row strips the path block must be at one end, so only starts in the first or last 8 columns
+/// are covered.
+fn strip_open_from(board: Board, start: Square) -> Option<Layout> {
+    let (rows, n) = (board.rows() as u8, board.cols());
+    let family = if rows == 3 {
+        Family::Strip3
+    } else {
+        Family::Strip4
+    };
+    // Widths of one side: a cap and middles of 4 (3 rows: cap 8 or 10; 4 rows: cap 5..8).
+    let side = |x: u32| -> Option<Vec<u8>> {
+        if x == 0 {
+            return Some(Vec::new());
+        }
+        let cap = if rows == 3 {
+            if x < 8 || x % 2 == 1 {
+                return None;
+            }
+            if x % 4 == 0 {
+                8
+            } else {
+                10
+            }
+        } else {
+            if x < 5 {
+                return None;
+            }
+            5 + (x - 5) % 4
+        };
+        let mut v = vec![4u8; ((x - cap) / 4) as usize];
+        v.push(cap as u8);
+        Some(v)
+    };
+    let roots: &[u8] = if rows == 3 {
+        &[5, 7, 9, 11]
+    } else {
+        &[4, 5, 6, 3, 7, 8]
+    };
+    let sc = start.col() as u32;
+    for &w in roots {
+        for a in (sc.saturating_sub(w as u32 - 1)..=sc).rev() {
+            let Some(b) = n.checked_sub(a + w as u32) else {
+                continue;
+            };
+            // A 4-row path block cannot have blocks on both sides: its join edges join inner rows
+            // (II), and a path through a 4 x w block between two outer squares has exactly one II
+            // step (the outer squares are independent and half of the block).
+            if rows == 4 && a > 0 && b > 0 {
+                continue;
+            }
+            let (Some(mut left), Some(right)) = (side(a), side(b)) else {
+                continue;
+            };
+            // The left side is mirrored: its cap is leftmost.
+            left.reverse();
+            let k = left.len();
+            let mut widths = left;
+            widths.push(w);
+            widths.extend(right);
+            let mut edges = [None; 4];
+            let r_edge = bases::role_edge(family, rows, w, bases::Role::Right);
+            if a > 0 {
+                edges[bases::role_index(bases::Role::Left)] = Some(bases::mirror_edge(r_edge, w));
+            }
+            if b > 0 {
+                edges[bases::role_index(bases::Role::Right)] = Some(r_edge);
+            }
+            let mut g = Graph::knight(rows as usize, w as usize);
+            let idx = |(r, c): (u8, u8)| r as usize * w as usize + c as usize;
+            for [x, y] in edges.iter().flatten() {
+                g.require(idx(*x), idx(*y));
+            }
+            let local = (start.row() as u8, (sc - a) as u8);
+            let Ok(p) = g.search(idx(local), Goal::Path, START_BLOCK_BUDGET) else {
+                continue;
+            };
+            let order = p
+                .iter()
+                .map(|&q| {
+                    (
+                        (q as usize / w as usize) as u8,
+                        (q as usize % w as usize) as u8,
+                    )
+                })
+                .collect();
+            let spec = BaseSpec {
+                family,
+                rows,
+                cols: w,
+                shape: Shape::Path,
+                roles: 0,
+                start: Some(local),
+            };
+            let base = Base::with_edges(spec, order, edges).ok()?;
+            return Some(Layout {
+                family,
+                bands: bands_from(&[rows], 0, None),
+                parts: vec![part_from(&widths)],
+                root: (0, k),
+                root_start: RootStart::OwnedPath(Box::new(base)),
+                mirror_below: k,
+            });
+        }
+    }
+    None
 }
 
 /// Ways to cut an odd side `len` into an even part, an odd block of 5, 7 or 9 holding coordinate `x`,
@@ -364,6 +523,7 @@ fn odd_layout(
         parts: vec![part_from(&widths), part_from(&odd_w)],
         root: (i, j),
         root_start: RootStart::Cycle(0, 0),
+        mirror_below: 0,
     };
     (l, (i, j))
 }
@@ -464,7 +624,11 @@ fn small_search(
     }
     match (start, budget_hit) {
         (_, true) => Err(ConstructError::Budget { board }),
-        (Some(s), false) => Err(ConstructError::StartImpossible { board, start: s }),
+        (Some(s), false) => Err(ConstructError::StartImpossible {
+            board,
+            start: s,
+            why: "exhaustive search",
+        }),
         (None, false) => Err(ConstructError::Internal {
             board,
             msg: "exhaustive search found no tour although the theorem says one exists".into(),
