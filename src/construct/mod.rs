@@ -15,8 +15,12 @@
 //!   strip of blocks joined by virtual edges; `3 x 10` is found by search;
 //! - open tours: a closed one where one exists; on odd x odd boards with both sides >= 5, one odd
 //!   block holds a Hamiltonian path and every other block a cycle; `3 x n` (odd n >= 13) and `4 x n`
-//!   (n >= 8) are strips with a path block first; the remaining boards (at most 3 x 11 and 4 x 7) are
+//!   (n >= 8) are strips with a path block; the remaining boards (at most 3 x 11 and 4 x 7) are
 //!   solved by the search in [`search`].
+//!
+//! Open tours from a given start: the block around the start becomes the path block, its path found
+//! at run time by the same search (a few thousand nodes); on strips the blocks left of it are mirror
+//! images ([`build::Layout::mirror_below`]). See [`construct`] for which starts are covered.
 
 pub mod bases;
 pub mod build;
@@ -55,9 +59,9 @@ pub enum ConstructError {
         /// The proof: an exhaustive search, or the outer-rows argument for `4 x n`.
         why: &'static str,
     },
-    /// The construction cannot start an open tour of this board there (it may exist): on 3- and
-    /// 4-row strips longer than 16 squares open tours start at a corner; on odd boards the run-time
-    /// search for the start block gave up.
+    /// The construction cannot start an open tour of this board there (one may exist): on `4 x n`
+    /// strips of more than 64 squares, outer-row starts more than 8 columns from both ends; or the
+    /// run-time search for the start block gave up (not seen in the tests).
     #[error("construction cannot start an open tour of {board} at {start}: {why}")]
     StartUnsupported {
         /// The board.
@@ -94,10 +98,17 @@ pub const START_BLOCK_BUDGET: u64 = 2_000_000;
 /// A knight's tour of `board`: closed if `closed`, otherwise open or closed (a closed tour is also an
 /// open one; a closed one is returned wherever the board has one). Starts at `start` when given.
 ///
-/// Which starts work: any square for closed tours and for open tours on boards that have a closed
-/// tour; any corner-coloured square on odd boards with both sides >= 5 (a run-time search finds the
-/// block holding the start); any square of a board with at most [`SMALL_SEARCH_SQUARES`] squares; a
-/// corner on longer 3- and 4-row strips. Otherwise [`ConstructError::StartUnsupported`].
+/// Which starts work:
+/// - closed tours, and open tours on boards that have a closed tour: every square;
+/// - odd x odd boards with both sides >= 5: every corner-coloured square (the others have no tour:
+///   [`NoTour::WrongColourStart`]);
+/// - `3 x n`, n odd: every corner-coloured square (tested to 3 x 45; a run-time search that gives up
+///   would return [`ConstructError::StartUnsupported`]);
+/// - `4 x n`: squares on the two outer rows within 8 columns of either end, and every outer square
+///   when the board has at most [`SMALL_SEARCH_SQUARES`] squares; inner-row squares have no tour
+///   ([`ConstructError::StartImpossible`], with the proof); other outer squares of longer strips
+///   give [`ConstructError::StartUnsupported`];
+/// - boards solved by search (at most 3 x 11 and 4 x 7): every start, by exhaustive search.
 ///
 /// Time O(rows x cols); memory: the returned vector (4 bytes per square) plus a few kilobytes.
 pub fn construct(
