@@ -369,3 +369,22 @@ fn verify_command_reads_binary_tours() {
         .code(1)
         .stdout(predicates::str::contains("invalid"));
 }
+
+/// Slow sweep (run with `--ignored`): every board up to 40 x 40, open and closed, plus every
+/// rectangle with one side in 3..=12 and the other up to 300.
+#[test]
+#[ignore]
+fn every_board_up_to_40x40_and_thin_to_300() {
+    for r in 1..=40 {
+        for c in 1..=40 {
+            check(b(r, c), false, None);
+            check(b(r, c), true, None);
+        }
+    }
+    for r in 3..=12 {
+        for c in 1..=300 {
+            check(b(r, c), false, None);
+            check(b(c, r), true, None);
+        }
+    }
+}
