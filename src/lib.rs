@@ -8,6 +8,7 @@
 //! | [`verify`] | the independent tour verifier |
 //! | [`exists`] | existence of open and closed tours from the theorems (Schwenk 1991, Conrad et al. 1994) |
 //! | [`count`] | exact tour counting on boards of at most 64 squares |
+//! | [`construct`] | divide-and-conquer tours on boards of any size; the Posa path closer |
 //! | [`experiment`] | sweeps: spec -> plan -> parallel runs -> tidy CSV, resumable and shardable |
 //! | [`render`] | SVG pictures, plots, the HTML replay |
 //! | [`tour`] | tour files: JSON, `r,c` lines, text grid |
@@ -27,6 +28,7 @@
 
 pub mod board;
 pub mod cli;
+pub mod construct;
 pub mod count;
 pub mod exists;
 pub mod experiment;

@@ -81,6 +81,9 @@ pub enum TourFileError {
     /// Fields that contradict each other.
     #[error("inconsistent tour file: {0}")]
     Inconsistent(String),
+    /// A binary tour file that is truncated or corrupt.
+    #[error("corrupt binary tour file: {0}")]
+    Binary(String),
     /// Neither text nor a known binary header.
     #[error("not a tour file: {0}")]
     Unrecognised(String),
@@ -99,9 +102,13 @@ pub struct LoadedTour {
     pub claims_found: Option<bool>,
 }
 
-/// Read a tour in any supported format: JSON (starts with `{`) or `r,c` lines. `board` gives the size
+/// Read a tour in any supported format: binary (starts with [`BIN_MAGIC`]), JSON (starts with `{`) or
+/// `r,c` lines. `board` gives the size
 /// for formats that do not carry it; when both are present they must agree.
 pub fn parse_tour(bytes: &[u8], board: Option<Board>) -> Result<LoadedTour, TourFileError> {
+    if bytes.starts_with(BIN_MAGIC) {
+        return parse_bin(bytes, board);
+    }
     let text = std::str::from_utf8(bytes)
         .map_err(|e| TourFileError::Unrecognised(format!("not UTF-8 text ({e})")))?;
     if text.trim_start().starts_with('{') {
@@ -133,6 +140,103 @@ pub fn parse_tour(bytes: &[u8], board: Option<Board>) -> Result<LoadedTour, Tour
         board,
         squares: parse_moves(text)?,
         claims_closed: None,
+        claims_found: None,
+    })
+}
+
+/// First bytes of a binary tour file.
+pub const BIN_MAGIC: &[u8; 8] = b"KTOURBIN";
+/// Version of the binary format written by [`write_bin`].
+pub const BIN_VERSION: u32 = 1;
+/// Bytes before the squares: magic, version, rows, cols, closed flag (+3 padding), count.
+pub const BIN_HEADER_LEN: usize = 32;
+
+/// Write a tour in the compact binary format, for huge boards: the 32-byte header
+/// (`b"KTOURBIN"`, u32 version = 1, u32 rows, u32 cols, u8 closed, 3 zero bytes, u64 count), then
+/// `count` u32 row-major square indexes (`row * cols + col`), all little-endian. Buffer `w` yourself
+/// if it is a file; this writes in 64 KiB chunks.
+pub fn write_bin<W: std::io::Write>(
+    w: &mut W,
+    board: Board,
+    squares: &[Square],
+    closed: bool,
+) -> std::io::Result<()> {
+    let mut header = Vec::with_capacity(BIN_HEADER_LEN);
+    header.extend_from_slice(BIN_MAGIC);
+    header.extend_from_slice(&BIN_VERSION.to_le_bytes());
+    header.extend_from_slice(&board.rows().to_le_bytes());
+    header.extend_from_slice(&board.cols().to_le_bytes());
+    header.extend_from_slice(&[closed as u8, 0, 0, 0]);
+    header.extend_from_slice(&(squares.len() as u64).to_le_bytes());
+    w.write_all(&header)?;
+    let mut buf = Vec::with_capacity(1 << 16);
+    for chunk in squares.chunks(1 << 14) {
+        buf.clear();
+        for &s in chunk {
+            buf.extend_from_slice(&board.index(s).to_le_bytes());
+        }
+        w.write_all(&buf)?;
+    }
+    Ok(())
+}
+
+/// Read the binary format of [`write_bin`]. Every inconsistency is a [`TourFileError::Binary`] or
+/// [`TourFileError::Inconsistent`]; an index past the board is reported, not wrapped.
+pub fn parse_bin(bytes: &[u8], board: Option<Board>) -> Result<LoadedTour, TourFileError> {
+    let bad = |m: String| TourFileError::Binary(m);
+    if bytes.len() < BIN_HEADER_LEN {
+        return Err(bad(format!(
+            "truncated header: {} bytes, the header has {BIN_HEADER_LEN}",
+            bytes.len()
+        )));
+    }
+    let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
+    let version = u32_at(8);
+    if version != BIN_VERSION {
+        return Err(bad(format!(
+            "unsupported version {version} (this ktour reads {BIN_VERSION})"
+        )));
+    }
+    let file_board = Board::new(u32_at(12) as u64, u32_at(16) as u64)?;
+    let closed = match bytes[20] {
+        0 => false,
+        1 => true,
+        x => return Err(bad(format!("closed flag is {x}, expected 0 or 1"))),
+    };
+    let count = u64::from_le_bytes(bytes[24..32].try_into().unwrap());
+    let body = &bytes[BIN_HEADER_LEN..];
+    if count.checked_mul(4) != Some(body.len() as u64) {
+        return Err(bad(format!(
+            "the header announces {count} squares ({} bytes) but {} bytes follow (truncated?)",
+            count.saturating_mul(4),
+            body.len()
+        )));
+    }
+    if count > file_board.len() as u64 {
+        return Err(bad(format!("{count} squares for a {file_board} board")));
+    }
+    if let Some(b) = board {
+        if b != file_board {
+            return Err(TourFileError::Inconsistent(format!(
+                "the file is for a {file_board} board but {b} was given"
+            )));
+        }
+    }
+    let n = file_board.len();
+    let mut squares = Vec::with_capacity(count as usize);
+    for (i, c) in body.chunks_exact(4).enumerate() {
+        let k = u32::from_le_bytes(c.try_into().unwrap());
+        let sq = file_board.square_at(k).ok_or_else(|| {
+            bad(format!(
+                "square index {k} at step {i} is off the board ({n} squares)"
+            ))
+        })?;
+        squares.push(sq);
+    }
+    Ok(LoadedTour {
+        board: file_board,
+        squares,
+        claims_closed: Some(closed),
         claims_found: None,
     })
 }
@@ -228,6 +332,49 @@ mod tests {
                 br#"{"rows":5,"cols":5,"squares":[[0,0]],"start":[1,1]}"#,
                 None
             ),
+            Err(TourFileError::Inconsistent(_))
+        ));
+    }
+
+    #[test]
+    fn bin_round_trips_and_rejects_corruption() {
+        let b = Board::new(3, 4).unwrap();
+        let sq: Vec<Square> = b.squares().collect();
+        let mut bytes = Vec::new();
+        write_bin(&mut bytes, b, &sq, true).unwrap();
+        assert_eq!(bytes.len(), BIN_HEADER_LEN + 4 * 12);
+        let t = parse_tour(&bytes, None).unwrap();
+        assert_eq!(
+            (t.board, t.squares.clone(), t.claims_closed),
+            (b, sq, Some(true))
+        );
+        // Every truncation is an error, never a panic.
+        for cut in 0..bytes.len() {
+            assert!(parse_tour(&bytes[..cut], None).is_err(), "cut at {cut}");
+        }
+        let mut v = bytes.clone();
+        v[8] = 9; // version
+        assert!(matches!(
+            parse_tour(&v, None),
+            Err(TourFileError::Binary(_))
+        ));
+        let mut v = bytes.clone();
+        v[BIN_HEADER_LEN] = 200; // index 200 on a 12-square board
+        assert!(matches!(
+            parse_tour(&v, None),
+            Err(TourFileError::Binary(_))
+        ));
+        let mut v = bytes.clone();
+        v[24] = 0xff; // count
+        assert!(matches!(
+            parse_tour(&v, None),
+            Err(TourFileError::Binary(_))
+        ));
+        let mut v = bytes.clone();
+        v[12] = 0; // rows = 0
+        assert!(matches!(parse_tour(&v, None), Err(TourFileError::Board(_))));
+        assert!(matches!(
+            parse_tour(&bytes, Some(Board::new(4, 3).unwrap())),
             Err(TourFileError::Inconsistent(_))
         ));
     }

@@ -84,8 +84,9 @@ pub fn verify_path(board: Board, squares: &[Square]) -> Result<(), VerifyError> 
     if squares.is_empty() {
         return Err(VerifyError::Empty);
     }
-    // step at which each square was first seen, +1 (0 = unseen); plain and obviously correct.
-    let mut seen = vec![0usize; board.len() as usize];
+    // One bit per square (an eighth of a byte, so that 10^8-square tours check in seconds); the step
+    // of a first visit is only needed for the error message, so it is searched for then.
+    let mut seen = vec![0u64; (board.len() as usize).div_ceil(64)];
     for (step, &square) in squares.iter().enumerate() {
         if !board.contains(square.row() as i64, square.col() as i64) {
             return Err(VerifyError::OffBoard {
@@ -94,15 +95,17 @@ pub fn verify_path(board: Board, squares: &[Square]) -> Result<(), VerifyError> 
                 board,
             });
         }
-        let slot = &mut seen[board.index(square) as usize];
-        if *slot != 0 {
+        let i = board.index(square) as usize;
+        let (word, bit) = (i / 64, 1u64 << (i % 64));
+        if seen[word] & bit != 0 {
+            let first = squares.iter().position(|&s| s == square).unwrap_or(0);
             return Err(VerifyError::Repeat {
                 step,
                 square,
-                first: *slot - 1,
+                first,
             });
         }
-        *slot = step + 1;
+        seen[word] |= bit;
         if step > 0 && !is_knight_move(squares[step - 1], square) {
             return Err(VerifyError::NotKnightMove {
                 step,

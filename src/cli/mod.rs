@@ -5,6 +5,7 @@ mod animate;
 mod args;
 mod count;
 mod exists;
+mod gen_bases;
 mod plot;
 mod render;
 mod rules;
@@ -46,6 +47,8 @@ pub enum Command {
     Plot(plot::PlotArgs),
     /// Write a self-contained HTML page replaying a run step by step.
     Animate(animate::AnimateArgs),
+    /// Regenerate the base tours of the divide-and-conquer construction (src/construct/bases.txt).
+    GenBases(gen_bases::GenBasesArgs),
     /// List the tie-break rules with their sources.
     Rules(rules::RulesArgs),
     /// Count tours exactly on a board of at most 64 squares: open (directed) or closed (cycles).
@@ -60,6 +63,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Render(a) => render::run(a),
         Command::Plot(a) => plot::run(a),
         Command::Animate(a) => animate::run(a),
+        Command::GenBases(a) => gen_bases::run(a),
         Command::Solve(a) => solve::run(a),
         Command::Rules(a) => rules::run(a),
         Command::Sweep(a) => sweep::run(a),
