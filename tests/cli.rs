@@ -294,3 +294,54 @@ fn squirrel_json_records_orderings() {
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(json["stats"]["orderings"].as_array().unwrap().len() >= 2);
 }
+
+#[test]
+fn auto_constructs_large_boards_and_every_format_verifies() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (args, kind) in [
+        (vec!["--size", "120", "--closed"], "valid closed tour"),
+        (
+            vec!["--rows", "99", "--cols", "101", "--start", "2,2"],
+            "valid open tour",
+        ),
+        (
+            vec!["--size", "8", "--method", "construct", "--start", "3,4"],
+            "valid closed tour",
+        ),
+        (
+            vec!["--size", "30", "--method", "warnsdorff", "--closed"],
+            "valid closed tour",
+        ),
+        (
+            vec!["--size", "30", "--method", "rotate", "--rule", "roth"],
+            "valid closed tour",
+        ),
+    ] {
+        for format in ["json", "bin"] {
+            let file = tmp.path().join(format!("t.{format}"));
+            ktour()
+                .arg("solve")
+                .args(&args)
+                .args(["--format", format, "-o"])
+                .arg(&file)
+                .assert()
+                .success();
+            ktour()
+                .arg("verify")
+                .arg(&file)
+                .assert()
+                .success()
+                .stdout(format!("{kind}\n"));
+        }
+    }
+}
+
+#[test]
+fn construction_proves_impossible_starts() {
+    ktour()
+        .args(["solve", "--rows", "4", "--cols", "10", "--start", "1,1"])
+        .assert()
+        .code(3)
+        .stdout("")
+        .stderr(predicate::str::contains("outer rows"));
+}

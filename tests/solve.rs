@@ -294,3 +294,23 @@ fn single_square_board() {
         check(&sol);
     }
 }
+
+#[test]
+fn rotate_closes_warnsdorff_paths_from_the_start() {
+    let mut solver = Solver::new();
+    let mut closed = 0;
+    for n in (6..=40u64).step_by(2) {
+        let b = Board::square(n).unwrap();
+        for start in [sq(0, 0), sq(1, 3)] {
+            let sol = solver.solve(&req(b, start, Method::Rotate, true)).unwrap();
+            check(&sol); // a found tour is verified closed and begins at the start
+            if sol.outcome == Outcome::Found {
+                closed += 1;
+            } else {
+                // Pósa rotations only repair a complete path; a Warnsdorff dead end stays one
+                assert_eq!(sol.outcome, Outcome::DeadEnd, "{b} from {start}");
+            }
+        }
+    }
+    assert!(closed >= 30, "rotate closed {closed} of 36");
+}

@@ -1,13 +1,17 @@
-//! `ktour solve`: one run of one solver, printed as a grid, JSON or `r,c` lines.
+//! `ktour solve`: one tour, by search, by construction, or (`auto`, the default) by whichever suits
+//! the board; printed as a grid, JSON, `r,c` lines, SVG or the compact binary format.
 
 use super::args::parse_start;
 use super::{BoardArgs, ExitStatus};
-use crate::board::Square;
-use crate::solve::{Impossibility, Method, Outcome, Request, Rule, Solution, Solver};
-use crate::tour::{format_grid, format_moves};
-use anyhow::Context;
+use crate::board::{Board, Square};
+use crate::construct::{self, ConstructError};
+use crate::solve::{Impossibility, Method, Outcome, Request, Rule, Solver};
+use crate::tour::{format_grid, format_moves, StatsRecord, TourRecord};
+use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::time::Instant;
 
 /// Output formats of `solve`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -20,7 +24,17 @@ pub enum Format {
     Moves,
     /// An SVG picture (a failed run shows its dead end and stranded squares).
     Svg,
+    /// Compact binary: a 32-byte header, then u32 little-endian row-major square indexes.
+    Bin,
 }
+
+/// Largest board (squares) on which `auto` tries Warnsdorff-ordered backtracking for an open tour
+/// before constructing one; closed tours are searched only up to [`AUTO_CLOSED_SEARCH`].
+pub const AUTO_OPEN_SEARCH: u32 = 2_500;
+/// Largest board on which `auto` searches for a closed tour.
+pub const AUTO_CLOSED_SEARCH: u32 = 144;
+/// Node budget of `auto`'s search before it falls back to construction.
+pub const AUTO_BUDGET: u64 = 1_000_000;
 
 /// Arguments of `ktour solve`.
 #[derive(Debug, Args)]
@@ -33,8 +47,10 @@ pub struct SolveArgs {
     /// Require a closed (re-entrant) tour.
     #[arg(long)]
     closed: bool,
-    /// Solver: warnsdorff, backtrack or naive.
-    #[arg(long, default_value = "backtrack")]
+    /// auto (search small boards, construct large ones), warnsdorff, backtrack, naive, rotate
+    /// (Warnsdorff + Pósa rotations to close), or construct (divide and conquer, any size).
+    /// `warnsdorff --closed` means rotate.
+    #[arg(long, default_value = "auto")]
     method: String,
     /// Tie-break rule (`ktour rules` lists them).
     #[arg(long, default_value = "first")]
@@ -53,89 +69,230 @@ pub struct SolveArgs {
     output: Option<PathBuf>,
 }
 
+/// How the tour is to be made.
+enum Strategy {
+    Search(Method),
+    Construct,
+    Auto,
+}
+
+/// A finished `solve`: the record to print and how it ended.
+struct Finished {
+    record: TourRecord,
+    outcome: Outcome,
+    budget: u64,
+    /// What `auto` chose, for the summary line.
+    note: &'static str,
+    /// Why no tour exists, when construction proved it.
+    proof: Option<String>,
+}
+
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitStatus> {
     let board = args.board.board()?;
     let start = parse_start(&args.start, board)?;
-    let method: Method = args.method.parse().map_err(anyhow::Error::msg)?;
+    let strategy = match args.method.as_str() {
+        "auto" => Strategy::Auto,
+        "construct" => Strategy::Construct,
+        "warnsdorff" if args.closed => Strategy::Search(Method::Rotate),
+        m => Strategy::Search(
+            m.parse()
+                .map_err(|e: String| anyhow::anyhow!("{e}, construct, auto"))?,
+        ),
+    };
     let rule: Rule = args.rule.parse()?;
+    let closed = args.closed || matches!(strategy, Strategy::Search(Method::Rotate));
+    if let Err(reason) = crate::exists::tour_from(board, start, closed) {
+        eprintln!("no tour: {reason}");
+        return Ok(ExitStatus::NoTour);
+    }
     let req = Request {
         board,
         start,
-        closed: args.closed,
-        method,
+        closed,
+        method: Method::Backtrack,
         rule,
         budget: args.budget,
         seed: args.seed,
     };
-    let solution = Solver::new().solve(&req)?;
-    if let Outcome::Impossible(Impossibility::Theorem(reason)) = solution.outcome {
-        eprintln!("no tour: {reason}");
+    let finished = match strategy {
+        Strategy::Search(method) => search(&Request { method, ..req }, "")?,
+        Strategy::Construct => build(board, closed, start, "")?,
+        Strategy::Auto => {
+            let limit = if closed {
+                AUTO_CLOSED_SEARCH
+            } else {
+                AUTO_OPEN_SEARCH
+            };
+            let searched = if board.len() <= limit {
+                let budget = if args.budget == 0 {
+                    AUTO_BUDGET
+                } else {
+                    args.budget.min(AUTO_BUDGET)
+                };
+                Some(search(
+                    &Request { budget, ..req },
+                    "auto chose backtracking; ",
+                )?)
+            } else {
+                None
+            };
+            match searched {
+                Some(f) if f.outcome != Outcome::BudgetExhausted => f,
+                _ => build(board, closed, start, "auto chose construction; ")?,
+            }
+        }
+    };
+    if let Some(proof) = &finished.proof {
+        eprintln!("no tour: {proof}");
         return Ok(ExitStatus::NoTour);
     }
-    let text = render(&solution, args.format)?;
-    match &args.output {
-        Some(path) => {
-            std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?
-        }
-        None => print!("{text}"),
-    }
-    eprintln!("{}", summary_line(&solution));
-    Ok(match solution.outcome {
+    write_output(&finished, args.format, args.output.as_deref())?;
+    eprintln!("{}", summary_line(&finished, start));
+    Ok(match finished.outcome {
         Outcome::Found => ExitStatus::Success,
         Outcome::Impossible(_) => ExitStatus::NoTour,
         Outcome::DeadEnd | Outcome::NotClosed | Outcome::BudgetExhausted => ExitStatus::NotFound,
     })
 }
 
-fn render(solution: &Solution, format: Format) -> anyhow::Result<String> {
-    Ok(match format {
-        Format::Json => serde_json::to_string(&solution.to_record())? + "\n",
-        Format::Moves => format_moves(&solution.squares),
-        Format::Svg => crate::render::tour_svg(&solution.to_record())?,
-        Format::Text => match format_grid(solution.request.board, &solution.squares) {
-            Some(grid) => grid,
-            None => format!(
-                "the {} board is too wide to print as a grid; use --format json or --format moves\n",
-                solution.request.board
-            ),
-        },
+fn search(req: &Request, note: &'static str) -> anyhow::Result<Finished> {
+    let solution = Solver::new().solve(req)?;
+    Ok(Finished {
+        record: solution.to_record(),
+        outcome: solution.outcome,
+        budget: req.budget,
+        note,
+        proof: None,
     })
 }
 
-fn summary_line(s: &Solution) -> String {
-    let board = s.request.board;
-    let what = match s.outcome {
-        Outcome::Found if s.to_record().closed => "found a closed tour".to_string(),
-        Outcome::Found => "found an open tour".to_string(),
-        Outcome::DeadEnd => format!(
-            "dead end after {} of {} squares",
-            s.squares.len(),
-            board.len()
-        ),
-        Outcome::NotClosed => {
-            "visited every square but the ends are not a knight move apart".to_string()
+fn build(
+    board: Board,
+    closed: bool,
+    start: Square,
+    note: &'static str,
+) -> anyhow::Result<Finished> {
+    let timer = Instant::now();
+    let squares = match construct::construct(board, closed, Some(start)) {
+        Ok(squares) => squares,
+        Err(e @ ConstructError::StartImpossible { .. }) => {
+            return Ok(Finished {
+                record: empty_record(board, closed, start),
+                outcome: Outcome::Impossible(Impossibility::Exhausted),
+                budget: 0,
+                note,
+                proof: Some(e.to_string()),
+            });
         }
-        Outcome::BudgetExhausted => {
-            format!("node budget of {} exhausted (--budget)", s.request.budget)
-        }
-        Outcome::Impossible(_) => format!(
-            "no {} tour from {} (search exhausted)",
-            if s.request.closed { "closed" } else { "open" },
-            fmt_sq(s.request.start)
-        ),
+        Err(e) => bail!("{e}"),
     };
-    format!(
-        "{what} on {board} from {} ({} / {}): {} nodes, {} backtracks, {} ties, {:.3} ms",
-        fmt_sq(s.request.start),
-        s.request.method,
-        s.request.rule,
-        s.stats.nodes,
-        s.stats.backtracks,
-        s.stats.ties,
-        s.stats.elapsed_ns as f64 / 1e6
-    )
+    let is_closed =
+        squares.len() > 2 && crate::board::is_knight_move(squares[0], squares[squares.len() - 1]);
+    Ok(Finished {
+        record: TourRecord {
+            rows: board.rows(),
+            cols: board.cols(),
+            closed: is_closed,
+            start: Some(start),
+            squares,
+            found: true,
+            method: "construct".into(),
+            rule: "-".into(),
+            stats: StatsRecord {
+                elapsed_ns: timer.elapsed().as_nanos() as u64,
+                ..StatsRecord::default()
+            },
+        },
+        outcome: Outcome::Found,
+        budget: 0,
+        note,
+        proof: None,
+    })
 }
 
-fn fmt_sq(sq: Square) -> String {
-    format!("{},{}", sq.row(), sq.col())
+fn empty_record(board: Board, closed: bool, start: Square) -> TourRecord {
+    TourRecord {
+        rows: board.rows(),
+        cols: board.cols(),
+        closed,
+        start: Some(start),
+        squares: Vec::new(),
+        found: false,
+        method: "construct".into(),
+        rule: "-".into(),
+        stats: StatsRecord::default(),
+    }
+}
+
+fn write_output(
+    f: &Finished,
+    format: Format,
+    path: Option<&std::path::Path>,
+) -> anyhow::Result<()> {
+    let rec = &f.record;
+    let board = Board::new(rec.rows as u64, rec.cols as u64)?;
+    let bytes: Vec<u8> = match format {
+        Format::Json => (serde_json::to_string(rec)? + "\n").into_bytes(),
+        Format::Moves => format_moves(&rec.squares).into_bytes(),
+        Format::Svg => crate::render::tour_svg(rec)?.into_bytes(),
+        Format::Text => match format_grid(board, &rec.squares) {
+            Some(grid) => grid.into_bytes(),
+            None => format!(
+                "the {board} board is too wide to print as a grid; use --format json, moves or bin\n"
+            )
+            .into_bytes(),
+        },
+        Format::Bin => {
+            if path.is_none() && std::io::stdout().is_terminal() {
+                bail!("--format bin writes binary data: give -o FILE or redirect standard output");
+            }
+            let mut v = Vec::with_capacity(32 + 4 * rec.squares.len());
+            crate::tour::write_bin(&mut v, board, &rec.squares, rec.closed)?;
+            v
+        }
+    };
+    match path {
+        Some(p) => std::fs::write(p, bytes).with_context(|| format!("writing {}", p.display())),
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(&bytes)
+                .and_then(|_| out.flush())
+                .context("writing standard output")
+        }
+    }
+}
+
+fn summary_line(f: &Finished, start: Square) -> String {
+    let rec = &f.record;
+    let total = rec.rows as u64 * rec.cols as u64;
+    let what = match f.outcome {
+        Outcome::Found if rec.closed => "found a closed tour".to_string(),
+        Outcome::Found => "found an open tour".to_string(),
+        Outcome::DeadEnd => format!("dead end after {} of {total} squares", rec.squares.len()),
+        Outcome::NotClosed => {
+            "visited every square but could not close the path (Pósa rotations gave up)".to_string()
+        }
+        Outcome::BudgetExhausted => format!("node budget of {} exhausted (--budget)", f.budget),
+        Outcome::Impossible(_) => format!(
+            "no {} tour from {},{} (search exhausted, or proved)",
+            if rec.closed { "closed" } else { "open" },
+            start.row(),
+            start.col()
+        ),
+    };
+    let s = &rec.stats;
+    format!(
+        "{}{what} on {}x{} from {},{} ({} / {}): {} nodes, {} backtracks, {} ties, {:.3} ms",
+        f.note,
+        rec.rows,
+        rec.cols,
+        start.row(),
+        start.col(),
+        rec.method,
+        rec.rule,
+        s.nodes,
+        s.backtracks,
+        s.ties,
+        s.elapsed_ns as f64 / 1e6
+    )
 }

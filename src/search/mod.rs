@@ -160,6 +160,34 @@ impl SearchState {
         p
     }
 
+    /// Replace the path by a reordering of the same squares (a Pósa rotation closing a tour), keeping
+    /// every invariant: the saved degrees are recomputed for the new order, so `unmake` stays exact.
+    pub fn reorder_path(&mut self, squares: &[Square]) {
+        assert_eq!(
+            squares.len(),
+            self.path.len(),
+            "a reordering keeps the squares"
+        );
+        let mut position = vec![u32::MAX; self.layout.len()];
+        for (i, &sq) in squares.iter().enumerate() {
+            let p = self.layout.pad(sq);
+            assert!(self.visited[p], "a reordering keeps the squares");
+            position[p] = i as u32;
+        }
+        for (i, &sq) in squares.iter().enumerate() {
+            let p = self.layout.pad(sq);
+            self.path[i] = p as u32;
+            // free neighbours when it was made: those visited later, and none yet visited
+            self.saved_degree[i] = self
+                .layout
+                .offsets()
+                .iter()
+                .map(|&o| (p as isize + o) as usize)
+                .filter(|&q| self.layout.is_on_board(q) && position[q] > i as u32)
+                .count() as u8;
+        }
+    }
+
     /// The degree of `p` recounted from the visited set: the slow reference for tests.
     pub fn recount_degree(&self, p: usize) -> u8 {
         if !self.layout.is_on_board(p) || self.visited[p] {
@@ -224,6 +252,34 @@ mod tests {
             let fresh = SearchState::new(board);
             prop_assert_eq!(s.degrees(), fresh.degrees());
         }
+    }
+
+    #[test]
+    fn reordered_path_unmakes_exactly() {
+        // a path and its reverse, both valid knight paths over the same squares
+        let b = Board::new(3, 4).unwrap();
+        let mut s = SearchState::new(b);
+        let path = [
+            (0, 0),
+            (1, 2),
+            (2, 0),
+            (0, 1),
+            (2, 2),
+            (1, 0),
+            (0, 2),
+            (2, 3),
+        ];
+        for (r, c) in path {
+            s.make(s.layout().pad(Square::new(r, c)));
+        }
+        let reversed: Vec<Square> = path.iter().rev().map(|&(r, c)| Square::new(r, c)).collect();
+        s.reorder_path(&reversed);
+        assert_eq!(s.path_squares(), reversed);
+        while s.depth() > 0 {
+            s.unmake();
+            s.check_invariants().unwrap();
+        }
+        assert_eq!(s.degrees(), SearchState::new(b).degrees());
     }
 
     #[test]

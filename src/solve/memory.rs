@@ -23,6 +23,8 @@ pub fn estimate_bytes(board: Board, method: Method) -> u64 {
     let squares = board.len() as u64;
     let frames = match method {
         Method::Warnsdorff => 0,
+        // the closer copies the path and keeps a position per padded square
+        Method::Rotate => 12 * squares,
         Method::Backtrack | Method::Naive => 12 * squares,
     };
     padded + padded / 8 + 5 * squares + frames

@@ -15,6 +15,7 @@ mod dfs;
 mod memory;
 pub mod naive;
 pub mod reference;
+pub mod rotate;
 pub mod rules;
 mod trace;
 pub mod warnsdorff;
@@ -40,11 +41,18 @@ pub enum Method {
     Backtrack,
     /// Label-order backtracking.
     Naive,
+    /// Pure Warnsdorff, then Pósa rotations to close the path (closed tours).
+    Rotate,
 }
 
 impl Method {
     /// Every method, for listings.
-    pub const ALL: [Method; 3] = [Method::Warnsdorff, Method::Backtrack, Method::Naive];
+    pub const ALL: [Method; 4] = [
+        Method::Warnsdorff,
+        Method::Backtrack,
+        Method::Naive,
+        Method::Rotate,
+    ];
 
     /// The name used on the command line and in CSV files.
     pub const fn name(self) -> &'static str {
@@ -52,6 +60,7 @@ impl Method {
             Method::Warnsdorff => "warnsdorff",
             Method::Backtrack => "backtrack",
             Method::Naive => "naive",
+            Method::Rotate => "rotate",
         }
     }
 }
@@ -68,7 +77,9 @@ impl FromStr for Method {
         Method::ALL
             .into_iter()
             .find(|m| m.name() == s)
-            .ok_or_else(|| format!("unknown method {s:?}; known: warnsdorff, backtrack, naive"))
+            .ok_or_else(|| {
+                format!("unknown method {s:?}; known: warnsdorff, backtrack, naive, rotate")
+            })
     }
 }
 
@@ -358,7 +369,10 @@ impl Solver {
         self.state.reset(board);
         let mut rule = TieBreaker::new(req.rule, self.state.layout(), req.start, req.seed)?;
         let verdict = match oracle {
-            Oracle::Consult => exists::tour_from(board, req.start, req.closed),
+            // rotate always closes its path
+            Oracle::Consult => {
+                exists::tour_from(board, req.start, req.closed || req.method == Method::Rotate)
+            }
             Oracle::Skip => Ok(()),
         };
         if let Err(reason) = verdict {
@@ -392,6 +406,7 @@ impl Solver {
                 req.budget,
                 obs,
             ),
+            Method::Rotate => rotate::run(&mut self.state, &mut rule, start, obs),
         };
         stats.elapsed_ns = timer.elapsed().as_nanos() as u64;
         self.orderings = rule.orderings_used();
