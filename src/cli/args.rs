@@ -74,3 +74,15 @@ pub fn parse_start(text: &str, board: Board) -> anyhow::Result<Square> {
         )
     })
 }
+
+/// The bytes of `path`, or of standard input when `path` is `-`.
+pub fn read_input(path: &std::path::Path) -> anyhow::Result<Vec<u8>> {
+    if path.as_os_str() == "-" {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut v)
+            .context("reading standard input")?;
+        Ok(v)
+    } else {
+        std::fs::read(path).with_context(|| format!("reading {}", path.display()))
+    }
+}

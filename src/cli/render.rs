@@ -2,12 +2,13 @@
 //! run (`found: false`) is drawn with its dead end, unvisited and stranded squares and the candidate
 //! degrees of its last moves.
 
+use super::args::read_input;
 use super::ExitStatus;
 use crate::render::{tour_svg_with, Numbers, SvgOptions};
 use crate::tour::TourRecord;
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 /// When to write visit numbers.
@@ -38,15 +39,7 @@ pub struct RenderArgs {
 }
 
 pub fn run(args: RenderArgs) -> anyhow::Result<ExitStatus> {
-    let bytes = if args.file.as_os_str() == "-" {
-        let mut v = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut v)
-            .context("reading standard input")?;
-        v
-    } else {
-        std::fs::read(&args.file).with_context(|| format!("reading {}", args.file.display()))?
-    };
+    let bytes = read_input(&args.file)?;
     let rec: TourRecord = serde_json::from_slice(&bytes).with_context(|| {
         format!(
             "{}: malformed tour JSON (expected the output of `solve --format json`)",

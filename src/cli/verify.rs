@@ -1,11 +1,11 @@
 //! `ktour verify`: read a tour file and run the independent verifier on it.
 
+use super::args::read_input;
 use super::{BoardArgs, ExitStatus};
 use crate::tour::parse_tour;
 use crate::verify::{verify_tour, TourKind};
 use anyhow::Context;
 use clap::Args;
-use std::io::Read;
 use std::path::PathBuf;
 
 /// Arguments of `ktour verify`.
@@ -22,15 +22,7 @@ pub struct VerifyArgs {
 }
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitStatus> {
-    let bytes = if args.file.as_os_str() == "-" {
-        let mut v = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut v)
-            .context("reading standard input")?;
-        v
-    } else {
-        std::fs::read(&args.file).with_context(|| format!("reading {}", args.file.display()))?
-    };
+    let bytes = read_input(&args.file)?;
     let tour = parse_tour(&bytes, args.board.board_opt()?)
         .with_context(|| format!("{}", args.file.display()))?;
     let verdict = verify_tour(tour.board, &tour.squares);
