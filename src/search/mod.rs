@@ -1,5 +1,11 @@
-//! The search state shared by every solver: the visited set, an incrementally updated degree array,
-//! and the path, with make/unmake in O(8).
+//! The search state shared by every solver: an incrementally updated degree array whose sentinel
+//! values double as the visited set, and the path, with make/unmake in O(8).
+//!
+//! There is no separate visited bitset: an on-board square is visited exactly when its degree byte
+//! holds a sentinel (`> MAX_DEGREE`). `benches/representation.rs` measures that choice against a
+//! `bitvec` and a `u64` bitboard kept beside the degrees (the sentinel costs nothing extra; the others
+//! add a store per move). The from-scratch check ([`SearchState::check_invariants`]) takes the visited
+//! set from the path, so it stays independent of the array it checks.
 //!
 //! ADVICE FOR HACKERS: the invariant is that for every unvisited on-board square `p`, `degree[p]` is the
 //! number of unvisited on-board knight neighbours of `p`, and every other square (border, visited) holds
@@ -10,19 +16,18 @@
 //! from-scratch recount after random make/unmake sequences.
 
 use crate::board::{Board, Layout, Square, BORDER};
-use bitvec::vec::BitVec;
 
 /// Largest degree a free square can have; anything above is border or visited.
 pub const MAX_DEGREE: u8 = 8;
 
-/// Visited set, degrees and path for one board, reusable across runs without reallocating.
+/// Degrees (visited squares as sentinels) and path for one board, reusable across runs without
+/// reallocating.
 #[derive(Clone, Debug)]
 pub struct SearchState {
     layout: Layout,
     /// Degrees of the empty board, copied in at every reset (memcpy instead of recounting).
     empty_degrees: Vec<u8>,
     degree: Vec<u8>,
-    visited: BitVec,
     path: Vec<u32>,
     saved_degree: Vec<u8>,
 }
@@ -36,7 +41,6 @@ impl SearchState {
         let mut s = SearchState {
             layout,
             degree: Vec::new(),
-            visited: BitVec::new(),
             path: Vec::new(),
             saved_degree: Vec::new(),
             empty_degrees,
@@ -58,8 +62,6 @@ impl SearchState {
     fn clear(&mut self) {
         self.degree.clear();
         self.degree.extend_from_slice(&self.empty_degrees);
-        self.visited.clear();
-        self.visited.resize(self.layout.len(), false);
         self.path.clear();
         self.saved_degree.clear();
     }
@@ -94,10 +96,10 @@ impl SearchState {
         self.degree[p] <= MAX_DEGREE
     }
 
-    /// Whether padded square `p` has been visited.
+    /// Whether padded square `p` is an on-board square that has been visited.
     #[inline]
     pub fn is_visited(&self, p: usize) -> bool {
-        self.visited[p]
+        self.degree[p] > MAX_DEGREE && self.layout.is_on_board(p)
     }
 
     /// Squares visited so far.
@@ -138,7 +140,6 @@ impl SearchState {
         debug_assert!(self.is_free(p), "make on a square that is not free");
         self.saved_degree.push(self.degree[p]);
         self.degree[p] = BORDER;
-        self.visited.set(p, true);
         self.path.push(p as u32);
         for &off in self.layout.offsets() {
             let q = (p as isize + off) as usize;
@@ -156,29 +157,42 @@ impl SearchState {
         }
         debug_assert_eq!(self.degree[p], BORDER, "later moves were not all unmade");
         self.degree[p] = self.saved_degree.pop().expect("saved degree stack in step");
-        self.visited.set(p, false);
         p
     }
 
-    /// The degree of `p` recounted from the visited set: the slow reference for tests.
+    /// The degree of `p` recounted from scratch, the visited set taken from the path: the slow
+    /// reference for tests ([`BORDER`] for border and visited squares).
     pub fn recount_degree(&self, p: usize) -> u8 {
-        if !self.layout.is_on_board(p) || self.visited[p] {
+        self.recount_with(&self.visited_from_path(), p)
+    }
+
+    fn visited_from_path(&self) -> Vec<bool> {
+        let mut visited = vec![false; self.layout.len()];
+        for &q in &self.path {
+            visited[q as usize] = true;
+        }
+        visited
+    }
+
+    fn recount_with(&self, visited: &[bool], p: usize) -> u8 {
+        if !self.layout.is_on_board(p) || visited[p] {
             return BORDER;
         }
         self.layout
             .offsets()
             .iter()
             .map(|&o| (p as isize + o) as usize)
-            .filter(|&q| self.layout.is_on_board(q) && !self.visited[q])
+            .filter(|&q| self.layout.is_on_board(q) && !visited[q])
             .count() as u8
     }
 
     /// Check the whole degree array against a recount (tests and debug assertions).
     pub fn check_invariants(&self) -> Result<(), String> {
+        let visited = self.visited_from_path();
         for p in 0..self.layout.len() {
             let fast = self.degree[p];
-            let slow = self.recount_degree(p);
-            let free = self.layout.is_on_board(p) && !self.visited[p];
+            let slow = self.recount_with(&visited, p);
+            let free = self.layout.is_on_board(p) && !visited[p];
             if free && fast != slow {
                 return Err(format!("degree[{p}] = {fast}, recount {slow}"));
             }
@@ -189,6 +203,14 @@ impl SearchState {
             }
         }
         Ok(())
+    }
+
+    /// The degree array and the path, for the fast Warnsdorff kernel, which writes them exactly as a
+    /// sequence of [`SearchState::make`] calls would, except that it keeps no saved degrees: a state
+    /// left by the kernel is not unmade (pure Warnsdorff never backtracks), only reset.
+    pub(crate) fn kernel_parts(&mut self) -> (&mut [u8], &mut Vec<u32>) {
+        self.saved_degree.clear();
+        (&mut self.degree, &mut self.path)
     }
 }
 

@@ -1,0 +1,577 @@
+//! The fast pure-Warnsdorff kernel behind [`super::Solver::run`] and [`super::Solver::run_batch`]: the
+//! same walk as the plain loop in [`super::warnsdorff`] (Warnsdorff 1823; rules as in `REFERENCE.md`),
+//! at a few nanoseconds a step. [`super::Solver::solve_plain`] keeps the plain loop as its twin, and
+//! `tests/fast_paths.rs` checks the two give identical paths for every rule on every start of boards
+//! 5..40.
+//!
+//! One step from the head `h` is one pass over its eight neighbours that both decrements their degrees
+//! (the head has just been visited) and builds a 64-bit *degree mask*: bit `8 * (d - 1) + lane` is set
+//! when the neighbour in `lane` has degree `d` before the decrement (`d` in 1..=8 for a free square,
+//! since the head still counted; border and visited squares hold values above 0xE0 and contribute no
+//! bit, through the table [`DEGREE_BIT`]). The lowest set bit of the mask is then the minimum degree and,
+//! within it, the lowest lane: lanes are laid out in the rule's scan order, so for a fixed-order rule
+//! `trailing_zeros` alone is the next move, with no compare-and-select chain and no branch. The byte
+//! holding that bit lists every lane of minimum degree, which counts ties for free and is all the other
+//! rules need: distance rules look up the winner in a per-square preference table, `pohl` and `random`
+//! branch to their secondary key only on a real tie.
+//!
+//! A single walk is a chain of dependent loads (head -> degrees -> mask -> next head), about 20 cycles
+//! long, but needs only ~7 cycles of execution resources a step. [`run_lanes`] therefore walks several
+//! independent runs of a batch side by side, each in its own degree array, so the out-of-order core
+//! overlaps their chains.
+//!
+//! ADVICE FOR HACKERS: the kernel writes the degree array exactly as [`crate::search::SearchState::make`]
+//! would (head set to [`BORDER`], its eight neighbours decremented without branching), so after a run
+//! with a path the search state is the one the plain loop leaves. What must change together: the lane
+//! layout of a [`Chooser`] (its `offsets()`) and the meaning of the lane it returns from `choose`; the
+//! [`DEGREE_BIT`] table and the sentinel values (any byte above `8` is "not a candidate", and free
+//! squares always read 1..=8 here because the head was a free neighbour of each of them). The unchecked
+//! indexing rests on one invariant, checked by a debug assertion at every access and exercised by the
+//! test profile (debug assertions on): the head is an on-board square of the padded layout, so
+//! `head + offset` lies inside the array for every knight offset.
+
+use super::rules::{LabelOrder, SquirrelPlan, TieBreaker};
+use super::Rule;
+use crate::board::{Board, Layout, BORDER, KNIGHT_DELTAS};
+use rand::Rng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// `DEGREE_BIT[d]` = `1 << 8 * (d - 1)` for a free square's pre-decrement degree `d` in 1..=8, else 0.
+pub(crate) static DEGREE_BIT: [u64; 256] = degree_bits();
+
+const fn degree_bits() -> [u64; 256] {
+    let mut t = [0u64; 256];
+    let mut d = 1;
+    while d <= 8 {
+        t[d] = 1 << (8 * (d - 1));
+        d += 1;
+    }
+    t
+}
+
+/// How a rule picks the next lane from the degree mask. One implementation per rule family, so the
+/// kernel is monomorphised and a fixed-order rule carries no tie-break code at all.
+pub(crate) trait Chooser {
+    /// Padded offset of each lane.
+    fn offsets(&self) -> &[isize; 8];
+    /// The knight stands on `head` (start included), before choosing its next move.
+    #[inline(always)]
+    fn arrive(&mut self, _head: usize) {}
+    /// The lane to move along. `tz` is the mask's trailing-zero count (8 x (min degree - 1) + lowest
+    /// lane of that degree) and `tied` the lanes of minimum degree (at least one bit), `deg` the degrees
+    /// after this step's decrements.
+    fn choose(&mut self, deg: &[u8], head: usize, tz: u32, tied: u32) -> usize;
+}
+
+/// `first`, `order:*`: lanes in scan order, the lowest lane of minimum degree wins.
+#[derive(Clone, Debug)]
+pub(crate) struct Fixed {
+    offsets: [isize; 8],
+}
+
+impl Fixed {
+    pub(crate) fn new(layout: &Layout, order: LabelOrder) -> Self {
+        Fixed {
+            offsets: scan_offsets(layout, order),
+        }
+    }
+}
+
+impl Chooser for Fixed {
+    #[inline(always)]
+    fn offsets(&self) -> &[isize; 8] {
+        &self.offsets
+    }
+    #[inline(always)]
+    fn choose(&mut self, _: &[u8], _: usize, tz: u32, _: u32) -> usize {
+        (tz & 7) as usize
+    }
+}
+
+/// `squirrel`: a fixed order that changes when the knight stands on a switch square.
+#[derive(Clone, Debug)]
+pub(crate) struct Squirrel {
+    plan: SquirrelPlan,
+    layout_offsets: [isize; 8],
+    offsets: [isize; 8],
+}
+
+impl Squirrel {
+    pub(crate) fn new(layout: &Layout, plan: SquirrelPlan) -> Self {
+        Squirrel {
+            offsets: scan_offsets(layout, plan.ordering()),
+            layout_offsets: *layout.offsets(),
+            plan,
+        }
+    }
+
+    /// The plan as it stands at the end of the run (for `orderings_used`).
+    pub(crate) fn plan(&self) -> &SquirrelPlan {
+        &self.plan
+    }
+}
+
+impl Chooser for Squirrel {
+    #[inline(always)]
+    fn offsets(&self) -> &[isize; 8] {
+        &self.offsets
+    }
+    #[inline(always)]
+    fn arrive(&mut self, head: usize) {
+        if self.plan.arrive(head) {
+            let labels = self.plan.ordering();
+            for (o, &k) in self.offsets.iter_mut().zip(labels.labels()) {
+                *o = self.layout_offsets[k as usize];
+            }
+        }
+    }
+    #[inline(always)]
+    fn choose(&mut self, _: &[u8], _: usize, tz: u32, _: u32) -> usize {
+        (tz & 7) as usize
+    }
+}
+
+/// `roth`, `roth-original`, `center`: the key depends only on where the candidate is, so every square
+/// gets a *class*, the order in which it prefers its eight moves (by distance key, then scan order), and
+/// `pick[class << 8 | tied]` is the preferred lane among `tied`. Lanes are in label order.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Geometry<'a> {
+    offsets: [isize; 8],
+    class: &'a [u8],
+    pick: &'a [u8],
+}
+
+impl Chooser for Geometry<'_> {
+    #[inline(always)]
+    fn offsets(&self) -> &[isize; 8] {
+        &self.offsets
+    }
+    #[inline(always)]
+    fn choose(&mut self, _: &[u8], head: usize, _: u32, tied: u32) -> usize {
+        // Branch-free: a lone minimum is its own pick in the table.
+        self.pick[(self.class[head] as usize) << 8 | tied as usize] as usize
+    }
+}
+
+/// Per-board tables for the distance rules: 1 byte per padded square plus 256 bytes per class (the
+/// classes are the sectors around the target point: a few dozen at most).
+#[derive(Clone, Debug)]
+pub(crate) struct GeometryTables {
+    class: Vec<u8>,
+    pick: Vec<u8>,
+}
+
+impl GeometryTables {
+    /// The tables for a distance `rule` on `layout`'s board; `None` for other rules, or if the board
+    /// had more than 256 classes (impossible for a point target, kept as a safe fallback).
+    pub(crate) fn new(layout: &Layout, rule: Rule) -> Option<Self> {
+        let board = layout.board();
+        let (target, scan) = TieBreaker::distance_target(rule, board)?;
+        let mut prefs: Vec<[u8; 8]> = Vec::new();
+        let mut class = vec![0u8; layout.len()];
+        for sq in board.squares() {
+            let (r, c) = (sq.row() as i64, sq.col() as i64);
+            let mut order = *scan.labels();
+            // stable sort by key keeps scan order among equal distances
+            order.sort_by_key(|&k| {
+                let (dr, dc) = KNIGHT_DELTAS[k as usize];
+                target.key_at(r + dr as i64, c + dc as i64)
+            });
+            let id = match prefs.iter().position(|p| *p == order) {
+                Some(i) => i,
+                None => {
+                    prefs.push(order);
+                    prefs.len() - 1
+                }
+            };
+            class[layout.pad(sq)] = u8::try_from(id).ok()?;
+        }
+        let mut pick = vec![0u8; prefs.len() << 8];
+        for (id, order) in prefs.iter().enumerate() {
+            for mask in 1..256usize {
+                let best = order.iter().find(|&&k| mask & (1 << k) != 0);
+                pick[id << 8 | mask] = *best.expect("mask is not empty");
+            }
+        }
+        Some(GeometryTables { class, pick })
+    }
+
+    pub(crate) fn chooser(&self, layout: &Layout) -> Geometry<'_> {
+        Geometry {
+            offsets: *layout.offsets(),
+            class: &self.class,
+            pick: &self.pick,
+        }
+    }
+
+    /// Number of distinct preference orders.
+    #[cfg(test)]
+    fn classes(&self) -> usize {
+        self.pick.len() >> 8
+    }
+}
+
+/// `pohl`: on a real tie, smallest sum of the candidate's free neighbours' degrees, then label order.
+#[derive(Clone, Debug)]
+pub(crate) struct Pohl {
+    offsets: [isize; 8],
+}
+
+impl Pohl {
+    pub(crate) fn new(layout: &Layout) -> Self {
+        Pohl {
+            offsets: *layout.offsets(),
+        }
+    }
+}
+
+impl Chooser for Pohl {
+    #[inline(always)]
+    fn offsets(&self) -> &[isize; 8] {
+        &self.offsets
+    }
+    #[inline(always)]
+    fn choose(&mut self, deg: &[u8], head: usize, tz: u32, tied: u32) -> usize {
+        if tied & (tied - 1) == 0 {
+            return (tz & 7) as usize;
+        }
+        pohl_tie(&self.offsets, deg, head, tied)
+    }
+}
+
+#[inline(never)]
+fn pohl_tie(offsets: &[isize; 8], deg: &[u8], head: usize, mut tied: u32) -> usize {
+    let (mut best, mut best_sum) = (0, u32::MAX);
+    while tied != 0 {
+        let lane = tied.trailing_zeros() as usize;
+        tied &= tied - 1;
+        let q = (head as isize + offsets[lane]) as usize;
+        let sum: u32 = offsets
+            .iter()
+            .map(|&o| deg[(q as isize + o) as usize])
+            .filter(|&d| d <= crate::search::MAX_DEGREE)
+            .map(u32::from)
+            .sum();
+        if sum < best_sum {
+            (best, best_sum) = (lane, sum);
+        }
+    }
+    best
+}
+
+/// `random`: on a real tie, a uniform draw among the tied lanes (label order), from the run's PRNG,
+/// drawn exactly as [`TieBreaker::choose`] does so both give the same walk for a seed.
+#[derive(Clone, Debug)]
+pub(crate) struct Random {
+    offsets: [isize; 8],
+    rng: Xoshiro256PlusPlus,
+}
+
+impl Random {
+    pub(crate) fn new(layout: &Layout, rng: Xoshiro256PlusPlus) -> Self {
+        Random {
+            offsets: *layout.offsets(),
+            rng,
+        }
+    }
+}
+
+impl Chooser for Random {
+    #[inline(always)]
+    fn offsets(&self) -> &[isize; 8] {
+        &self.offsets
+    }
+    #[inline(always)]
+    fn choose(&mut self, _: &[u8], _: usize, tz: u32, mut tied: u32) -> usize {
+        if tied & (tied - 1) == 0 {
+            return (tz & 7) as usize;
+        }
+        let pick = self.rng.gen_range(0..tied.count_ones() as usize);
+        for _ in 0..pick {
+            tied &= tied - 1;
+        }
+        tied.trailing_zeros() as usize
+    }
+}
+
+/// Offsets of the labels of `order`, in that order.
+fn scan_offsets(layout: &Layout, order: LabelOrder) -> [isize; 8] {
+    let mut o = [0isize; 8];
+    for (slot, &k) in o.iter_mut().zip(order.labels()) {
+        *slot = layout.offsets()[k as usize];
+    }
+    o
+}
+
+/// One pass over the neighbours of `head`: decrement their degrees, and return the next square and
+/// whether the minimum degree was tied, or `None` at a dead end (which includes a finished tour).
+///
+/// `head` must be an on-board square of the padded layout `deg` was built for, already marked
+/// visited; the returned square is marked visited before returning.
+#[inline(always)]
+fn step<C: Chooser>(deg: &mut [u8], head: usize, ch: &mut C) -> Option<(usize, bool)> {
+    let offs = *ch.offsets();
+    let mut mask = 0u64;
+    for (lane, &o) in offs.iter().enumerate() {
+        let q = head.wrapping_add_signed(o);
+        debug_assert!(
+            q < deg.len(),
+            "neighbour {q} of {head} outside the padded array"
+        );
+        // SAFETY: `head` is an on-board square of the padded layout (the start was, and every later
+        // head is a square whose degree read 1..=8, which only on-board free squares do), and the
+        // 2-square border means `head + o` is inside the array for every knight offset `o`. The
+        // debug assertion above checks it in tests.
+        let slot = unsafe { deg.get_unchecked_mut(q) };
+        let d = *slot;
+        *slot = d.wrapping_sub(1);
+        mask |= DEGREE_BIT[d as usize] << lane;
+    }
+    if mask == 0 {
+        return None;
+    }
+    let tz = mask.trailing_zeros();
+    let tied = ((mask >> (tz & !7)) & 0xFF) as u32;
+    let lane = ch.choose(deg, head, tz, tied);
+    let next = head.wrapping_add_signed(offs[lane & 7]);
+    debug_assert!(
+        next < deg.len() && deg[next] <= crate::search::MAX_DEGREE,
+        "the kernel chose a square that is not free"
+    );
+    // SAFETY: as above, `next` is a neighbour of the on-board `head`; the assertion checks it.
+    unsafe { *deg.get_unchecked_mut(next) = BORDER };
+    Some((next, tied & (tied - 1) != 0))
+}
+
+/// The end of one walk.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Walk {
+    /// Squares visited, the start included.
+    pub visited: u32,
+    /// Moves at which the minimum degree was shared.
+    pub ties: u64,
+    /// The last square (padded index).
+    pub head: usize,
+}
+
+/// One walk from padded `start` on a fresh degree array, recording the path in `path` (cleared).
+#[inline(never)]
+pub(crate) fn walk_with_path<C: Chooser>(
+    deg: &mut [u8],
+    start: usize,
+    ch: &mut C,
+    path: &mut Vec<u32>,
+    squares: usize,
+) -> Walk {
+    path.clear();
+    path.reserve(squares);
+    deg[start] = BORDER;
+    path.push(start as u32);
+    ch.arrive(start);
+    let (mut head, mut ties) = (start, 0u64);
+    while let Some((next, tied)) = step(deg, head, ch) {
+        ties += u64::from(tied);
+        head = next;
+        path.push(next as u32);
+        ch.arrive(next);
+    }
+    Walk {
+        visited: path.len() as u32,
+        ties,
+        head,
+    }
+}
+
+/// The degrees of the empty board, written row by row from a handful of row templates instead of
+/// one padded copy, so that a sweep worker's memory stays at about one byte per square and lane.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct EmptyBoard {
+    board: Option<Board>,
+    stride: usize,
+    /// Templates for (rows from the top edge, rows from the bottom edge) capped at 2: 9 at most.
+    rows: Vec<(u8, u8, Vec<u8>)>,
+}
+
+impl EmptyBoard {
+    fn prepare(&mut self, layout: &Layout) {
+        if self.board == Some(layout.board()) {
+            return;
+        }
+        let board = layout.board();
+        self.board = Some(board);
+        self.stride = layout.stride();
+        self.rows.clear();
+        let n = board.rows();
+        for r in 0..n {
+            let key = (r.min(2) as u8, (n - 1 - r).min(2) as u8);
+            if self.rows.iter().any(|t| (t.0, t.1) == key) {
+                continue;
+            }
+            let mut row = vec![BORDER; self.stride];
+            for c in 0..board.cols() {
+                let sq = crate::board::Square::new(r as u16, c as u16);
+                row[c as usize + 2] = board.neighbours(sq).count() as u8;
+            }
+            self.rows.push((key.0, key.1, row));
+        }
+    }
+
+    /// Fill `deg` (length `layout.len()`) with the empty board's degrees.
+    pub(crate) fn fill(&mut self, layout: &Layout, deg: &mut [u8]) {
+        self.prepare(layout);
+        let n = layout.board().rows();
+        let s = self.stride;
+        deg[..2 * s].fill(BORDER);
+        deg[(n as usize + 2) * s..].fill(BORDER);
+        for r in 0..n {
+            let key = (r.min(2) as u8, (n - 1 - r).min(2) as u8);
+            let t = &self
+                .rows
+                .iter()
+                .find(|t| (t.0, t.1) == key)
+                .expect("prepared")
+                .2;
+            let at = (r as usize + 2) * s;
+            deg[at..at + s].copy_from_slice(t);
+        }
+    }
+}
+
+/// One run handed to [`run_lanes`].
+pub(crate) struct LaneJob<C> {
+    /// Padded start square.
+    pub start: usize,
+    /// The rule's per-run state.
+    pub chooser: C,
+}
+
+struct Lane<C> {
+    base: usize,
+    head: usize,
+    visited: u32,
+    ties: u64,
+    job: usize,
+    chooser: C,
+}
+
+/// Walk `jobs` (all on `layout`'s board) interleaved `lanes` at a time, each lane in its own slice of
+/// `buf`; calls `done(job index, walk, chooser)` as each one ends (not in order). No paths are kept.
+pub(crate) fn run_lanes<C: Chooser>(
+    layout: &Layout,
+    empty: &mut EmptyBoard,
+    buf: &mut Vec<u8>,
+    lanes: usize,
+    jobs: impl IntoIterator<Item = LaneJob<C>>,
+    mut done: impl FnMut(usize, Walk, C),
+) {
+    let padded = layout.len();
+    let lanes = lanes.max(1);
+    buf.clear();
+    buf.resize(lanes * padded, BORDER);
+    let mut jobs = jobs.into_iter().enumerate();
+    let mut active: Vec<Lane<C>> = Vec::with_capacity(lanes);
+    let mut start_lane = |base: usize, (job, j): (usize, LaneJob<C>), buf: &mut Vec<u8>| {
+        let deg = &mut buf[base..base + padded];
+        empty.fill(layout, deg);
+        let mut chooser = j.chooser;
+        assert!(layout.is_on_board(j.start), "start off the board");
+        deg[j.start] = BORDER;
+        chooser.arrive(j.start);
+        Lane {
+            base,
+            head: j.start,
+            visited: 1,
+            ties: 0,
+            job,
+            chooser,
+        }
+    };
+    for slot in 0..lanes {
+        match jobs.next() {
+            Some(j) => active.push(start_lane(slot * padded, j, buf)),
+            None => break,
+        }
+    }
+    while !active.is_empty() {
+        let mut i = 0;
+        while i < active.len() {
+            let lane = &mut active[i];
+            let deg = &mut buf[lane.base..lane.base + padded];
+            if let Some((next, tied)) = step(deg, lane.head, &mut lane.chooser) {
+                lane.head = next;
+                lane.visited += 1;
+                lane.ties += u64::from(tied);
+                lane.chooser.arrive(next);
+                i += 1;
+                continue;
+            }
+            let base = lane.base;
+            let finished = match jobs.next() {
+                Some(j) => std::mem::replace(lane, start_lane(base, j, buf)),
+                None => active.swap_remove(i),
+            };
+            let walk = Walk {
+                visited: finished.visited,
+                ties: finished.ties,
+                head: finished.head,
+            };
+            done(finished.job, walk, finished.chooser);
+        }
+    }
+}
+
+/// How many runs to interleave on `board`: four while the lanes' degree arrays stay small (cache
+/// resident, 1 MiB together at most), else as many as fit in 2 bytes per square (the memory target of
+/// a sweep worker), at least one.
+pub(crate) fn lanes_for(layout: &Layout) -> usize {
+    const SMALL: usize = 1 << 20;
+    let padded = layout.len();
+    if 4 * padded <= SMALL {
+        4
+    } else {
+        (2 * layout.board().len() as usize / padded).clamp(1, 4)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn degree_bits_mark_only_free_degrees() {
+        for (d, &b) in DEGREE_BIT.iter().enumerate() {
+            if (1..=8).contains(&d) {
+                assert_eq!(b.trailing_zeros() as usize, 8 * (d - 1));
+                assert_eq!(b.count_ones(), 1);
+            } else {
+                assert_eq!(b, 0, "{d}");
+            }
+        }
+        // border and visited squares stay above 8 after up to eight decrements
+        const { assert!(BORDER - 8 > 8) };
+    }
+
+    #[test]
+    fn empty_board_matches_the_layout() {
+        let mut e = EmptyBoard::default();
+        for (r, c) in [(1, 1), (3, 4), (5, 5), (8, 8), (13, 7), (2, 9)] {
+            let layout = Layout::new(Board::new(r, c).unwrap());
+            let mut want = Vec::new();
+            layout.initial_degrees(&mut want);
+            let mut got = vec![0u8; layout.len()];
+            e.fill(&layout, &mut got);
+            assert_eq!(got, want, "{r}x{c}");
+        }
+    }
+
+    #[test]
+    fn distance_rules_have_few_classes() {
+        for n in [5u64, 8, 40, 101] {
+            let layout = Layout::new(Board::square(n).unwrap());
+            for rule in [Rule::Roth, Rule::RothOriginal, Rule::Center] {
+                let t = GeometryTables::new(&layout, rule).unwrap();
+                assert!(t.classes() <= 64, "{n} {rule}: {}", t.classes());
+            }
+        }
+    }
+}
