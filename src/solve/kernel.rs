@@ -39,6 +39,38 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// `DEGREE_BIT[d]` = `1 << 8 * (d - 1)` for a free square's pre-decrement degree `d` in 1..=8, else 0.
 pub(crate) static DEGREE_BIT: [u64; 256] = degree_bits();
 
+/// Per-label mask tables: `bits[k][d]` = `DEGREE_BIT[d] << lane(k)`, the bit that label `k` sets for
+/// degree `d`. With one table per label the mask is built by one `or` from memory per neighbour.
+pub(crate) type Bits = [[u64; 256]; 8];
+
+/// Label `k` in lane `k` (label order): the distance rules, `pohl`, `random`, `squirrel`.
+pub(crate) static IDENTITY_BITS: Bits = identity_bits();
+
+const fn identity_bits() -> Bits {
+    let mut t = [[0u64; 256]; 8];
+    let mut k = 0;
+    while k < 8 {
+        let mut d = 1;
+        while d <= 8 {
+            t[k][d] = 1 << (8 * (d - 1) + k);
+            d += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
+/// The tables that put label `order[i]` in lane `i`, so the lowest lane is the first in scan order.
+pub(crate) fn order_bits(order: LabelOrder) -> Box<Bits> {
+    let mut t = Box::new([[0u64; 256]; 8]);
+    for (lane, &k) in order.labels().iter().enumerate() {
+        for d in 1..=8 {
+            t[k as usize][d] = DEGREE_BIT[d] << lane;
+        }
+    }
+    t
+}
+
 const fn degree_bits() -> [u64; 256] {
     let mut t = [0u64; 256];
     let mut d = 1;
@@ -54,6 +86,10 @@ const fn degree_bits() -> [u64; 256] {
 pub(crate) trait Chooser {
     /// Padded offset of each lane.
     fn offsets(&self) -> &[isize; 8];
+    /// The mask bits of each label (which lane each label is in).
+    fn bits(&self) -> &Bits {
+        &IDENTITY_BITS
+    }
     /// The knight stands on `head` (start included), before choosing its next move.
     #[inline(always)]
     fn arrive(&mut self, _head: usize) {}
@@ -64,23 +100,30 @@ pub(crate) trait Chooser {
 }
 
 /// `first`, `order:*`: lanes in scan order, the lowest lane of minimum degree wins.
-#[derive(Clone, Debug)]
-pub(crate) struct Fixed {
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fixed<'a> {
     offsets: [isize; 8],
+    bits: &'a Bits,
 }
 
-impl Fixed {
-    pub(crate) fn new(layout: &Layout, order: LabelOrder) -> Self {
+impl<'a> Fixed<'a> {
+    /// `bits` must be [`order_bits`] of `order`.
+    pub(crate) fn new(layout: &Layout, order: LabelOrder, bits: &'a Bits) -> Self {
         Fixed {
             offsets: scan_offsets(layout, order),
+            bits,
         }
     }
 }
 
-impl Chooser for Fixed {
+impl Chooser for Fixed<'_> {
     #[inline(always)]
     fn offsets(&self) -> &[isize; 8] {
         &self.offsets
+    }
+    #[inline(always)]
+    fn bits(&self) -> &Bits {
+        self.bits
     }
     #[inline(always)]
     fn choose(&mut self, _: &[u8], _: usize, tz: u32, _: u32) -> usize {
@@ -88,19 +131,21 @@ impl Chooser for Fixed {
     }
 }
 
-/// `squirrel`: a fixed order that changes when the knight stands on a switch square.
+/// `squirrel`: a fixed order that changes when the knight stands on a switch square. Lanes are in
+/// label order; the order in force picks among the tied labels (a handful of runs per sweep, so a
+/// short loop is fine here).
 #[derive(Clone, Debug)]
 pub(crate) struct Squirrel {
     plan: SquirrelPlan,
-    layout_offsets: [isize; 8],
     offsets: [isize; 8],
+    order: [u8; 8],
 }
 
 impl Squirrel {
     pub(crate) fn new(layout: &Layout, plan: SquirrelPlan) -> Self {
         Squirrel {
-            offsets: scan_offsets(layout, plan.ordering()),
-            layout_offsets: *layout.offsets(),
+            offsets: *layout.offsets(),
+            order: *plan.ordering().labels(),
             plan,
         }
     }
@@ -119,15 +164,13 @@ impl Chooser for Squirrel {
     #[inline(always)]
     fn arrive(&mut self, head: usize) {
         if self.plan.arrive(head) {
-            let labels = self.plan.ordering();
-            for (o, &k) in self.offsets.iter_mut().zip(labels.labels()) {
-                *o = self.layout_offsets[k as usize];
-            }
+            self.order = *self.plan.ordering().labels();
         }
     }
     #[inline(always)]
-    fn choose(&mut self, _: &[u8], _: usize, tz: u32, _: u32) -> usize {
-        (tz & 7) as usize
+    fn choose(&mut self, _: &[u8], _: usize, _: u32, tied: u32) -> usize {
+        let k = self.order.iter().find(|&&k| tied & (1 << k) != 0);
+        *k.expect("at least one tied label") as usize
     }
 }
 
@@ -303,16 +346,38 @@ fn scan_offsets(layout: &Layout, order: LabelOrder) -> [isize; 8] {
     o
 }
 
+/// The padded offsets of labels 1..8 written from the stride (`Layout::offsets`, checked by a test),
+/// so that each address is one addressing mode (`head + stride * {1,2} + const`) rather than eight
+/// precomputed pointers that spill.
+#[inline(always)]
+fn label_offsets(s: isize) -> [isize; 8] {
+    [
+        -2 * s + 1,
+        -s + 2,
+        s + 2,
+        2 * s + 1,
+        2 * s - 1,
+        s - 2,
+        -s - 2,
+        -2 * s - 1,
+    ]
+}
+
 /// One pass over the neighbours of `head`: decrement their degrees, and return the next square and
 /// whether the minimum degree was tied, or `None` at a dead end (which includes a finished tour).
 ///
 /// `head` must be an on-board square of the padded layout `deg` was built for, already marked
 /// visited; the returned square is marked visited before returning.
 #[inline(always)]
-fn step<C: Chooser>(deg: &mut [u8], head: usize, ch: &mut C) -> Option<(usize, bool)> {
-    let offs = *ch.offsets();
+fn step<C: Chooser>(
+    deg: &mut [u8],
+    stride: isize,
+    head: usize,
+    ch: &mut C,
+) -> Option<(usize, bool)> {
+    let bits = ch.bits();
     let mut mask = 0u64;
-    for (lane, &o) in offs.iter().enumerate() {
+    for (k, &o) in label_offsets(stride).iter().enumerate() {
         let q = head.wrapping_add_signed(o);
         debug_assert!(
             q < deg.len(),
@@ -325,7 +390,7 @@ fn step<C: Chooser>(deg: &mut [u8], head: usize, ch: &mut C) -> Option<(usize, b
         let slot = unsafe { deg.get_unchecked_mut(q) };
         let d = *slot;
         *slot = d.wrapping_sub(1);
-        mask |= DEGREE_BIT[d as usize] << lane;
+        mask |= bits[k][d as usize];
     }
     if mask == 0 {
         return None;
@@ -333,7 +398,7 @@ fn step<C: Chooser>(deg: &mut [u8], head: usize, ch: &mut C) -> Option<(usize, b
     let tz = mask.trailing_zeros();
     let tied = ((mask >> (tz & !7)) & 0xFF) as u32;
     let lane = ch.choose(deg, head, tz, tied);
-    let next = head.wrapping_add_signed(offs[lane & 7]);
+    let next = head.wrapping_add_signed(ch.offsets()[lane & 7]);
     debug_assert!(
         next < deg.len() && deg[next] <= crate::search::MAX_DEGREE,
         "the kernel chose a square that is not free"
@@ -357,19 +422,21 @@ pub(crate) struct Walk {
 /// One walk from padded `start` on a fresh degree array, recording the path in `path` (cleared).
 #[inline(never)]
 pub(crate) fn walk_with_path<C: Chooser>(
+    layout: &Layout,
     deg: &mut [u8],
     start: usize,
     ch: &mut C,
     path: &mut Vec<u32>,
-    squares: usize,
 ) -> Walk {
+    let squares = layout.board().len() as usize;
+    let stride = layout.stride() as isize;
     path.clear();
     path.reserve(squares);
     deg[start] = BORDER;
     path.push(start as u32);
     ch.arrive(start);
     let (mut head, mut ties) = (start, 0u64);
-    while let Some((next, tied)) = step(deg, head, ch) {
+    while let Some((next, tied)) = step(deg, stride, head, ch) {
         ties += u64::from(tied);
         head = next;
         path.push(next as u32);
@@ -465,6 +532,7 @@ pub(crate) fn run_lanes<C: Chooser>(
     mut done: impl FnMut(usize, Walk, C),
 ) {
     let padded = layout.len();
+    let stride = layout.stride() as isize;
     let lanes = lanes.max(1);
     buf.clear();
     buf.resize(lanes * padded, BORDER);
@@ -497,7 +565,7 @@ pub(crate) fn run_lanes<C: Chooser>(
         while i < active.len() {
             let lane = &mut active[i];
             let deg = &mut buf[lane.base..lane.base + padded];
-            if let Some((next, tied)) = step(deg, lane.head, &mut lane.chooser) {
+            if let Some((next, tied)) = step(deg, stride, lane.head, &mut lane.chooser) {
                 lane.head = next;
                 lane.visited += 1;
                 lane.ties += u64::from(tied);
@@ -549,6 +617,27 @@ mod tests {
         }
         // border and visited squares stay above 8 after up to eight decrements
         const { assert!(BORDER - 8 > 8) };
+    }
+
+    #[test]
+    fn label_offsets_are_the_layouts() {
+        for (r, c) in [(5, 5), (3, 11), (100, 7)] {
+            let layout = Layout::new(Board::new(r, c).unwrap());
+            assert_eq!(&label_offsets(layout.stride() as isize), layout.offsets());
+        }
+    }
+
+    #[test]
+    fn order_bits_put_the_scan_order_in_lanes() {
+        let order: LabelOrder = "36875124".parse().unwrap();
+        let bits = order_bits(order);
+        for (lane, &k) in order.labels().iter().enumerate() {
+            assert_eq!(bits[k as usize][3], 1 << (16 + lane));
+            assert_eq!(bits[k as usize][0], 0);
+            assert_eq!(bits[k as usize][0xF0], 0);
+        }
+        let id = order_bits(LabelOrder::IDENTITY);
+        assert_eq!(*id, IDENTITY_BITS);
     }
 
     #[test]

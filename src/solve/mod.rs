@@ -271,6 +271,8 @@ pub struct Solver {
     /// The last (board, method) whose memory need was checked: reading `/proc/meminfo` costs more
     /// than a whole 8x8 run, so it is read once per board, not once per run.
     memory_ok: Option<(Board, Method)>,
+    /// Mask tables of the last fixed order used.
+    order_bits: Option<(rules::LabelOrder, Box<kernel::Bits>)>,
     /// Distance-rule tables of the last board and rule they were built for.
     geometry: Option<(Board, Rule, kernel::GeometryTables)>,
     /// Row templates of the empty board, for the batch lanes.
@@ -295,6 +297,7 @@ impl Solver {
             plain: false,
             memory_ok: None,
             geometry: None,
+            order_bits: None,
             empty: kernel::EmptyBoard::default(),
             lanes: Vec::new(),
         }
@@ -446,7 +449,8 @@ impl Solver {
         let start_of = |i: usize| layout.pad(reqs[i].start);
         match rule {
             Rule::Order(order) => {
-                let c = kernel::Fixed::new(&layout, order);
+                let c =
+                    kernel::Fixed::new(&layout, order, order_tables(&mut self.order_bits, order));
                 let jobs = runs.map(|(i, _)| {
                     (
                         i,
@@ -633,39 +637,32 @@ impl Solver {
         start: usize,
     ) -> (Outcome, Stats) {
         let layout = *self.state.layout();
-        let squares = layout.board().len() as usize;
         let (deg, path) = self.state.kernel_parts();
         let walk = match req.rule {
-            Rule::Order(order) => kernel::walk_with_path(
-                deg,
-                start,
-                &mut kernel::Fixed::new(&layout, order),
-                path,
-                squares,
-            ),
+            Rule::Order(order) => {
+                let bits = order_tables(&mut self.order_bits, order);
+                let mut c = kernel::Fixed::new(&layout, order, bits);
+                kernel::walk_with_path(&layout, deg, start, &mut c, path)
+            }
             Rule::Squirrel => {
                 let plan = rule.squirrel_plan().expect("squirrel plan").clone();
                 let mut c = kernel::Squirrel::new(&layout, plan);
-                let walk = kernel::walk_with_path(deg, start, &mut c, path, squares);
+                let walk = kernel::walk_with_path(&layout, deg, start, &mut c, path);
                 rule.restore_stage(c.plan().stage());
                 walk
             }
             Rule::Pohl => {
-                kernel::walk_with_path(deg, start, &mut kernel::Pohl::new(&layout), path, squares)
+                let mut c = kernel::Pohl::new(&layout);
+                kernel::walk_with_path(&layout, deg, start, &mut c, path)
             }
             Rule::Random => {
                 let rng = rule.take_rng().expect("random rule has a PRNG");
-                kernel::walk_with_path(
-                    deg,
-                    start,
-                    &mut kernel::Random::new(&layout, rng),
-                    path,
-                    squares,
-                )
+                let mut c = kernel::Random::new(&layout, rng);
+                kernel::walk_with_path(&layout, deg, start, &mut c, path)
             }
             Rule::Roth | Rule::RothOriginal | Rule::Center => {
                 let tables = geometry_tables(&mut self.geometry, &layout, req.rule);
-                kernel::walk_with_path(deg, start, &mut tables.chooser(&layout), path, squares)
+                kernel::walk_with_path(&layout, deg, start, &mut tables.chooser(&layout), path)
             }
         };
         let stats = Stats {
@@ -675,6 +672,17 @@ impl Solver {
         };
         (walk_outcome(&layout, &walk, start, req.closed), stats)
     }
+}
+
+/// The mask tables of a fixed order, built once and cached.
+fn order_tables(
+    cache: &mut Option<(rules::LabelOrder, Box<kernel::Bits>)>,
+    order: rules::LabelOrder,
+) -> &kernel::Bits {
+    if !matches!(cache, Some((o, _)) if *o == order) {
+        *cache = Some((order, kernel::order_bits(order)));
+    }
+    &cache.as_ref().expect("just filled").1
 }
 
 /// The distance-rule tables for `layout`'s board and `rule`, built once and cached.
