@@ -134,27 +134,65 @@ impl SearchState {
             .collect()
     }
 
-    /// Visit the free square `p`.
+    /// Whether every knight neighbour of padded index `p` lies inside the degree array (true for
+    /// every on-board square: the border is two squares wide). Two compares, kept in release builds
+    /// because the unchecked neighbour accesses below rely on it.
+    #[inline(always)]
+    fn neighbours_inside(&self, p: usize) -> bool {
+        let margin = 2 * self.layout.stride() + 2;
+        p >= margin && p + margin < self.degree.len()
+    }
+
+    /// The degrees of the eight knight neighbours of `p`, in label order. Panics unless `p` is at
+    /// least two squares inside the padded array (every on-board square is).
+    #[inline(always)]
+    pub fn neighbour_degrees(&self, p: usize) -> [u8; 8] {
+        assert!(
+            self.neighbours_inside(p),
+            "square {p} has neighbours outside the array"
+        );
+        let mut d = [0u8; 8];
+        for (slot, o) in d.iter_mut().zip(self.layout.knight_offsets()) {
+            // SAFETY: `neighbours_inside(p)` (asserted above) puts `p + o` inside the array for every
+            // knight offset `o`, whose row part is at most two strides and column part two squares.
+            *slot = unsafe { *self.degree.get_unchecked(p.wrapping_add_signed(o)) };
+        }
+        d
+    }
+
+    /// Add `delta` (wrapping) to the degrees of the eight knight neighbours of `p`, which must be an
+    /// on-board square (callers guarantee it; checked in debug builds).
+    #[inline(always)]
+    fn add_to_neighbours(&mut self, p: usize, delta: u8) {
+        debug_assert!(self.layout.is_on_board(p) && self.neighbours_inside(p));
+        let offsets = self.layout.knight_offsets();
+        let degree = &mut self.degree[..];
+        for o in offsets {
+            // SAFETY: `p` is on the board (see the callers), so as in `neighbour_degrees` every
+            // `p + o` is inside the array.
+            let slot = unsafe { degree.get_unchecked_mut(p.wrapping_add_signed(o)) };
+            *slot = slot.wrapping_add(delta);
+        }
+    }
+
+    /// Visit the free square `p`. Panics if `p` is not free.
     #[inline(always)]
     pub fn make(&mut self, p: usize) {
-        debug_assert!(self.is_free(p), "make on a square that is not free");
-        self.saved_degree.push(self.degree[p]);
-        self.degree[p] = BORDER;
+        let d = std::mem::replace(&mut self.degree[p], BORDER);
+        // Only on-board squares ever hold a degree <= MAX_DEGREE (the invariant), so this check
+        // is what makes the unchecked neighbour updates sound.
+        assert!(d <= MAX_DEGREE, "make on a square that is not free");
+        self.saved_degree.push(d);
         self.path.push(p as u32);
-        for &off in self.layout.offsets() {
-            let q = (p as isize + off) as usize;
-            self.degree[q] = self.degree[q].wrapping_sub(1);
-        }
+        self.add_to_neighbours(p, 1u8.wrapping_neg());
     }
 
     /// Undo the last `make`; returns the square left.
     #[inline(always)]
     pub fn unmake(&mut self) -> usize {
         let p = self.path.pop().expect("unmake on an empty path") as usize;
-        for &off in self.layout.offsets() {
-            let q = (p as isize + off) as usize;
-            self.degree[q] = self.degree[q].wrapping_add(1);
-        }
+        // `p` came off the path, which holds only squares that were free (on-board) when made.
+        self.add_to_neighbours(p, 1);
         debug_assert_eq!(self.degree[p], BORDER, "later moves were not all unmade");
         self.degree[p] = self.saved_degree.pop().expect("saved degree stack in step");
         p

@@ -192,7 +192,16 @@ impl Chooser for Geometry<'_> {
     #[inline(always)]
     fn choose(&mut self, _: &[u8], head: usize, _: u32, tied: u32) -> usize {
         // Branch-free: a lone minimum is its own pick in the table.
-        self.pick[(self.class[head] as usize) << 8 | tied as usize] as usize
+        debug_assert!(head < self.class.len() && tied < 256);
+        // SAFETY: `head` is a square of the padded layout the class table was built for (same
+        // length as the degree array, checked when the chooser is made) and `tied` is one byte of
+        // the mask; every class id stored is below `pick.len() >> 8` (built together), so both
+        // indexes are in bounds. The debug assertions check them in tests.
+        let class = unsafe { *self.class.get_unchecked(head) } as usize;
+        let at = class << 8 | tied as usize;
+        debug_assert!(at < self.pick.len());
+        // SAFETY: see above.
+        (unsafe { *self.pick.get_unchecked(at) }) as usize
     }
 }
 
@@ -240,6 +249,7 @@ impl GeometryTables {
     }
 
     pub(crate) fn chooser(&self, layout: &Layout) -> Geometry<'_> {
+        assert_eq!(self.class.len(), layout.len(), "tables of another board");
         Geometry {
             offsets: *layout.offsets(),
             class: &self.class,
@@ -346,8 +356,8 @@ fn scan_offsets(layout: &Layout, order: LabelOrder) -> [isize; 8] {
     o
 }
 
-/// The padded offsets of labels 1..8 written from the stride (`Layout::offsets`, checked by a test),
-/// so that each address is one addressing mode (`head + stride * {1,2} + const`) rather than eight
+/// The padded offsets of labels 1..8 written from the stride ([`Layout::knight_offsets`]), so that
+/// each address is one addressing mode (`head + stride * {1,2} + const`) rather than eight
 /// precomputed pointers that spill.
 #[inline(always)]
 fn label_offsets(s: isize) -> [isize; 8] {
@@ -513,7 +523,6 @@ pub(crate) struct LaneJob<C> {
 }
 
 struct Lane<C> {
-    base: usize,
     head: usize,
     visited: u32,
     ties: u64,
@@ -537,16 +546,17 @@ pub(crate) fn run_lanes<C: Chooser>(
     buf.clear();
     buf.resize(lanes * padded, BORDER);
     let mut jobs = jobs.into_iter().enumerate();
+    // Lane `i` always walks in `arrays[i]`; finished lanes are swapped to the end together with
+    // their arrays, so the hot loop indexes two small vectors and slices nothing.
+    let mut arrays: Vec<&mut [u8]> = buf.chunks_exact_mut(padded).collect();
     let mut active: Vec<Lane<C>> = Vec::with_capacity(lanes);
-    let mut start_lane = |base: usize, (job, j): (usize, LaneJob<C>), buf: &mut Vec<u8>| {
-        let deg = &mut buf[base..base + padded];
+    let mut start_lane = |deg: &mut [u8], (job, j): (usize, LaneJob<C>)| {
         empty.fill(layout, deg);
         let mut chooser = j.chooser;
         assert!(layout.is_on_board(j.start), "start off the board");
         deg[j.start] = BORDER;
         chooser.arrive(j.start);
         Lane {
-            base,
             head: j.start,
             visited: 1,
             ties: 0,
@@ -554,17 +564,16 @@ pub(crate) fn run_lanes<C: Chooser>(
             chooser,
         }
     };
-    for slot in 0..lanes {
+    for deg in arrays.iter_mut() {
         match jobs.next() {
-            Some(j) => active.push(start_lane(slot * padded, j, buf)),
+            Some(j) => active.push(start_lane(deg, j)),
             None => break,
         }
     }
     while !active.is_empty() {
         let mut i = 0;
         while i < active.len() {
-            let lane = &mut active[i];
-            let deg = &mut buf[lane.base..lane.base + padded];
+            let (lane, deg) = (&mut active[i], &mut *arrays[i]);
             if let Some((next, tied)) = step(deg, stride, lane.head, &mut lane.chooser) {
                 lane.head = next;
                 lane.visited += 1;
@@ -573,10 +582,13 @@ pub(crate) fn run_lanes<C: Chooser>(
                 i += 1;
                 continue;
             }
-            let base = lane.base;
             let finished = match jobs.next() {
-                Some(j) => std::mem::replace(lane, start_lane(base, j, buf)),
-                None => active.swap_remove(i),
+                Some(j) => std::mem::replace(lane, start_lane(deg, j)),
+                None => {
+                    let last = active.len() - 1;
+                    arrays.swap(i, last);
+                    active.swap_remove(i)
+                }
             };
             let walk = Walk {
                 visited: finished.visited,

@@ -456,7 +456,7 @@ impl Solver {
                         i,
                         kernel::LaneJob {
                             start: start_of(i),
-                            chooser: c.clone(),
+                            chooser: c,
                         },
                     )
                 });
