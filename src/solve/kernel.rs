@@ -7,28 +7,33 @@
 //! One step from the head `h` is one pass over its eight neighbours that both decrements their degrees
 //! (the head has just been visited) and builds a 64-bit *degree mask*: bit `8 * (d - 1) + lane` is set
 //! when the neighbour in `lane` has degree `d` before the decrement (`d` in 1..=8 for a free square,
-//! since the head still counted; border and visited squares hold values above 0xE0 and contribute no
-//! bit, through the table [`DEGREE_BIT`]). The lowest set bit of the mask is then the minimum degree and,
-//! within it, the lowest lane: lanes are laid out in the rule's scan order, so for a fixed-order rule
-//! `trailing_zeros` alone is the next move, with no compare-and-select chain and no branch. The byte
-//! holding that bit lists every lane of minimum degree, which counts ties for free and is all the other
-//! rules need: distance rules look up the winner in a per-square preference table, `pohl` and `random`
-//! branch to their secondary key only on a real tie.
+//! since the head still counted; border and visited squares hold values of 0xE8 and above and
+//! contribute no bit). The bit comes from a per-label table ([`Bits`]: `bits[k][d]`), so building the
+//! mask is one `or` from memory per neighbour, and the table also says which lane label `k` sits in.
+//! The lowest set bit of the mask is then the minimum degree and, within it, the lowest lane: for a
+//! fixed-order rule the lanes are the scan order, so `trailing_zeros` alone is the next move, with no
+//! compare-and-select chain and no branch. The byte holding that bit lists every lane of minimum
+//! degree, which counts ties for free and is all the other rules need: distance rules look up the
+//! winner in a per-square preference table (branch-free), `pohl` and `random` branch to their secondary
+//! key only on a real tie.
 //!
-//! A single walk is a chain of dependent loads (head -> degrees -> mask -> next head), about 20 cycles
-//! long, but needs only ~7 cycles of execution resources a step. [`run_lanes`] therefore walks several
-//! independent runs of a batch side by side, each in its own degree array, so the out-of-order core
-//! overlaps their chains.
+//! A single walk is a chain of dependent loads (head -> degrees -> mask table -> next offset -> next
+//! head), several times longer than the execution resources a step needs. [`run_lanes`] therefore
+//! walks several independent runs of a batch side by side, each in its own degree array, so the
+//! out-of-order core overlaps their chains (1.65x a single walk with four lanes; eight lanes measured
+//! no better). Figures and instruction counts: `benches/README.md`.
 //!
 //! ADVICE FOR HACKERS: the kernel writes the degree array exactly as [`crate::search::SearchState::make`]
 //! would (head set to [`BORDER`], its eight neighbours decremented without branching), so after a run
-//! with a path the search state is the one the plain loop leaves. What must change together: the lane
-//! layout of a [`Chooser`] (its `offsets()`) and the meaning of the lane it returns from `choose`; the
-//! [`DEGREE_BIT`] table and the sentinel values (any byte above `8` is "not a candidate", and free
-//! squares always read 1..=8 here because the head was a free neighbour of each of them). The unchecked
-//! indexing rests on one invariant, checked by a debug assertion at every access and exercised by the
-//! test profile (debug assertions on): the head is an on-board square of the padded layout, so
-//! `head + offset` lies inside the array for every knight offset.
+//! with a path the search state is the one the plain loop leaves. What must change together: a
+//! [`Chooser`]'s `bits()` (which lane each label's bit lands in), its `offsets()` (the padded offset of
+//! each lane) and the lane its `choose` returns; [`DEGREE_BIT`] and the sentinel values (any byte above
+//! 8 is "not a candidate", and free squares always read 1..=8 here because the head was a free
+//! neighbour of each of them). The unchecked indexing rests on one invariant: the head is an on-board
+//! square of the padded layout the array was built for, so `head + offset` lies inside the array for
+//! every knight offset. The entry points assert it for the start (and that the array and the
+//! chooser's offsets belong to the layout); every later head is a square whose degree read 1..=8,
+//! which only on-board squares do; a debug assertion checks every access in the test profile.
 
 use super::rules::{LabelOrder, SquirrelPlan, TieBreaker};
 use super::Rule;
@@ -423,6 +428,18 @@ fn step<C: Chooser>(
     Some((next, tied & (tied - 1) != 0))
 }
 
+/// What the unchecked accesses of [`step`] rely on, checked once per run: the start is on the board,
+/// the array is the layout's, and the chooser's lanes are the layout's knight offsets.
+fn check_entry<C: Chooser>(layout: &Layout, deg: &[u8], start: usize, ch: &C) {
+    assert_eq!(deg.len(), layout.len(), "degree array of another board");
+    assert!(layout.is_on_board(start), "start off the board");
+    let knight = layout.offsets();
+    assert!(
+        ch.offsets().iter().all(|o| knight.contains(o)),
+        "chooser built for another board"
+    );
+}
+
 /// The end of one walk.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Walk {
@@ -445,6 +462,7 @@ pub(crate) fn walk_with_path<C: Chooser>(
 ) -> Walk {
     let squares = layout.board().len() as usize;
     let stride = layout.stride() as isize;
+    check_entry(layout, deg, start, ch);
     path.clear();
     path.reserve(squares);
     deg[start] = BORDER;
@@ -573,7 +591,7 @@ pub(crate) fn run_lanes<C: Chooser>(
     let mut start_lane = |deg: &mut [u8], (job, j): (usize, LaneJob<C>)| {
         empty.fill(layout, deg);
         let mut chooser = j.chooser;
-        assert!(layout.is_on_board(j.start), "start off the board");
+        check_entry(layout, deg, j.start, &chooser);
         deg[j.start] = BORDER;
         chooser.arrive(j.start);
         Lane {
