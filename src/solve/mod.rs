@@ -10,9 +10,9 @@
 //! ([`dfs`]): a run on 1000x1000 never grows the thread's call stack. A [`Solver`] owns the scratch
 //! state and reuses it across runs, so a sweep allocates nothing per run.
 //!
-//! Pure Warnsdorff runs through a fast kernel ([`kernel`]): a fused decrement-and-choose pass per step
+//! Pure Warnsdorff runs through a fast kernel (`kernel.rs`): a fused decrement-and-choose pass per step
 //! and, in [`Solver::run_batch`], several independent runs interleaved in one thread. The plain
-//! incremental loop ([`warnsdorff::run`] with [`warnsdorff::next_move`]) stays as its twin: it serves
+//! incremental loop (`warnsdorff::run` with [`warnsdorff::next_move`]) stays as its twin: it serves
 //! traces, [`Solver::solve_plain`], and the equality tests of `tests/fast_paths.rs`.
 
 pub mod backtrack;
