@@ -1,1 +1,204 @@
-fn main() {}
+//! Pure Warnsdorff throughput, in steps (squares visited) per second, beside the textbook
+//! implementation the seed programs write, so every report shows the ratio ktour / textbook.
+//!
+//! Groups: `warnsdorff/8x8`, `warnsdorff/100x100`, `warnsdorff/1000x1000` (one id per rule and entry
+//! point, plus `textbook/first`), and `warnsdorff/sweep-100x100` (all 10^4 starts through
+//! `Solver::run_batch`, 10^8 steps). See `benches/README.md` for how to run and the latest figures.
+//!
+//! Every benchmark asserts its answer: the textbook walk and the kernel give the same visit order on
+//! 8x8 (the Squirrel & Cull test vector), and the same number of squares on every sampled start.
+
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use ktour::board::{Board, Square, KNIGHT_DELTAS};
+use ktour::solve::{Outcome, Request, Rule, RunSummary, Solver};
+use std::time::Duration;
+
+/// The textbook pure Warnsdorff with `first` (label order, strict minimum): a board of ints (0 = free,
+/// else the visit number) and every candidate's degree recounted by scanning its eight neighbours with
+/// bounds checks. Returns the board of visit numbers and the number of squares visited.
+fn textbook(rows: i32, cols: i32, start: (i32, i32), board: &mut Vec<i32>) -> usize {
+    board.clear();
+    board.resize((rows * cols) as usize, 0);
+    let inside = |r: i32, c: i32| r >= 0 && r < rows && c >= 0 && c < cols;
+    let (mut r, mut c) = start;
+    let mut n = 1;
+    board[(r * cols + c) as usize] = n;
+    loop {
+        let mut best = None;
+        let mut best_degree = 9;
+        for (dr, dc) in KNIGHT_DELTAS {
+            let (nr, nc) = (r + dr, c + dc);
+            if inside(nr, nc) && board[(nr * cols + nc) as usize] == 0 {
+                let mut degree = 0;
+                for (er, ec) in KNIGHT_DELTAS {
+                    let (mr, mc) = (nr + er, nc + ec);
+                    if inside(mr, mc) && board[(mr * cols + mc) as usize] == 0 {
+                        degree += 1;
+                    }
+                }
+                if degree < best_degree {
+                    best_degree = degree;
+                    best = Some((nr, nc));
+                }
+            }
+        }
+        match best {
+            None => return n as usize,
+            Some((nr, nc)) => {
+                n += 1;
+                board[(nr * cols + nc) as usize] = n;
+                (r, c) = (nr, nc);
+            }
+        }
+    }
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+}
+
+fn requests(board: Board, rule: Rule, starts: &[Square]) -> Vec<Request> {
+    starts
+        .iter()
+        .map(|&s| {
+            let mut r = Request::warnsdorff(board, s, rule);
+            r.seed = 1 + s.row() as u64 * 65_536 + s.col() as u64;
+            r
+        })
+        .collect()
+}
+
+/// Squares visited by a batch (its steps), running it once.
+fn batch_steps(solver: &mut Solver, reqs: &[Request]) -> u64 {
+    let mut out = Vec::new();
+    solver.run_batch(reqs, &mut out).unwrap();
+    out.iter().map(|s: &RunSummary| u64::from(s.visited)).sum()
+}
+
+/// Every `step`-th start of `board`.
+fn sampled(board: Board, step: usize) -> Vec<Square> {
+    board.squares().step_by(step).collect()
+}
+
+const RULES: [&str; 5] = ["first", "roth", "pohl", "random", "squirrel"];
+
+fn bench_board(c: &mut Criterion, n: u64, sample_step: usize) {
+    let board = Board::square(n).unwrap();
+    let mut group = c.benchmark_group(format!("warnsdorff/{n}x{n}"));
+    let starts = sampled(board, sample_step);
+    let mut solver = Solver::new();
+    let mut grid = Vec::new();
+
+    // textbook baseline, `first`, on the same starts as the batch below
+    let steps: u64 = starts
+        .iter()
+        .map(|s| {
+            textbook(
+                n as i32,
+                n as i32,
+                (s.row() as i32, s.col() as i32),
+                &mut grid,
+            ) as u64
+        })
+        .sum();
+    let first = requests(board, Rule::FIRST, &starts);
+    assert_eq!(
+        steps,
+        batch_steps(&mut solver, &first),
+        "textbook and kernel agree"
+    );
+    group.throughput(Throughput::Elements(steps));
+    group.bench_function(BenchmarkId::new("textbook", "first"), |b| {
+        b.iter(|| {
+            for s in &starts {
+                black_box(textbook(
+                    n as i32,
+                    n as i32,
+                    (s.row() as i32, s.col() as i32),
+                    &mut grid,
+                ));
+            }
+        })
+    });
+
+    // ktour: one `run` per start (path kept), then `run_batch` (interleaved, no paths), per rule
+    group.bench_function(BenchmarkId::new("ktour-run", "first"), |b| {
+        b.iter(|| {
+            for r in &first {
+                black_box(solver.run(r).unwrap());
+            }
+        })
+    });
+    for rule in RULES {
+        let rule: Rule = rule.parse().unwrap();
+        let reqs = if rule == Rule::Squirrel {
+            requests(board, rule, &[Square::new(0, 0)])
+        } else {
+            requests(board, rule, &starts)
+        };
+        let steps = batch_steps(&mut solver, &reqs);
+        group.throughput(Throughput::Elements(steps));
+        let mut out = Vec::with_capacity(reqs.len());
+        group.bench_function(BenchmarkId::new("ktour-batch", rule), |b| {
+            b.iter(|| {
+                out.clear();
+                solver.run_batch(black_box(&reqs), &mut out).unwrap();
+            })
+        });
+    }
+    group.finish();
+}
+
+fn test_vector() {
+    // Squirrel & Cull 1996, p.112: the 8x8 walk from (0,0) with `first` is a full tour; the textbook
+    // walk and the kernel give the same visit order.
+    let board = Board::square(8).unwrap();
+    let mut grid = Vec::new();
+    assert_eq!(textbook(8, 8, (0, 0), &mut grid), 64);
+    let sol = Solver::new()
+        .solve(&Request::warnsdorff(board, Square::new(0, 0), Rule::FIRST))
+        .unwrap();
+    assert_eq!(sol.outcome, Outcome::Found);
+    for (i, s) in sol.squares.iter().enumerate() {
+        assert_eq!(grid[(s.row() * 8 + s.col()) as usize] as usize, i + 1);
+    }
+}
+
+fn small(c: &mut Criterion) {
+    test_vector();
+    bench_board(c, 8, 1);
+    bench_board(c, 100, 97);
+}
+
+fn large(c: &mut Criterion) {
+    bench_board(c, 1000, 249_999);
+}
+
+fn sweep(c: &mut Criterion) {
+    let board = Board::square(100).unwrap();
+    let starts: Vec<Square> = board.squares().collect();
+    let reqs = requests(board, Rule::FIRST, &starts);
+    let mut solver = Solver::new();
+    let steps = batch_steps(&mut solver, &reqs);
+    assert!(steps > 90_000_000, "most starts of 100x100 go far: {steps}");
+    let mut group = c.benchmark_group("warnsdorff/sweep-100x100");
+    group.throughput(Throughput::Elements(steps));
+    let mut out = Vec::with_capacity(reqs.len());
+    group.bench_function(BenchmarkId::new("ktour-batch", "first/all-starts"), |b| {
+        b.iter(|| {
+            out.clear();
+            solver.run_batch(black_box(&reqs), &mut out).unwrap();
+        })
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = small, large, sweep
+}
+criterion_main!(benches);

@@ -1,5 +1,11 @@
-//! The search state shared by every solver: the visited set, an incrementally updated degree array,
-//! and the path, with make/unmake in O(8).
+//! The search state shared by every solver: an incrementally updated degree array whose sentinel
+//! values double as the visited set, and the path, with make/unmake in O(8).
+//!
+//! There is no separate visited bitset: an on-board square is visited exactly when its degree byte
+//! holds a sentinel (`> MAX_DEGREE`). `benches/representation.rs` measures that choice against a
+//! `bitvec` and a `u64` bitboard kept beside the degrees (the sentinel costs nothing extra; the others
+//! add a store per move). The from-scratch check ([`SearchState::check_invariants`]) takes the visited
+//! set from the path, so it stays independent of the array it checks.
 //!
 //! ADVICE FOR HACKERS: the invariant is that for every unvisited on-board square `p`, `degree[p]` is the
 //! number of unvisited on-board knight neighbours of `p`, and every other square (border, visited) holds
@@ -10,19 +16,18 @@
 //! from-scratch recount after random make/unmake sequences.
 
 use crate::board::{Board, Layout, Square, BORDER};
-use bitvec::vec::BitVec;
 
 /// Largest degree a free square can have; anything above is border or visited.
 pub const MAX_DEGREE: u8 = 8;
 
-/// Visited set, degrees and path for one board, reusable across runs without reallocating.
+/// Degrees (visited squares as sentinels) and path for one board, reusable across runs without
+/// reallocating.
 #[derive(Clone, Debug)]
 pub struct SearchState {
     layout: Layout,
     /// Degrees of the empty board, copied in at every reset (memcpy instead of recounting).
     empty_degrees: Vec<u8>,
     degree: Vec<u8>,
-    visited: BitVec,
     path: Vec<u32>,
     saved_degree: Vec<u8>,
 }
@@ -36,7 +41,6 @@ impl SearchState {
         let mut s = SearchState {
             layout,
             degree: Vec::new(),
-            visited: BitVec::new(),
             path: Vec::new(),
             saved_degree: Vec::new(),
             empty_degrees,
@@ -58,8 +62,6 @@ impl SearchState {
     fn clear(&mut self) {
         self.degree.clear();
         self.degree.extend_from_slice(&self.empty_degrees);
-        self.visited.clear();
-        self.visited.resize(self.layout.len(), false);
         self.path.clear();
         self.saved_degree.clear();
     }
@@ -94,10 +96,10 @@ impl SearchState {
         self.degree[p] <= MAX_DEGREE
     }
 
-    /// Whether padded square `p` has been visited.
+    /// Whether padded square `p` is an on-board square that has been visited.
     #[inline]
     pub fn is_visited(&self, p: usize) -> bool {
-        self.visited[p]
+        self.degree[p] > MAX_DEGREE && self.layout.is_on_board(p)
     }
 
     /// Squares visited so far.
@@ -132,31 +134,67 @@ impl SearchState {
             .collect()
     }
 
-    /// Visit the free square `p`.
+    /// Whether every knight neighbour of padded index `p` lies inside the degree array (true for
+    /// every on-board square: the border is two squares wide). Two compares, kept in release builds
+    /// because the unchecked neighbour accesses below rely on it.
+    #[inline(always)]
+    fn neighbours_inside(&self, p: usize) -> bool {
+        let margin = 2 * self.layout.stride() + 2;
+        p >= margin && p + margin < self.degree.len()
+    }
+
+    /// The degrees of the eight knight neighbours of `p`, in label order. Panics unless `p` is at
+    /// least two squares inside the padded array (every on-board square is).
+    #[inline(always)]
+    pub fn neighbour_degrees(&self, p: usize) -> [u8; 8] {
+        assert!(
+            self.neighbours_inside(p),
+            "square {p} has neighbours outside the array"
+        );
+        let mut d = [0u8; 8];
+        for (slot, o) in d.iter_mut().zip(self.layout.knight_offsets()) {
+            // SAFETY: `neighbours_inside(p)` (asserted above) puts `p + o` inside the array for every
+            // knight offset `o`, whose row part is at most two strides and column part two squares.
+            *slot = unsafe { *self.degree.get_unchecked(p.wrapping_add_signed(o)) };
+        }
+        d
+    }
+
+    /// Add `delta` (wrapping) to the degrees of the eight knight neighbours of `p`, which must be an
+    /// on-board square (callers guarantee it; checked in debug builds).
+    #[inline(always)]
+    fn add_to_neighbours(&mut self, p: usize, delta: u8) {
+        debug_assert!(self.layout.is_on_board(p) && self.neighbours_inside(p));
+        let offsets = self.layout.knight_offsets();
+        let degree = &mut self.degree[..];
+        for o in offsets {
+            // SAFETY: `p` is on the board (see the callers), so as in `neighbour_degrees` every
+            // `p + o` is inside the array.
+            let slot = unsafe { degree.get_unchecked_mut(p.wrapping_add_signed(o)) };
+            *slot = slot.wrapping_add(delta);
+        }
+    }
+
+    /// Visit the free square `p`. Panics if `p` is not free.
     #[inline(always)]
     pub fn make(&mut self, p: usize) {
-        debug_assert!(self.is_free(p), "make on a square that is not free");
-        self.saved_degree.push(self.degree[p]);
-        self.degree[p] = BORDER;
-        self.visited.set(p, true);
+        let d = std::mem::replace(&mut self.degree[p], BORDER);
+        // Only on-board squares ever hold a degree <= MAX_DEGREE (the invariant), so this check
+        // is what makes the unchecked neighbour updates sound.
+        assert!(d <= MAX_DEGREE, "make on a square that is not free");
+        self.saved_degree.push(d);
         self.path.push(p as u32);
-        for &off in self.layout.offsets() {
-            let q = (p as isize + off) as usize;
-            self.degree[q] = self.degree[q].wrapping_sub(1);
-        }
+        self.add_to_neighbours(p, 1u8.wrapping_neg());
     }
 
     /// Undo the last `make`; returns the square left.
     #[inline(always)]
     pub fn unmake(&mut self) -> usize {
         let p = self.path.pop().expect("unmake on an empty path") as usize;
-        for &off in self.layout.offsets() {
-            let q = (p as isize + off) as usize;
-            self.degree[q] = self.degree[q].wrapping_add(1);
-        }
+        // `p` came off the path, which holds only squares that were free (on-board) when made.
+        self.add_to_neighbours(p, 1);
         debug_assert_eq!(self.degree[p], BORDER, "later moves were not all unmade");
         self.degree[p] = self.saved_degree.pop().expect("saved degree stack in step");
-        self.visited.set(p, false);
         p
     }
 
@@ -171,7 +209,7 @@ impl SearchState {
         let mut position = vec![u32::MAX; self.layout.len()];
         for (i, &sq) in squares.iter().enumerate() {
             let p = self.layout.pad(sq);
-            assert!(self.visited[p], "a reordering keeps the squares");
+            assert!(self.is_visited(p), "a reordering keeps the squares");
             position[p] = i as u32;
         }
         for (i, &sq) in squares.iter().enumerate() {
@@ -188,25 +226,39 @@ impl SearchState {
         }
     }
 
-    /// The degree of `p` recounted from the visited set: the slow reference for tests.
+    /// The degree of `p` recounted from scratch, the visited set taken from the path: the slow
+    /// reference for tests ([`BORDER`] for border and visited squares).
     pub fn recount_degree(&self, p: usize) -> u8 {
-        if !self.layout.is_on_board(p) || self.visited[p] {
+        self.recount_with(&self.visited_from_path(), p)
+    }
+
+    fn visited_from_path(&self) -> Vec<bool> {
+        let mut visited = vec![false; self.layout.len()];
+        for &q in &self.path {
+            visited[q as usize] = true;
+        }
+        visited
+    }
+
+    fn recount_with(&self, visited: &[bool], p: usize) -> u8 {
+        if !self.layout.is_on_board(p) || visited[p] {
             return BORDER;
         }
         self.layout
             .offsets()
             .iter()
             .map(|&o| (p as isize + o) as usize)
-            .filter(|&q| self.layout.is_on_board(q) && !self.visited[q])
+            .filter(|&q| self.layout.is_on_board(q) && !visited[q])
             .count() as u8
     }
 
     /// Check the whole degree array against a recount (tests and debug assertions).
     pub fn check_invariants(&self) -> Result<(), String> {
+        let visited = self.visited_from_path();
         for p in 0..self.layout.len() {
             let fast = self.degree[p];
-            let slow = self.recount_degree(p);
-            let free = self.layout.is_on_board(p) && !self.visited[p];
+            let slow = self.recount_with(&visited, p);
+            let free = self.layout.is_on_board(p) && !visited[p];
             if free && fast != slow {
                 return Err(format!("degree[{p}] = {fast}, recount {slow}"));
             }
@@ -217,6 +269,14 @@ impl SearchState {
             }
         }
         Ok(())
+    }
+
+    /// The degree array and the path, for the fast Warnsdorff kernel, which writes them exactly as a
+    /// sequence of [`SearchState::make`] calls would, except that it keeps no saved degrees: a state
+    /// left by the kernel is not unmade (pure Warnsdorff never backtracks), only reset.
+    pub(crate) fn kernel_parts(&mut self) -> (&mut [u8], &mut Vec<u32>) {
+        self.saved_degree.clear();
+        (&mut self.degree, &mut self.path)
     }
 }
 

@@ -64,16 +64,29 @@ fn is_neighbour(state: &SearchState, a: usize, b: usize) -> bool {
         .layout()
         .offsets()
         .iter()
-        .any(|&o| (a as isize + o) as usize == b)
+        .any(|&o| a.wrapping_add_signed(o) == b)
 }
 
+/// Bytes of `v` that are zero, as the high bit of each byte (the classic SWAR test, exact).
+#[inline(always)]
+fn zero_bytes(v: u64) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    !(((v & LOW7) + LOW7) | v | LOW7)
+}
+
+/// Whether some neighbour of `p` is free. Free squares hold 0..=8 and every other square a value
+/// above `BORDER - 8` = 0xE8, so "free" is exactly "high bit clear" (the state's invariant).
 #[inline]
 fn has_free_neighbour(state: &SearchState, p: usize) -> bool {
-    state
-        .layout()
-        .offsets()
-        .iter()
-        .any(|&o| state.is_free((p as isize + o) as usize))
+    let d = state.neighbour_degrees(p);
+    debug_assert!(d.iter().all(|&x| x <= MAX_DEGREE || x >= 0x80));
+    !u64::from_le_bytes(d) & 0x8080_8080_8080_8080 != 0
+}
+
+/// Whether some neighbour of `p` has degree 0 (a free square only `p` can still reach).
+#[inline]
+fn has_stranded_neighbour(state: &SearchState, p: usize) -> bool {
+    zero_bytes(u64::from_le_bytes(state.neighbour_degrees(p))) != 0
 }
 
 fn candidates(
@@ -88,53 +101,59 @@ fn candidates(
         ..Frame::default()
     };
     let offsets = state.layout().offsets();
+    let degrees = state.neighbour_degrees(head);
     match order {
         CandidateOrder::Label => {
             for k in 0..8u8 {
-                if state.is_free((head as isize + offsets[k as usize]) as usize) {
+                if degrees[k as usize] <= MAX_DEGREE {
                     f.labels[f.len as usize] = k;
                     f.len += 1;
                 }
             }
         }
         CandidateOrder::Warnsdorff => {
-            // (degree, rule key, position in scan order, label)
-            let mut keys = [(0u8, 0i64, 0u8, 0u8); 8];
+            // One packed key per candidate, so that ordering is a sort of plain integers:
+            // degree (bits 56..60), the rule's secondary key biased into 48 bits (8..56), position
+            // in scan order (3..6), label (0..3). Same order as sorting (degree, key, position).
+            let mut keys = [0u64; 8];
             let mut n = 0;
             let mut seen_degrees = 0u16;
             let mut shared = false;
             for (pos, &k) in rule.scan_order().iter().enumerate() {
-                let d = state.degree((head as isize + offsets[k as usize]) as usize);
+                let d = degrees[k as usize];
                 if d <= MAX_DEGREE {
                     shared |= seen_degrees & (1 << d) != 0;
                     seen_degrees |= 1 << d;
-                    keys[n] = (d, 0, pos as u8, k);
+                    keys[n] = u64::from(d) << 56 | (pos as u64) << 3 | u64::from(k);
                     n += 1;
                 }
             }
-            let min = keys[..n].iter().map(|c| c.0).min().unwrap_or(u8::MAX);
-            if keys[..n].iter().filter(|c| c.0 == min).count() > 1 {
-                stats.ties += 1;
-            }
             if shared && rule.has_secondary() {
-                for c in &mut keys[..n] {
-                    let q = (head as isize + offsets[c.3 as usize]) as usize;
-                    c.1 = rule.secondary_key(state, q);
+                for key in &mut keys[..n] {
+                    let q = (head as isize + offsets[(*key & 7) as usize]) as usize;
+                    let secondary = rule.secondary_key(state, q);
+                    // Distances (doubled coordinates, sides <= 65,535) stay below 2^36, Pohl sums
+                    // below 2^7, random keys below 2^32: all fit the 48-bit field once biased.
+                    debug_assert!(secondary.unsigned_abs() < 1 << 46);
+                    let biased = (secondary + (1 << 47)) as u64 & ((1 << 48) - 1);
+                    *key |= biased << 8;
                 }
             }
             // insertion sort: at most 8 items
             for i in 1..n {
                 let mut j = i;
-                while j > 0
-                    && (keys[j].0, keys[j].1, keys[j].2)
-                        < (keys[j - 1].0, keys[j - 1].1, keys[j - 1].2)
-                {
-                    keys.swap(j, j - 1);
+                let key = keys[i];
+                while j > 0 && key < keys[j - 1] {
+                    keys[j] = keys[j - 1];
                     j -= 1;
                 }
+                keys[j] = key;
             }
-            for (slot, c) in f.labels.iter_mut().zip(&keys[..n]) {
-                *slot = c.3;
+            if n > 1 && keys[0] >> 56 == keys[1] >> 56 {
+                stats.ties += 1;
+            }
+            for (slot, key) in f.labels.iter_mut().zip(&keys[..n]) {
+                *slot = (*key & 7) as u8;
             }
             f.len = n as u8;
         }
@@ -194,11 +213,7 @@ pub(crate) fn search<O: Observer>(
                 // A free square with no free neighbour can only be entered last, from the head.
                 (cfg.prune_stranded
                     && remaining > 1
-                    && state
-                        .layout()
-                        .offsets()
-                        .iter()
-                        .any(|&o| state.degree((q as isize + o) as usize) == 0))
+                    && has_stranded_neighbour(state, q))
                     // A closed tour must return to the start through one of its free neighbours.
                     || (cfg.closed && !has_free_neighbour(state, start))
             };
@@ -225,4 +240,34 @@ pub(crate) fn search<O: Observer>(
         }
     }
     End::Exhausted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zero_bytes_finds_exactly_the_zero_bytes() {
+        for v in [
+            0u64,
+            1,
+            0x0100,
+            0xFF00_0000_0000_0000,
+            0x0101_0101_0101_0101,
+            0x8000_0000_0000_0080,
+            u64::MAX,
+        ] {
+            let want: u64 = (0..8)
+                .filter(|i| (v >> (8 * i)) & 0xFF == 0)
+                .map(|i| 0x80 << (8 * i))
+                .sum();
+            assert_eq!(zero_bytes(v), want, "{v:#x}");
+        }
+        for b in 0..=255u64 {
+            for at in 0..8 {
+                let v = (0x0909_0909_0909_0909 & !(0xFF << (8 * at))) | b << (8 * at);
+                assert_eq!(zero_bytes(v) != 0, b == 0);
+            }
+        }
+    }
 }

@@ -16,8 +16,10 @@ pub struct MemoryError {
     pub available_mib: u64,
 }
 
-/// Bytes of search state for `board` with `method`: padded degree array (1 B), visited bits, the path
-/// (4 B) and saved degrees (1 B) per square, plus a 12-byte DFS frame per square for the searches.
+/// Bytes of search state for `board` with `method` in a single run (`Solver::run`): the padded degree
+/// array and its empty-board copy (1 B each per padded square), the path (4 B) and saved degrees
+/// (1 B) per square, plus a 12-byte DFS frame per square for the searches. (Batched pure Warnsdorff
+/// keeps no path and needs about 1 B per square and lane; see `benches/README.md`.)
 pub fn estimate_bytes(board: Board, method: Method) -> u64 {
     let padded = Layout::new(board).len() as u64;
     let squares = board.len() as u64;
@@ -27,7 +29,7 @@ pub fn estimate_bytes(board: Board, method: Method) -> u64 {
         Method::Rotate => 12 * squares,
         Method::Backtrack | Method::Naive => 12 * squares,
     };
-    padded + padded / 8 + 5 * squares + frames
+    2 * padded + 5 * squares + frames
 }
 
 /// Available memory in bytes: `MemAvailable` from /proc/meminfo, else 4 GiB.

@@ -9,9 +9,15 @@
 //! All three share [`crate::search::SearchState`] and, for the two searches, one explicit-stack DFS
 //! (`dfs.rs`): a run on 1000x1000 never grows the thread's call stack. A [`Solver`] owns the scratch
 //! state and reuses it across runs, so a sweep allocates nothing per run.
+//!
+//! Pure Warnsdorff runs through a fast kernel (`kernel.rs`): a fused decrement-and-choose pass per step
+//! and, in [`Solver::run_batch`], several independent runs interleaved in one thread. The plain
+//! incremental loop (`warnsdorff::run` with [`warnsdorff::next_move`]) stays as its twin: it serves
+//! traces, [`Solver::solve_plain`], and the equality tests of `tests/fast_paths.rs`.
 
 pub mod backtrack;
 mod dfs;
+mod kernel;
 mod memory;
 pub mod naive;
 pub mod reference;
@@ -24,7 +30,7 @@ pub use memory::{estimate_bytes, MemoryError};
 pub use rules::{Rule, RuleError, TieBreaker};
 pub use trace::{trace, Trace, TraceEvent};
 
-use crate::board::{Board, Square};
+use crate::board::{Board, Layout, Square};
 use crate::exists::{self, NoTour};
 use crate::search::SearchState;
 use crate::tour::{StatsRecord, TourRecord};
@@ -271,9 +277,19 @@ pub struct Solver {
     state: SearchState,
     frames: Vec<dfs::Frame>,
     orderings: Option<Vec<String>>,
-    /// The last (board, method) whose memory estimate passed: sweeps run millions of runs on one board,
-    /// and reading /proc/meminfo per run would cost more than a small run.
+    /// Use the plain Warnsdorff loop instead of the kernel ([`Solver::solve_plain`]).
+    plain: bool,
+    /// The last (board, method) whose memory need was checked: reading `/proc/meminfo` costs more
+    /// than a whole 8x8 run, so it is read once per board, not once per run.
     memory_ok: Option<(Board, Method)>,
+    /// Mask tables of the last fixed order used.
+    order_bits: Option<(rules::LabelOrder, Box<kernel::Bits>)>,
+    /// Distance-rule tables of the last board and rule they were built for.
+    geometry: Option<(Board, Rule, kernel::GeometryTables)>,
+    /// Row templates of the empty board, for the batch lanes.
+    empty: kernel::EmptyBoard,
+    /// Degree arrays of the interleaved batch lanes.
+    lanes: Vec<u8>,
 }
 
 impl Default for Solver {
@@ -289,7 +305,12 @@ impl Solver {
             state: SearchState::new(Board::new(1, 1).expect("1x1 is a board")),
             frames: Vec::new(),
             orderings: None,
+            plain: false,
             memory_ok: None,
+            geometry: None,
+            order_bits: None,
+            empty: kernel::EmptyBoard::default(),
+            lanes: Vec::new(),
         }
     }
 
@@ -305,17 +326,221 @@ impl Solver {
         Ok(self.solution(req, summary))
     }
 
+    /// Like [`Solver::solve`], but pure Warnsdorff takes the plain incremental loop
+    /// ([`warnsdorff::next_move`] on the [`SearchState`]) instead of the fast kernel: the
+    /// straightforward twin the kernel is tested against. Other methods are unaffected.
+    pub fn solve_plain(&mut self, req: &Request) -> Result<Solution, SolveError> {
+        self.plain = true;
+        let summary = self.run_observed(req, &mut NoObserver, Oracle::Consult);
+        self.plain = false;
+        Ok(self.solution(req, summary?))
+    }
+
     /// Run a batch of independent requests, appending one summary per request to `out` in order.
     /// Sweeps call this: batching is where independent runs can be interleaved to hide latency.
+    ///
+    /// Consecutive pure-Warnsdorff requests on the same board with the same rule are walked by the
+    /// kernel several at a time, each in its own degree array (about one byte per square and lane;
+    /// see `kernel::lanes_for`), and keep no path: after a batch, [`Solver::path`] and
+    /// [`Solver::state`] describe the last non-batched run, not the batch. Their `elapsed_ns` is the
+    /// group's wall time shared in proportion to squares visited, since interleaved runs overlap.
+    /// Summaries are otherwise identical to [`Solver::run`]'s. On an error, `out` holds the summaries
+    /// of the requests before the failing one.
     pub fn run_batch(
         &mut self,
         reqs: &[Request],
         out: &mut Vec<RunSummary>,
     ) -> Result<(), SolveError> {
-        for req in reqs {
-            out.push(self.run(req)?);
+        let mut i = 0;
+        while i < reqs.len() {
+            let r = reqs[i];
+            if r.method != Method::Warnsdorff || self.plain {
+                out.push(self.run(&r)?);
+                i += 1;
+                continue;
+            }
+            let len = reqs[i..]
+                .iter()
+                .take_while(|q| {
+                    q.method == Method::Warnsdorff && q.board == r.board && q.rule == r.rule
+                })
+                .count();
+            self.warnsdorff_group(&reqs[i..i + len], out)?;
+            i += len;
         }
         Ok(())
+    }
+
+    fn check_memory(&mut self, board: Board, method: Method) -> Result<(), MemoryError> {
+        if self.memory_ok != Some((board, method)) {
+            memory::check(board, method)?;
+            self.memory_ok = Some((board, method));
+        }
+        Ok(())
+    }
+
+    /// Validate one request of a batch group: its tie-breaker, or its theorem verdict.
+    fn prepare(
+        &self,
+        req: &Request,
+        layout: &Layout,
+    ) -> Result<Result<TieBreaker, NoTour>, SolveError> {
+        let board = req.board;
+        if !board.contains(req.start.row() as i64, req.start.col() as i64) {
+            return Err(SolveError::StartOffBoard {
+                board,
+                start: req.start,
+            });
+        }
+        let tb = TieBreaker::new(req.rule, layout, req.start, req.seed)?;
+        Ok(match exists::tour_from(board, req.start, req.closed) {
+            Ok(()) => Ok(tb),
+            Err(reason) => Err(reason),
+        })
+    }
+
+    /// A group of Warnsdorff requests with one board and one rule, through the interleaved kernel.
+    fn warnsdorff_group(
+        &mut self,
+        reqs: &[Request],
+        out: &mut Vec<RunSummary>,
+    ) -> Result<(), SolveError> {
+        let timer = Instant::now();
+        let (board, rule) = (reqs[0].board, reqs[0].rule);
+        self.check_memory(board, Method::Warnsdorff)?;
+        let layout = Layout::new(board);
+        let first = out.len();
+        let mut failure = None;
+        let mut tbs = Vec::with_capacity(reqs.len());
+        for (i, req) in reqs.iter().enumerate() {
+            match self.prepare(req, &layout) {
+                Ok(Ok(tb)) => {
+                    tbs.push((i, Some(tb)));
+                    out.push(RunSummary {
+                        outcome: Outcome::DeadEnd,
+                        visited: 0,
+                        stats: Stats::default(),
+                    });
+                }
+                Ok(Err(reason)) => {
+                    tbs.push((i, None));
+                    out.push(RunSummary {
+                        outcome: Outcome::Impossible(Impossibility::Theorem(reason)),
+                        visited: 0,
+                        stats: Stats::default(),
+                    });
+                }
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
+            }
+        }
+        let runs = tbs.into_iter().filter_map(|(i, tb)| tb.map(|tb| (i, tb)));
+        let lanes = kernel::lanes_for(&layout);
+        let squares = board.len();
+        let mut total_visited = 0u64;
+        let results = &mut out[first..];
+        let mut finish = |i: usize, walk: kernel::Walk| {
+            let req = &reqs[i];
+            let outcome = walk_outcome(&layout, &walk, layout.pad(req.start), req.closed);
+            total_visited += u64::from(walk.visited);
+            results[i] = RunSummary {
+                outcome,
+                visited: walk.visited,
+                stats: Stats {
+                    nodes: u64::from(walk.visited),
+                    backtracks: 0,
+                    ties: walk.ties,
+                    elapsed_ns: 0,
+                },
+            };
+        };
+        let (empty, buf) = (&mut self.empty, &mut self.lanes);
+        let start_of = |i: usize| layout.pad(reqs[i].start);
+        match rule {
+            Rule::Order(order) => {
+                let c =
+                    kernel::Fixed::new(&layout, order, order_tables(&mut self.order_bits, order));
+                let jobs = runs.map(|(i, _)| {
+                    (
+                        i,
+                        kernel::LaneJob {
+                            start: start_of(i),
+                            chooser: c,
+                        },
+                    )
+                });
+                run_indexed(&layout, empty, buf, lanes, jobs, |i, w, _| finish(i, w));
+            }
+            Rule::Squirrel => {
+                let jobs = runs.map(|(i, tb)| {
+                    let plan = tb.squirrel_plan().expect("squirrel plan").clone();
+                    (
+                        i,
+                        kernel::LaneJob {
+                            start: start_of(i),
+                            chooser: kernel::Squirrel::new(&layout, plan),
+                        },
+                    )
+                });
+                run_indexed(&layout, empty, buf, lanes, jobs, |i, w, _| finish(i, w));
+            }
+            Rule::Pohl => {
+                let c = kernel::Pohl::new(&layout);
+                let jobs = runs.map(|(i, _)| {
+                    (
+                        i,
+                        kernel::LaneJob {
+                            start: start_of(i),
+                            chooser: c.clone(),
+                        },
+                    )
+                });
+                run_indexed(&layout, empty, buf, lanes, jobs, |i, w, _| finish(i, w));
+            }
+            Rule::Random => {
+                let jobs = runs.map(|(i, mut tb)| {
+                    let rng = tb.take_rng().expect("random rule has a PRNG");
+                    (
+                        i,
+                        kernel::LaneJob {
+                            start: start_of(i),
+                            chooser: kernel::Random::new(&layout, rng),
+                        },
+                    )
+                });
+                run_indexed(&layout, empty, buf, lanes, jobs, |i, w, _| finish(i, w));
+            }
+            Rule::Roth | Rule::RothOriginal | Rule::Center => {
+                let tables = geometry_tables(&mut self.geometry, &layout, rule);
+                let c = tables.chooser(&layout);
+                let jobs = runs.map(|(i, _)| {
+                    (
+                        i,
+                        kernel::LaneJob {
+                            start: start_of(i),
+                            chooser: c,
+                        },
+                    )
+                });
+                run_indexed(&layout, empty, buf, lanes, jobs, |i, w, _| finish(i, w));
+            }
+        }
+        // Interleaved runs overlap in time: share the group's wall time by squares visited.
+        let elapsed = timer.elapsed().as_nanos() as u64;
+        let total = total_visited.max(1);
+        for s in &mut out[first..] {
+            if !matches!(s.outcome, Outcome::Impossible(_)) {
+                s.stats.elapsed_ns =
+                    (elapsed as u128 * u128::from(s.visited) / u128::from(total)) as u64;
+            }
+        }
+        let _ = squares;
+        match failure {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
 
     /// Run `req` and return the path too.
@@ -361,10 +586,7 @@ impl Solver {
                 start: req.start,
             });
         }
-        if self.memory_ok != Some((board, req.method)) {
-            memory::check(board, req.method)?;
-            self.memory_ok = Some((board, req.method));
-        }
+        self.check_memory(board, req.method)?;
         let timer = Instant::now();
         self.state.reset(board);
         let mut rule = TieBreaker::new(req.rule, self.state.layout(), req.start, req.seed)?;
@@ -385,6 +607,9 @@ impl Solver {
         }
         let start = self.state.layout().pad(req.start);
         let (outcome, mut stats) = match req.method {
+            Method::Warnsdorff if !O::WATCHES && !self.plain => {
+                self.warnsdorff_fast(&mut rule, req, start)
+            }
             Method::Warnsdorff => {
                 warnsdorff::run(&mut self.state, &mut rule, start, req.closed, obs)
             }
@@ -418,6 +643,118 @@ impl Solver {
     }
 }
 
+impl Solver {
+    /// One pure-Warnsdorff run through the kernel, path kept in the search state.
+    fn warnsdorff_fast(
+        &mut self,
+        rule: &mut TieBreaker,
+        req: &Request,
+        start: usize,
+    ) -> (Outcome, Stats) {
+        let layout = *self.state.layout();
+        let (deg, path) = self.state.kernel_parts();
+        let walk = match req.rule {
+            Rule::Order(order) => {
+                let bits = order_tables(&mut self.order_bits, order);
+                let mut c = kernel::Fixed::new(&layout, order, bits);
+                kernel::walk_with_path(&layout, deg, start, &mut c, path)
+            }
+            Rule::Squirrel => {
+                let plan = rule.squirrel_plan().expect("squirrel plan").clone();
+                let mut c = kernel::Squirrel::new(&layout, plan);
+                let walk = kernel::walk_with_path(&layout, deg, start, &mut c, path);
+                rule.restore_stage(c.plan().stage());
+                walk
+            }
+            Rule::Pohl => {
+                let mut c = kernel::Pohl::new(&layout);
+                kernel::walk_with_path(&layout, deg, start, &mut c, path)
+            }
+            Rule::Random => {
+                let rng = rule.take_rng().expect("random rule has a PRNG");
+                let mut c = kernel::Random::new(&layout, rng);
+                kernel::walk_with_path(&layout, deg, start, &mut c, path)
+            }
+            Rule::Roth | Rule::RothOriginal | Rule::Center => {
+                let tables = geometry_tables(&mut self.geometry, &layout, req.rule);
+                kernel::walk_with_path(&layout, deg, start, &mut tables.chooser(&layout), path)
+            }
+        };
+        let stats = Stats {
+            nodes: u64::from(walk.visited),
+            ties: walk.ties,
+            ..Stats::default()
+        };
+        (walk_outcome(&layout, &walk, start, req.closed), stats)
+    }
+}
+
+/// The mask tables of a fixed order, built once and cached.
+fn order_tables(
+    cache: &mut Option<(rules::LabelOrder, Box<kernel::Bits>)>,
+    order: rules::LabelOrder,
+) -> &kernel::Bits {
+    if !matches!(cache, Some((o, _)) if *o == order) {
+        *cache = Some((order, kernel::order_bits(order)));
+    }
+    &cache.as_ref().expect("just filled").1
+}
+
+/// The distance-rule tables for `layout`'s board and `rule`, built once and cached.
+fn geometry_tables<'a>(
+    cache: &'a mut Option<(Board, Rule, kernel::GeometryTables)>,
+    layout: &Layout,
+    rule: Rule,
+) -> &'a kernel::GeometryTables {
+    let board = layout.board();
+    if !matches!(cache, Some((b, r, _)) if *b == board && *r == rule) {
+        let tables = kernel::GeometryTables::new(layout, rule).expect("a distance rule has tables");
+        *cache = Some((board, rule, tables));
+    }
+    &cache.as_ref().expect("just filled").2
+}
+
+/// Run lane jobs tagged with their request index; `done` gets the index back.
+fn run_indexed<C: kernel::Chooser>(
+    layout: &Layout,
+    empty: &mut kernel::EmptyBoard,
+    buf: &mut Vec<u8>,
+    lanes: usize,
+    jobs: impl Iterator<Item = (usize, kernel::LaneJob<C>)>,
+    mut done: impl FnMut(usize, kernel::Walk, C),
+) {
+    let mut index = Vec::new();
+    let jobs = jobs.map(|(i, j)| {
+        index.push(i);
+        j
+    });
+    let mut finished = Vec::new();
+    kernel::run_lanes(layout, empty, buf, lanes, jobs, |k, w, c| {
+        finished.push((k, w, c))
+    });
+    for (k, w, c) in finished {
+        done(index[k], w, c);
+    }
+}
+
+/// How a walk of pure Warnsdorff ended.
+fn walk_outcome(layout: &Layout, walk: &kernel::Walk, start: usize, closed: bool) -> Outcome {
+    let squares = layout.board().len();
+    if walk.visited < squares {
+        return Outcome::DeadEnd;
+    }
+    let closes = squares > 2
+        && layout
+            .offsets()
+            .iter()
+            .any(|&o| walk.head.wrapping_add_signed(o) == start);
+    if !closed || closes {
+        Outcome::Found
+    } else {
+        Outcome::NotClosed
+    }
+}
+
 /// Whether a run asks the existence theorems before searching.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Oracle {
@@ -429,6 +766,9 @@ pub(crate) enum Oracle {
 
 /// Watches a run move by move (the animation's trace); the default methods do nothing and compile away.
 pub trait Observer {
+    /// Whether the observer looks at anything. Runs watched by an observer that does not take the
+    /// plain loops (the fast Warnsdorff kernel has no per-move hooks).
+    const WATCHES: bool = true;
     /// The knight is about to move from padded square `from` to `to` (degrees not yet updated).
     #[inline(always)]
     fn on_move(&mut self, _state: &SearchState, _from: usize, _to: usize) {}
@@ -440,7 +780,9 @@ pub trait Observer {
 /// An observer that does nothing.
 pub struct NoObserver;
 
-impl Observer for NoObserver {}
+impl Observer for NoObserver {
+    const WATCHES: bool = false;
+}
 
 /// Convenience: solve one request with a fresh solver.
 pub fn solve(req: &Request) -> Result<Solution, SolveError> {

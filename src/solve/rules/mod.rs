@@ -222,6 +222,33 @@ impl TieBreaker {
         self.squirrel.as_ref().map(|p| p.orderings_used())
     }
 
+    /// For the distance rules (`roth`, `roth-original`, `center`): the target point and the scan order
+    /// that breaks equal distances. The fast kernel turns them into per-square preference tables.
+    pub(crate) fn distance_target(
+        rule: Rule,
+        board: crate::board::Board,
+    ) -> Option<(roth::Target, LabelOrder)> {
+        match rule {
+            Rule::Roth => Some((roth::Target::roth(board), LabelOrder::IDENTITY)),
+            Rule::RothOriginal => Some((roth::Target::roth_original(board), roth::ORIGINAL_ORDER)),
+            Rule::Center => Some((roth::Target::center(board), LabelOrder::IDENTITY)),
+            _ => None,
+        }
+    }
+
+    /// The squirrel plan, if this tie-breaker is `squirrel` (the fast kernel copies its switches).
+    pub(crate) fn squirrel_plan(&self) -> Option<&SquirrelPlan> {
+        self.squirrel.as_ref()
+    }
+
+    /// The run's PRNG, if this tie-breaker is `random` (the fast kernel draws from the same stream).
+    pub(crate) fn take_rng(&mut self) -> Option<Xoshiro256PlusPlus> {
+        match &self.secondary {
+            Secondary::Random(rng) => Some(rng.clone()),
+            _ => None,
+        }
+    }
+
     /// Pick among `tied` (padded squares, in scan order, all of equal minimum degree, at least two);
     /// returns the index of the winner.
     pub fn choose(&mut self, state: &SearchState, tied: &[usize]) -> usize {

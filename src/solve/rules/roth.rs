@@ -12,7 +12,7 @@ pub(super) const ORIGINAL_ORDER: LabelOrder = LabelOrder::digits("56781234");
 
 /// A point in doubled coordinates, and which way distance is preferred.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Target {
+pub(crate) struct Target {
     row2: i64,
     col2: i64,
     farthest: bool,
@@ -47,6 +47,7 @@ impl Target {
     }
 
     /// Squared distance from the point, in doubled coordinates.
+    #[cfg(test)]
     pub(super) fn distance2(&self, sq: Square) -> i64 {
         let dr = 2 * sq.row() as i64 - self.row2;
         let dc = 2 * sq.col() as i64 - self.col2;
@@ -56,7 +57,16 @@ impl Target {
     /// Smaller is preferred.
     #[inline]
     pub(super) fn key(&self, sq: Square) -> i64 {
-        let d = self.distance2(sq);
+        self.key_at(sq.row() as i64, sq.col() as i64)
+    }
+
+    /// [`Target::key`] of the point `(row, col)`, which may lie off the board (the fast kernel ranks
+    /// all eight knight moves of a square, on the board or not).
+    #[inline]
+    pub(crate) fn key_at(&self, row: i64, col: i64) -> i64 {
+        let dr = 2 * row - self.row2;
+        let dc = 2 * col - self.col2;
+        let d = dr * dr + dc * dc;
         if self.farthest {
             -d
         } else {

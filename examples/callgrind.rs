@@ -1,0 +1,98 @@
+//! A fixed workload for instruction counts under `valgrind --tool=callgrind` (deterministic, unlike
+//! wall time on a shared machine): `cargo build --release --example callgrind`, then
+//! `valgrind --tool=callgrind target/release/examples/callgrind <kernel> <n> <starts>` where
+//! `<kernel>` is `textbook`, `plain`, `run` or `batch` (`first` rule), `roth`, `pohl`, `random`
+//! (batch), and divide the instruction count by the steps it prints. See `benches/README.md`.
+
+use ktour::board::{Board, Square, KNIGHT_DELTAS};
+use ktour::solve::{Request, Rule, Solver};
+
+fn textbook(rows: i32, cols: i32, start: (i32, i32), board: &mut Vec<i32>) -> usize {
+    board.clear();
+    board.resize((rows * cols) as usize, 0);
+    let inside = |r: i32, c: i32| r >= 0 && r < rows && c >= 0 && c < cols;
+    let (mut r, mut c) = start;
+    let mut n = 1;
+    board[(r * cols + c) as usize] = n;
+    loop {
+        let mut best = None;
+        let mut best_degree = 9;
+        for (dr, dc) in KNIGHT_DELTAS {
+            let (nr, nc) = (r + dr, c + dc);
+            if inside(nr, nc) && board[(nr * cols + nc) as usize] == 0 {
+                let mut degree = 0;
+                for (er, ec) in KNIGHT_DELTAS {
+                    let (mr, mc) = (nr + er, nc + ec);
+                    if inside(mr, mc) && board[(mr * cols + mc) as usize] == 0 {
+                        degree += 1;
+                    }
+                }
+                if degree < best_degree {
+                    best_degree = degree;
+                    best = Some((nr, nc));
+                }
+            }
+        }
+        match best {
+            None => return n as usize,
+            Some((nr, nc)) => {
+                n += 1;
+                board[(nr * cols + nc) as usize] = n;
+                (r, c) = (nr, nc);
+            }
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let kernel = args.get(1).map_or("batch", |s| s.as_str());
+    let n: u64 = args.get(2).map_or(100, |s| s.parse().unwrap());
+    let count: usize = args.get(3).map_or(100, |s| s.parse().unwrap());
+    let board = Board::square(n).unwrap();
+    let all: Vec<Square> = board.squares().collect();
+    let starts: Vec<Square> = all
+        .iter()
+        .step_by((all.len() / count).max(1))
+        .copied()
+        .collect();
+    let rule: Rule = match kernel {
+        "roth" | "pohl" | "random" | "squirrel" => kernel.parse().unwrap(),
+        _ => Rule::FIRST,
+    };
+    let reqs: Vec<Request> = starts
+        .iter()
+        .map(|&s| Request::warnsdorff(board, s, rule))
+        .collect();
+    let mut solver = Solver::new();
+    let mut steps = 0u64;
+    match kernel {
+        "textbook" => {
+            let mut grid = Vec::new();
+            for s in &starts {
+                steps += textbook(
+                    n as i32,
+                    n as i32,
+                    (s.row() as i32, s.col() as i32),
+                    &mut grid,
+                ) as u64;
+            }
+        }
+        "plain" => {
+            for r in &reqs {
+                steps += solver.solve_plain(r).unwrap().squares.len() as u64;
+            }
+        }
+        "run" => {
+            for r in &reqs {
+                steps += u64::from(solver.run(r).unwrap().visited);
+            }
+        }
+        _ => {
+            let mut out = Vec::new();
+            solver.run_batch(&reqs, &mut out).unwrap();
+            steps = out.iter().map(|s| u64::from(s.visited)).sum();
+        }
+    }
+    println!("{kernel} {n}x{n} {} starts: {steps} steps", starts.len());
+}

@@ -1,0 +1,726 @@
+//! The fast pure-Warnsdorff kernel behind [`super::Solver::run`] and [`super::Solver::run_batch`]: the
+//! same walk as the plain loop in [`super::warnsdorff`] (Warnsdorff 1823; rules as in `REFERENCE.md`),
+//! at a few nanoseconds a step. [`super::Solver::solve_plain`] keeps the plain loop as its twin, and
+//! `tests/fast_paths.rs` checks the two give identical paths for every rule on every start of boards
+//! 5..40.
+//!
+//! One step from the head `h` is one pass over its eight neighbours that both decrements their degrees
+//! (the head has just been visited) and builds a 64-bit *degree mask*: bit `8 * (d - 1) + lane` is set
+//! when the neighbour in `lane` has degree `d` before the decrement (`d` in 1..=8 for a free square,
+//! since the head still counted; border and visited squares hold values of 0xE8 and above and
+//! contribute no bit). The bit comes from a per-label table ([`Bits`]: `bits[k][d]`), so building the
+//! mask is one `or` from memory per neighbour, and the table also says which lane label `k` sits in.
+//! The lowest set bit of the mask is then the minimum degree and, within it, the lowest lane: for a
+//! fixed-order rule the lanes are the scan order, so `trailing_zeros` alone is the next move, with no
+//! compare-and-select chain and no branch. The byte holding that bit lists every lane of minimum
+//! degree, which counts ties for free and is all the other rules need: distance rules look up the
+//! winner in a per-square preference table (branch-free), `pohl` and `random` branch to their secondary
+//! key only on a real tie.
+//!
+//! A single walk is a chain of dependent loads (head -> degrees -> mask table -> next offset -> next
+//! head), several times longer than the execution resources a step needs. [`run_lanes`] therefore
+//! walks several independent runs of a batch side by side, each in its own degree array, so the
+//! out-of-order core overlaps their chains (1.65x a single walk with four lanes; eight lanes measured
+//! no better). Figures and instruction counts: `benches/README.md`.
+//!
+//! ADVICE FOR HACKERS: the kernel writes the degree array exactly as [`crate::search::SearchState::make`]
+//! would (head set to [`BORDER`], its eight neighbours decremented without branching), so after a run
+//! with a path the search state is the one the plain loop leaves. What must change together: a
+//! [`Chooser`]'s `bits()` (which lane each label's bit lands in), its `offsets()` (the padded offset of
+//! each lane) and the lane its `choose` returns; [`DEGREE_BIT`] and the sentinel values (any byte above
+//! 8 is "not a candidate", and free squares always read 1..=8 here because the head was a free
+//! neighbour of each of them). The unchecked indexing rests on one invariant: the head is an on-board
+//! square of the padded layout the array was built for, so `head + offset` lies inside the array for
+//! every knight offset. The entry points assert it for the start (and that the array and the
+//! chooser's offsets belong to the layout); every later head is a square whose degree read 1..=8,
+//! which only on-board squares do; a debug assertion checks every access in the test profile.
+
+use super::rules::{LabelOrder, SquirrelPlan, TieBreaker};
+use super::Rule;
+use crate::board::{Board, Layout, BORDER, KNIGHT_DELTAS};
+use rand::Rng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// `DEGREE_BIT[d]` = `1 << 8 * (d - 1)` for a free square's pre-decrement degree `d` in 1..=8, else 0.
+pub(crate) static DEGREE_BIT: [u64; 256] = degree_bits();
+
+/// Per-label mask tables: `bits[k][d]` = `DEGREE_BIT[d] << lane(k)`, the bit that label `k` sets for
+/// degree `d`. With one table per label the mask is built by one `or` from memory per neighbour.
+pub(crate) type Bits = [[u64; 256]; 8];
+
+/// Label `k` in lane `k` (label order): the distance rules, `pohl`, `random`, `squirrel`.
+pub(crate) static IDENTITY_BITS: Bits = identity_bits();
+
+const fn identity_bits() -> Bits {
+    let mut t = [[0u64; 256]; 8];
+    let mut k = 0;
+    while k < 8 {
+        let mut d = 1;
+        while d <= 8 {
+            t[k][d] = 1 << (8 * (d - 1) + k);
+            d += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
+/// The tables that put label `order[i]` in lane `i`, so the lowest lane is the first in scan order.
+pub(crate) fn order_bits(order: LabelOrder) -> Box<Bits> {
+    let mut t = Box::new([[0u64; 256]; 8]);
+    for (lane, &k) in order.labels().iter().enumerate() {
+        for d in 1..=8 {
+            t[k as usize][d] = DEGREE_BIT[d] << lane;
+        }
+    }
+    t
+}
+
+const fn degree_bits() -> [u64; 256] {
+    let mut t = [0u64; 256];
+    let mut d = 1;
+    while d <= 8 {
+        t[d] = 1 << (8 * (d - 1));
+        d += 1;
+    }
+    t
+}
+
+/// How a rule picks the next lane from the degree mask. One implementation per rule family, so the
+/// kernel is monomorphised and a fixed-order rule carries no tie-break code at all.
+pub(crate) trait Chooser {
+    /// Padded offset of each lane.
+    fn offsets(&self) -> &[isize; 8];
+    /// The mask bits of each label (which lane each label is in).
+    fn bits(&self) -> &Bits {
+        &IDENTITY_BITS
+    }
+    /// The knight stands on `head` (start included), before choosing its next move.
+    #[inline(always)]
+    fn arrive(&mut self, _head: usize) {}
+    /// The lane to move along. `tz` is the mask's trailing-zero count (8 x (min degree - 1) + lowest
+    /// lane of that degree) and `tied` the lanes of minimum degree (at least one bit), `deg` the degrees
+    /// after this step's decrements.
+    fn choose(&mut self, deg: &[u8], head: usize, tz: u32, tied: u32) -> usize;
+}
+
+/// `first`, `order:*`: lanes in scan order, the lowest lane of minimum degree wins.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fixed<'a> {
+    offsets: [isize; 8],
+    bits: &'a Bits,
+}
+
+impl<'a> Fixed<'a> {
+    /// `bits` must be [`order_bits`] of `order`.
+    pub(crate) fn new(layout: &Layout, order: LabelOrder, bits: &'a Bits) -> Self {
+        Fixed {
+            offsets: scan_offsets(layout, order),
+            bits,
+        }
+    }
+}
+
+impl Chooser for Fixed<'_> {
+    #[inline(always)]
+    fn offsets(&self) -> &[isize; 8] {
+        &self.offsets
+    }
+    #[inline(always)]
+    fn bits(&self) -> &Bits {
+        self.bits
+    }
+    #[inline(always)]
+    fn choose(&mut self, _: &[u8], _: usize, tz: u32, _: u32) -> usize {
+        (tz & 7) as usize
+    }
+}
+
+/// `squirrel`: a fixed order that changes when the knight stands on a switch square. Lanes are in
+/// label order; the order in force picks among the tied labels (a handful of runs per sweep, so a
+/// short loop is fine here).
+#[derive(Clone, Debug)]
+pub(crate) struct Squirrel {
+    plan: SquirrelPlan,
+    offsets: [isize; 8],
+    order: [u8; 8],
+}
+
+impl Squirrel {
+    pub(crate) fn new(layout: &Layout, plan: SquirrelPlan) -> Self {
+        Squirrel {
+            offsets: *layout.offsets(),
+            order: *plan.ordering().labels(),
+            plan,
+        }
+    }
+
+    /// The plan as it stands at the end of the run (for `orderings_used`).
+    pub(crate) fn plan(&self) -> &SquirrelPlan {
+        &self.plan
+    }
+}
+
+impl Chooser for Squirrel {
+    #[inline(always)]
+    fn offsets(&self) -> &[isize; 8] {
+        &self.offsets
+    }
+    #[inline(always)]
+    fn arrive(&mut self, head: usize) {
+        if self.plan.arrive(head) {
+            self.order = *self.plan.ordering().labels();
+        }
+    }
+    #[inline(always)]
+    fn choose(&mut self, _: &[u8], _: usize, _: u32, tied: u32) -> usize {
+        let k = self.order.iter().find(|&&k| tied & (1 << k) != 0);
+        *k.expect("at least one tied label") as usize
+    }
+}
+
+/// `roth`, `roth-original`, `center`: the key depends only on where the candidate is, so every square
+/// gets a *class*, the order in which it prefers its eight moves (by distance key, then scan order), and
+/// `pick[class << 8 | tied]` is the preferred lane among `tied`. Lanes are in label order.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Geometry<'a> {
+    offsets: [isize; 8],
+    class: &'a [u8],
+    pick: &'a [u8],
+}
+
+impl Chooser for Geometry<'_> {
+    #[inline(always)]
+    fn offsets(&self) -> &[isize; 8] {
+        &self.offsets
+    }
+    #[inline(always)]
+    fn choose(&mut self, _: &[u8], head: usize, _: u32, tied: u32) -> usize {
+        // Branch-free: a lone minimum is its own pick in the table.
+        debug_assert!(head < self.class.len() && tied < 256);
+        // SAFETY: `head` is a square of the padded layout the class table was built for (same
+        // length as the degree array, checked when the chooser is made) and `tied` is one byte of
+        // the mask; every class id stored is below `pick.len() >> 8` (built together), so both
+        // indexes are in bounds. The debug assertions check them in tests.
+        let class = unsafe { *self.class.get_unchecked(head) } as usize;
+        let at = class << 8 | tied as usize;
+        debug_assert!(at < self.pick.len());
+        // SAFETY: see above.
+        (unsafe { *self.pick.get_unchecked(at) }) as usize
+    }
+}
+
+/// Per-board tables for the distance rules: 1 byte per padded square plus 256 bytes per class (the
+/// classes are the sectors around the target point: a few dozen at most).
+#[derive(Clone, Debug)]
+pub(crate) struct GeometryTables {
+    class: Vec<u8>,
+    pick: Vec<u8>,
+}
+
+impl GeometryTables {
+    /// The tables for a distance `rule` on `layout`'s board; `None` for other rules, or if the board
+    /// had more than 256 classes (impossible for a point target, kept as a safe fallback).
+    pub(crate) fn new(layout: &Layout, rule: Rule) -> Option<Self> {
+        let board = layout.board();
+        let (target, scan) = TieBreaker::distance_target(rule, board)?;
+        let mut prefs: Vec<[u8; 8]> = Vec::new();
+        let mut class = vec![0u8; layout.len()];
+        for sq in board.squares() {
+            let (r, c) = (sq.row() as i64, sq.col() as i64);
+            let mut order = *scan.labels();
+            // stable sort by key keeps scan order among equal distances
+            order.sort_by_key(|&k| {
+                let (dr, dc) = KNIGHT_DELTAS[k as usize];
+                target.key_at(r + dr as i64, c + dc as i64)
+            });
+            let id = match prefs.iter().position(|p| *p == order) {
+                Some(i) => i,
+                None => {
+                    prefs.push(order);
+                    prefs.len() - 1
+                }
+            };
+            class[layout.pad(sq)] = u8::try_from(id).ok()?;
+        }
+        let mut pick = vec![0u8; prefs.len() << 8];
+        for (id, order) in prefs.iter().enumerate() {
+            for mask in 1..256usize {
+                let best = order.iter().find(|&&k| mask & (1 << k) != 0);
+                pick[id << 8 | mask] = *best.expect("mask is not empty");
+            }
+        }
+        Some(GeometryTables { class, pick })
+    }
+
+    pub(crate) fn chooser(&self, layout: &Layout) -> Geometry<'_> {
+        assert_eq!(self.class.len(), layout.len(), "tables of another board");
+        Geometry {
+            offsets: *layout.offsets(),
+            class: &self.class,
+            pick: &self.pick,
+        }
+    }
+
+    /// Number of distinct preference orders.
+    #[cfg(test)]
+    fn classes(&self) -> usize {
+        self.pick.len() >> 8
+    }
+}
+
+/// `pohl`: on a real tie, smallest sum of the candidate's free neighbours' degrees, then label order.
+#[derive(Clone, Debug)]
+pub(crate) struct Pohl {
+    offsets: [isize; 8],
+}
+
+impl Pohl {
+    pub(crate) fn new(layout: &Layout) -> Self {
+        Pohl {
+            offsets: *layout.offsets(),
+        }
+    }
+}
+
+impl Chooser for Pohl {
+    #[inline(always)]
+    fn offsets(&self) -> &[isize; 8] {
+        &self.offsets
+    }
+    #[inline(always)]
+    fn choose(&mut self, deg: &[u8], head: usize, tz: u32, tied: u32) -> usize {
+        // A real tie is a data-dependent branch: measured cheaper than computing two candidates'
+        // sums on every step without one (2.3x slower), see benches/README.md.
+        if tied & (tied - 1) == 0 {
+            return (tz & 7) as usize;
+        }
+        pohl_tie(&self.offsets, deg, head, tied)
+    }
+}
+
+#[inline(never)]
+fn pohl_tie(offsets: &[isize; 8], deg: &[u8], head: usize, mut tied: u32) -> usize {
+    let (mut best, mut best_sum) = (0, u32::MAX);
+    while tied != 0 {
+        let lane = tied.trailing_zeros() as usize;
+        tied &= tied - 1;
+        let q = (head as isize + offsets[lane]) as usize;
+        let sum: u32 = offsets
+            .iter()
+            .map(|&o| deg[(q as isize + o) as usize])
+            .filter(|&d| d <= crate::search::MAX_DEGREE)
+            .map(u32::from)
+            .sum();
+        if sum < best_sum {
+            (best, best_sum) = (lane, sum);
+        }
+    }
+    best
+}
+
+/// `random`: on a real tie, a uniform draw among the tied lanes (label order), from the run's PRNG,
+/// drawn exactly as [`TieBreaker::choose`] does so both give the same walk for a seed.
+#[derive(Clone, Debug)]
+pub(crate) struct Random {
+    offsets: [isize; 8],
+    rng: Xoshiro256PlusPlus,
+}
+
+impl Random {
+    pub(crate) fn new(layout: &Layout, rng: Xoshiro256PlusPlus) -> Self {
+        Random {
+            offsets: *layout.offsets(),
+            rng,
+        }
+    }
+}
+
+impl Chooser for Random {
+    #[inline(always)]
+    fn offsets(&self) -> &[isize; 8] {
+        &self.offsets
+    }
+    #[inline(always)]
+    fn choose(&mut self, _: &[u8], _: usize, tz: u32, mut tied: u32) -> usize {
+        if tied & (tied - 1) == 0 {
+            return (tz & 7) as usize;
+        }
+        let pick = self.rng.gen_range(0..tied.count_ones() as usize);
+        for _ in 0..pick {
+            tied &= tied - 1;
+        }
+        tied.trailing_zeros() as usize
+    }
+}
+
+/// Offsets of the labels of `order`, in that order.
+fn scan_offsets(layout: &Layout, order: LabelOrder) -> [isize; 8] {
+    let mut o = [0isize; 8];
+    for (slot, &k) in o.iter_mut().zip(order.labels()) {
+        *slot = layout.offsets()[k as usize];
+    }
+    o
+}
+
+/// The padded offsets of labels 1..8 written from the stride ([`Layout::knight_offsets`]), so that
+/// each address is one addressing mode (`head + stride * {1,2} + const`) rather than eight
+/// precomputed pointers that spill.
+#[inline(always)]
+fn label_offsets(s: isize) -> [isize; 8] {
+    [
+        -2 * s + 1,
+        -s + 2,
+        s + 2,
+        2 * s + 1,
+        2 * s - 1,
+        s - 2,
+        -s - 2,
+        -2 * s - 1,
+    ]
+}
+
+/// One pass over the neighbours of `head`: decrement their degrees, and return the next square and
+/// whether the minimum degree was tied, or `None` at a dead end (which includes a finished tour).
+///
+/// `head` must be an on-board square of the padded layout `deg` was built for, already marked
+/// visited; the returned square is marked visited before returning.
+#[inline(always)]
+fn step<C: Chooser>(
+    deg: &mut [u8],
+    stride: isize,
+    head: usize,
+    ch: &mut C,
+) -> Option<(usize, bool)> {
+    let bits = ch.bits();
+    let mut part = [0u64; 8];
+    for (k, &o) in label_offsets(stride).iter().enumerate() {
+        let q = head.wrapping_add_signed(o);
+        debug_assert!(
+            q < deg.len(),
+            "neighbour {q} of {head} outside the padded array"
+        );
+        // SAFETY: `head` is an on-board square of the padded layout (the start was, and every later
+        // head is a square whose degree read 1..=8, which only on-board free squares do), and the
+        // 2-square border means `head + o` is inside the array for every knight offset `o`. The
+        // debug assertion above checks it in tests.
+        let slot = unsafe { deg.get_unchecked_mut(q) };
+        let d = *slot;
+        *slot = d.wrapping_sub(1);
+        part[k] = bits[k][d as usize];
+    }
+    // A tree of `or`s (depth 3), not a chain of eight: this is on the loop's critical path.
+    let mask =
+        ((part[0] | part[1]) | (part[2] | part[3])) | ((part[4] | part[5]) | (part[6] | part[7]));
+    if mask == 0 {
+        return None;
+    }
+    let tz = mask.trailing_zeros();
+    let tied = ((mask >> (tz & !7)) & 0xFF) as u32;
+    let lane = ch.choose(deg, head, tz, tied);
+    let next = head.wrapping_add_signed(ch.offsets()[lane & 7]);
+    debug_assert!(
+        next < deg.len() && deg[next] <= crate::search::MAX_DEGREE,
+        "the kernel chose a square that is not free"
+    );
+    // SAFETY: as above, `next` is a neighbour of the on-board `head`; the assertion checks it.
+    unsafe { *deg.get_unchecked_mut(next) = BORDER };
+    Some((next, tied & (tied - 1) != 0))
+}
+
+/// What the unchecked accesses of [`step`] rely on, checked once per run: the start is on the board,
+/// the array is the layout's, and the chooser's lanes are the layout's knight offsets.
+fn check_entry<C: Chooser>(layout: &Layout, deg: &[u8], start: usize, ch: &C) {
+    assert_eq!(deg.len(), layout.len(), "degree array of another board");
+    assert!(layout.is_on_board(start), "start off the board");
+    // What the accesses need: every lane offset within two rows and two columns of the head.
+    let reach = 2 * layout.stride() as isize + 2;
+    assert!(
+        ch.offsets().iter().all(|o| o.abs() <= reach),
+        "chooser built for another board"
+    );
+}
+
+/// The end of one walk.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Walk {
+    /// Squares visited, the start included.
+    pub visited: u32,
+    /// Moves at which the minimum degree was shared.
+    pub ties: u64,
+    /// The last square (padded index).
+    pub head: usize,
+}
+
+/// One walk from padded `start` on a fresh degree array, recording the path in `path` (cleared).
+#[inline(never)]
+pub(crate) fn walk_with_path<C: Chooser>(
+    layout: &Layout,
+    deg: &mut [u8],
+    start: usize,
+    ch: &mut C,
+    path: &mut Vec<u32>,
+) -> Walk {
+    let squares = layout.board().len() as usize;
+    let stride = layout.stride() as isize;
+    check_entry(layout, deg, start, ch);
+    path.clear();
+    path.reserve(squares);
+    deg[start] = BORDER;
+    path.push(start as u32);
+    ch.arrive(start);
+    let (mut head, mut ties) = (start, 0u64);
+    while let Some((next, tied)) = step(deg, stride, head, ch) {
+        ties += u64::from(tied);
+        head = next;
+        path.push(next as u32);
+        ch.arrive(next);
+    }
+    Walk {
+        visited: path.len() as u32,
+        ties,
+        head,
+    }
+}
+
+/// The degrees of the empty board. Small boards keep one padded copy (a single `memcpy` per run,
+/// which matters on 8x8 where a run is 64 steps); large ones are written row by row from a handful of
+/// row templates, so that a sweep worker's memory stays at about one byte per square and lane.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct EmptyBoard {
+    board: Option<Board>,
+    stride: usize,
+    /// The whole padded board, for boards of at most [`EmptyBoard::FULL_COPY`] padded squares.
+    full: Vec<u8>,
+    /// Templates for (rows from the top edge, rows from the bottom edge) capped at 2: 9 at most.
+    rows: Vec<(u8, u8, Vec<u8>)>,
+}
+
+impl EmptyBoard {
+    /// Largest padded board kept as one copy (64 KiB: a 250x250 board).
+    const FULL_COPY: usize = 1 << 16;
+
+    fn prepare(&mut self, layout: &Layout) {
+        if self.board == Some(layout.board()) {
+            return;
+        }
+        let board = layout.board();
+        self.board = Some(board);
+        self.stride = layout.stride();
+        self.rows.clear();
+        self.full.clear();
+        if layout.len() <= Self::FULL_COPY {
+            layout.initial_degrees(&mut self.full);
+            return;
+        }
+        let n = board.rows();
+        for r in 0..n {
+            let key = (r.min(2) as u8, (n - 1 - r).min(2) as u8);
+            if self.rows.iter().any(|t| (t.0, t.1) == key) {
+                continue;
+            }
+            let mut row = vec![BORDER; self.stride];
+            for c in 0..board.cols() {
+                let sq = crate::board::Square::new(r as u16, c as u16);
+                row[c as usize + 2] = board.neighbours(sq).count() as u8;
+            }
+            self.rows.push((key.0, key.1, row));
+        }
+    }
+
+    /// Fill `deg` (length `layout.len()`) with the empty board's degrees.
+    pub(crate) fn fill(&mut self, layout: &Layout, deg: &mut [u8]) {
+        self.prepare(layout);
+        if !self.full.is_empty() {
+            deg.copy_from_slice(&self.full);
+            return;
+        }
+        let n = layout.board().rows();
+        let s = self.stride;
+        deg[..2 * s].fill(BORDER);
+        deg[(n as usize + 2) * s..].fill(BORDER);
+        for r in 0..n {
+            let key = (r.min(2) as u8, (n - 1 - r).min(2) as u8);
+            let t = &self
+                .rows
+                .iter()
+                .find(|t| (t.0, t.1) == key)
+                .expect("prepared")
+                .2;
+            let at = (r as usize + 2) * s;
+            deg[at..at + s].copy_from_slice(t);
+        }
+    }
+}
+
+/// One run handed to [`run_lanes`].
+pub(crate) struct LaneJob<C> {
+    /// Padded start square.
+    pub start: usize,
+    /// The rule's per-run state.
+    pub chooser: C,
+}
+
+struct Lane<C> {
+    head: usize,
+    visited: u32,
+    ties: u64,
+    job: usize,
+    chooser: C,
+}
+
+/// Walk `jobs` (all on `layout`'s board) interleaved `lanes` at a time, each lane in its own slice of
+/// `buf`; calls `done(job index, walk, chooser)` as each one ends (not in order). No paths are kept.
+pub(crate) fn run_lanes<C: Chooser>(
+    layout: &Layout,
+    empty: &mut EmptyBoard,
+    buf: &mut Vec<u8>,
+    lanes: usize,
+    jobs: impl IntoIterator<Item = LaneJob<C>>,
+    mut done: impl FnMut(usize, Walk, C),
+) {
+    let padded = layout.len();
+    let stride = layout.stride() as isize;
+    let lanes = lanes.max(1);
+    buf.clear();
+    buf.resize(lanes * padded, BORDER);
+    let mut jobs = jobs.into_iter().enumerate();
+    // Lane `i` always walks in `arrays[i]`; finished lanes are swapped to the end together with
+    // their arrays, so the hot loop indexes two small vectors and slices nothing.
+    let mut arrays: Vec<&mut [u8]> = buf.chunks_exact_mut(padded).collect();
+    let mut active: Vec<Lane<C>> = Vec::with_capacity(lanes);
+    let mut start_lane = |deg: &mut [u8], (job, j): (usize, LaneJob<C>)| {
+        empty.fill(layout, deg);
+        let mut chooser = j.chooser;
+        check_entry(layout, deg, j.start, &chooser);
+        deg[j.start] = BORDER;
+        chooser.arrive(j.start);
+        Lane {
+            head: j.start,
+            visited: 1,
+            ties: 0,
+            job,
+            chooser,
+        }
+    };
+    for deg in arrays.iter_mut() {
+        match jobs.next() {
+            Some(j) => active.push(start_lane(deg, j)),
+            None => break,
+        }
+    }
+    while !active.is_empty() {
+        let mut i = 0;
+        while i < active.len() {
+            let (lane, deg) = (&mut active[i], &mut *arrays[i]);
+            if let Some((next, tied)) = step(deg, stride, lane.head, &mut lane.chooser) {
+                lane.head = next;
+                lane.visited += 1;
+                lane.ties += u64::from(tied);
+                lane.chooser.arrive(next);
+                i += 1;
+                continue;
+            }
+            let finished = match jobs.next() {
+                Some(j) => std::mem::replace(lane, start_lane(deg, j)),
+                None => {
+                    let last = active.len() - 1;
+                    arrays.swap(i, last);
+                    active.swap_remove(i)
+                }
+            };
+            let walk = Walk {
+                visited: finished.visited,
+                ties: finished.ties,
+                head: finished.head,
+            };
+            done(finished.job, walk, finished.chooser);
+        }
+    }
+}
+
+/// How many runs to interleave on `board`: four while the lanes' degree arrays stay small (cache
+/// resident, 1 MiB together at most), else as many as fit in 2 bytes per square (the memory target of
+/// a sweep worker), at least one.
+pub(crate) fn lanes_for(layout: &Layout) -> usize {
+    const SMALL: usize = 1 << 20;
+    let padded = layout.len();
+    if 4 * padded <= SMALL {
+        4
+    } else {
+        (2 * layout.board().len() as usize / padded).clamp(1, 4)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn degree_bits_mark_only_free_degrees() {
+        for (d, &b) in DEGREE_BIT.iter().enumerate() {
+            if (1..=8).contains(&d) {
+                assert_eq!(b.trailing_zeros() as usize, 8 * (d - 1));
+                assert_eq!(b.count_ones(), 1);
+            } else {
+                assert_eq!(b, 0, "{d}");
+            }
+        }
+        // border and visited squares stay above 8 after up to eight decrements
+        const { assert!(BORDER - 8 > 8) };
+    }
+
+    #[test]
+    fn label_offsets_are_the_layouts() {
+        for (r, c) in [(5, 5), (3, 11), (100, 7)] {
+            let layout = Layout::new(Board::new(r, c).unwrap());
+            assert_eq!(&label_offsets(layout.stride() as isize), layout.offsets());
+        }
+    }
+
+    #[test]
+    fn order_bits_put_the_scan_order_in_lanes() {
+        let order: LabelOrder = "36875124".parse().unwrap();
+        let bits = order_bits(order);
+        for (lane, &k) in order.labels().iter().enumerate() {
+            assert_eq!(bits[k as usize][3], 1 << (16 + lane));
+            assert_eq!(bits[k as usize][0], 0);
+            assert_eq!(bits[k as usize][0xF0], 0);
+        }
+        let id = order_bits(LabelOrder::IDENTITY);
+        assert_eq!(*id, IDENTITY_BITS);
+    }
+
+    #[test]
+    fn empty_board_matches_the_layout() {
+        let mut e = EmptyBoard::default();
+        for (r, c) in [
+            (1, 1),
+            (3, 4),
+            (5, 5),
+            (8, 8),
+            (13, 7),
+            (2, 9),
+            (300, 251),
+            (257, 300),
+        ] {
+            let layout = Layout::new(Board::new(r, c).unwrap());
+            let mut want = Vec::new();
+            layout.initial_degrees(&mut want);
+            let mut got = vec![0u8; layout.len()];
+            e.fill(&layout, &mut got);
+            assert_eq!(got, want, "{r}x{c}");
+        }
+    }
+
+    #[test]
+    fn distance_rules_have_few_classes() {
+        for n in [5u64, 8, 40, 101] {
+            let layout = Layout::new(Board::square(n).unwrap());
+            for rule in [Rule::Roth, Rule::RothOriginal, Rule::Center] {
+                let t = GeometryTables::new(&layout, rule).unwrap();
+                assert!(t.classes() <= 64, "{n} {rule}: {}", t.classes());
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+//! Node counts of Warnsdorff-ordered backtracking, pinned from the engine as it was before its
+//! candidate ordering and neighbour scans were optimised (`benches/backtrack.rs`): a faster engine
+//! must visit exactly the same nodes in the same order, so the counts may not move.
+
+use ktour::board::{Board, Square};
+use ktour::solve::{Method, Outcome, Request, Rule, Solver};
+
+fn total(rule: &str, closed: bool, starts: &[Square], seed: u64) -> (u64, u64) {
+    let b = Board::square(8).unwrap();
+    let mut solver = Solver::new();
+    let (mut nodes, mut found) = (0, 0);
+    for &start in starts {
+        let r = Request {
+            board: b,
+            start,
+            closed,
+            method: Method::Backtrack,
+            rule: rule.parse::<Rule>().unwrap(),
+            budget: 20_000_000,
+            seed,
+        };
+        let s = solver.run(&r).unwrap();
+        nodes += s.stats.nodes;
+        found += u64::from(s.outcome == Outcome::Found);
+    }
+    (nodes, found)
+}
+
+#[test]
+fn backtracking_node_counts_are_pinned() {
+    let all: Vec<Square> = Board::square(8).unwrap().squares().collect();
+    assert_eq!(total("first", false, &all, 0), (4113, 64));
+    assert_eq!(total("first", true, &all, 0), (5063, 64));
+    assert_eq!(total("roth", true, &all, 0), (4221, 64));
+    assert_eq!(total("center", true, &all, 5), (5527, 64));
+    assert_eq!(total("random", true, &all, 5), (220_825, 64));
+    assert_eq!(total("roth-original", true, &all, 5), (5130, 64));
+    assert_eq!(
+        total("order:36875124", true, &[Square::new(6, 3)], 0),
+        (264_790, 1)
+    );
+}

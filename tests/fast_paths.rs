@@ -1,0 +1,209 @@
+//! The fast pure-Warnsdorff kernel against its twins: for every rule, the kernel (`Solver::solve`)
+//! gives the identical path, outcome and counters as the plain incremental loop
+//! (`Solver::solve_plain`) on every start of every n x n board, n = 5..40, and of some rectangles;
+//! against the slow reference (`reference::warnsdorff`, recounts from scratch) on a smaller range; and
+//! `run_batch`, which interleaves runs, gives the same summaries as one `run` per request.
+
+use ktour::board::{Board, Square};
+use ktour::solve::{reference, Method, Outcome, Request, Rule, RunSummary, Solver};
+
+fn rules() -> Vec<Rule> {
+    [
+        "first",
+        "order:87654321",
+        "order:58143627",
+        "order:36875124",
+        "random",
+        "pohl",
+        "roth",
+        "roth-original",
+        "center",
+    ]
+    .iter()
+    .map(|r| r.parse().unwrap())
+    .collect()
+}
+
+fn boards() -> Vec<Board> {
+    let mut b: Vec<Board> = (5..=40).map(|n| Board::square(n).unwrap()).collect();
+    for (r, c) in [(5, 8), (9, 6), (3, 10), (12, 31), (40, 7), (1, 1), (4, 4)] {
+        b.push(Board::new(r, c).unwrap());
+    }
+    b
+}
+
+fn seed_of(start: Square) -> u64 {
+    7 + 1000 * start.row() as u64 + start.col() as u64
+}
+
+#[test]
+fn kernel_equals_plain_loop_for_every_rule_on_all_starts_of_boards_5_to_40() {
+    let mut fast = Solver::new();
+    let mut plain = Solver::new();
+    let mut runs = 0;
+    for b in boards() {
+        for rule in rules() {
+            for start in b.squares() {
+                let mut req = Request::warnsdorff(b, start, rule);
+                req.seed = seed_of(start);
+                let f = fast.solve(&req).unwrap();
+                let p = plain.solve_plain(&req).unwrap();
+                assert_eq!(f.outcome, p.outcome, "{b} {rule} from {start}");
+                assert_eq!(f.squares, p.squares, "{b} {rule} from {start}");
+                assert_eq!(f.stats.nodes, p.stats.nodes, "{b} {rule} from {start}");
+                assert_eq!(f.stats.ties, p.stats.ties, "{b} {rule} from {start}");
+                runs += 1;
+            }
+        }
+        // squirrel is defined from the corner of square boards
+        if b.rows() == b.cols() && b.rows() >= 5 {
+            let req = Request::warnsdorff(b, Square::new(0, 0), Rule::Squirrel);
+            let f = fast.solve(&req).unwrap();
+            let p = plain.solve_plain(&req).unwrap();
+            assert_eq!(f.squares, p.squares, "{b} squirrel");
+            assert_eq!(f.orderings, p.orderings, "{b} squirrel");
+            assert_eq!(f.stats.ties, p.stats.ties, "{b} squirrel");
+        }
+    }
+    assert!(runs > 100_000);
+}
+
+#[test]
+fn kernel_equals_slow_reference_on_all_starts_of_small_boards() {
+    let mut fast = Solver::new();
+    for n in 5..=16 {
+        let b = Board::square(n).unwrap();
+        for rule in rules() {
+            for start in b.squares() {
+                let mut req = Request::warnsdorff(b, start, rule);
+                req.seed = seed_of(start);
+                let f = fast.solve(&req).unwrap();
+                if matches!(f.outcome, Outcome::Impossible(_)) {
+                    continue;
+                }
+                assert_eq!(
+                    f.squares,
+                    reference::warnsdorff(b, start, rule, req.seed),
+                    "{b} {rule} from {start}"
+                );
+            }
+        }
+        let corner = Square::new(0, 0);
+        let f = fast
+            .solve(&Request::warnsdorff(b, corner, Rule::Squirrel))
+            .unwrap();
+        assert_eq!(
+            f.squares,
+            reference::warnsdorff(b, corner, Rule::Squirrel, 0)
+        );
+    }
+}
+
+#[test]
+fn kernel_leaves_the_search_state_consistent() {
+    let mut solver = Solver::new();
+    for (n, rule) in [(8, "first"), (13, "pohl"), (21, "roth"), (10, "random")] {
+        let b = Board::square(n).unwrap();
+        for start in b.squares().step_by(5) {
+            let req = Request::warnsdorff(b, start, rule.parse().unwrap());
+            let sol = solver.solve(&req).unwrap();
+            assert_eq!(solver.state().check_invariants(), Ok(()), "{b} {rule}");
+            assert_eq!(solver.state().depth(), sol.squares.len());
+        }
+    }
+}
+
+/// A summary without its wall time, which differs run to run.
+fn timeless(s: &RunSummary) -> RunSummary {
+    let mut s = *s;
+    s.stats.elapsed_ns = 0;
+    s
+}
+
+#[test]
+fn run_batch_gives_the_summaries_of_single_runs() {
+    let mut batch_solver = Solver::new();
+    let mut single = Solver::new();
+    let mut reqs = Vec::new();
+    for (n, rule) in [
+        (8, "first"),
+        (7, "roth"),
+        (9, "pohl"),
+        (10, "random"),
+        (6, "order:36875124"),
+        (12, "center"),
+        (11, "roth-original"),
+        (30, "first"),
+        (3, "first"),
+    ] {
+        let b = Board::square(n).unwrap();
+        for (i, start) in b.squares().enumerate() {
+            let mut req = Request::warnsdorff(b, start, rule.parse().unwrap());
+            req.seed = seed_of(start);
+            req.closed = i % 3 == 0;
+            reqs.push(req);
+        }
+    }
+    // squirrel, and a backtracking request in the middle of Warnsdorff ones
+    for n in [8, 9, 10] {
+        let b = Board::square(n).unwrap();
+        reqs.push(Request::warnsdorff(b, Square::new(0, 0), Rule::Squirrel));
+        let mut bt = Request::warnsdorff(b, Square::new(0, 0), Rule::FIRST);
+        bt.method = Method::Backtrack;
+        bt.budget = 10_000;
+        reqs.push(bt);
+    }
+    let mut out = Vec::new();
+    batch_solver.run_batch(&reqs, &mut out).unwrap();
+    assert_eq!(out.len(), reqs.len());
+    let mut found = 0;
+    for (req, got) in reqs.iter().zip(&out) {
+        let want = single.run(req).unwrap();
+        assert_eq!(timeless(got), timeless(&want), "{req:?}");
+        found += usize::from(got.outcome == Outcome::Found);
+    }
+    assert!(found > 100);
+}
+
+#[test]
+fn run_batch_stops_at_the_first_bad_request() {
+    let b = Board::square(8).unwrap();
+    let mut reqs: Vec<Request> = b
+        .squares()
+        .take(10)
+        .map(|s| Request::warnsdorff(b, s, Rule::FIRST))
+        .collect();
+    reqs[6].start = Square::new(9, 0);
+    let mut out = Vec::new();
+    let err = Solver::new().run_batch(&reqs, &mut out).unwrap_err();
+    assert!(err.to_string().contains("off the"), "{err}");
+    assert_eq!(out.len(), 6);
+    let mut single = Solver::new();
+    for (req, got) in reqs.iter().zip(&out) {
+        assert_eq!(timeless(got), timeless(&single.run(req).unwrap()));
+    }
+    // squirrel refused mid-batch: same contract
+    let reqs = [
+        Request::warnsdorff(b, Square::new(0, 0), Rule::Squirrel),
+        Request::warnsdorff(b, Square::new(1, 0), Rule::Squirrel),
+    ];
+    let mut out = Vec::new();
+    assert!(Solver::new().run_batch(&reqs, &mut out).is_err());
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].outcome, Outcome::Found);
+}
+
+#[test]
+fn batch_elapsed_time_is_shared_by_squares_visited() {
+    let b = Board::square(20).unwrap();
+    let reqs: Vec<Request> = b
+        .squares()
+        .map(|s| Request::warnsdorff(b, s, Rule::FIRST))
+        .collect();
+    let mut out = Vec::new();
+    Solver::new().run_batch(&reqs, &mut out).unwrap();
+    assert!(out.iter().map(|s| s.stats.elapsed_ns).sum::<u64>() > 0);
+    for s in &out {
+        assert_eq!(s.stats.nodes, u64::from(s.visited));
+    }
+}
