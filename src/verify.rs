@@ -86,7 +86,7 @@ pub fn verify_path(board: Board, squares: &[Square]) -> Result<(), VerifyError> 
     }
     // One bit per square (an eighth of a byte, so that 10^8-square tours check in seconds); the step
     // of a first visit is only needed for the error message, so it is searched for then.
-    let mut seen = vec![0u64; (board.len() as usize).div_ceil(64)];
+    let mut seen = bitvec::bitvec![0; board.len() as usize];
     for (step, &square) in squares.iter().enumerate() {
         if !board.contains(square.row() as i64, square.col() as i64) {
             return Err(VerifyError::OffBoard {
@@ -95,9 +95,7 @@ pub fn verify_path(board: Board, squares: &[Square]) -> Result<(), VerifyError> 
                 board,
             });
         }
-        let i = board.index(square) as usize;
-        let (word, bit) = (i / 64, 1u64 << (i % 64));
-        if seen[word] & bit != 0 {
+        if seen.replace(board.index(square) as usize, true) {
             let first = squares.iter().position(|&s| s == square).unwrap_or(0);
             return Err(VerifyError::Repeat {
                 step,
@@ -105,7 +103,6 @@ pub fn verify_path(board: Board, squares: &[Square]) -> Result<(), VerifyError> 
                 first,
             });
         }
-        seen[word] |= bit;
         if step > 0 && !is_knight_move(squares[step - 1], square) {
             return Err(VerifyError::NotKnightMove {
                 step,

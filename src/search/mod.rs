@@ -215,14 +215,22 @@ impl SearchState {
         for (i, &sq) in squares.iter().enumerate() {
             let p = self.layout.pad(sq);
             self.path[i] = p as u32;
-            // free neighbours when it was made: those visited later, and none yet visited
-            self.saved_degree[i] = self
-                .layout
-                .offsets()
-                .iter()
-                .map(|&o| (p as isize + o) as usize)
-                .filter(|&q| self.layout.is_on_board(q) && position[q] > i as u32)
-                .count() as u8;
+            let (mut later, mut free) = (0u8, 0u8);
+            for &o in self.layout.offsets() {
+                let q = (p as isize + o) as usize;
+                if !self.layout.is_on_board(q) {
+                    continue;
+                }
+                match position[q] {
+                    u32::MAX => free += 1,
+                    at if at > i as u32 => later += 1,
+                    _ => {}
+                }
+            }
+            // when made, its free neighbours were those still free and those visited after it; since
+            // then each later visit took one off its sentinel
+            self.saved_degree[i] = later + free;
+            self.degree[p] = BORDER - later;
         }
     }
 
