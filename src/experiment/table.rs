@@ -1,5 +1,6 @@
-//! The compact table printed at the end of a sweep: success rate per rule and method, by board-size
-//! range (sizes bucketed by the larger side: 5-8, 9-16, 17-32, ...).
+//! The compact table printed at the end of a sweep: success rate per rule and method (successes over
+//! feasible runs, i.e. runs from starts where colour parity allows a tour), by board-size range (sizes
+//! bucketed by the larger side: 5-8, 9-16, 17-32, ...).
 
 use super::record::SummaryRow;
 use std::collections::BTreeMap;
@@ -7,7 +8,7 @@ use std::fmt::Write;
 
 /// (method, rule).
 type Series = (String, String);
-/// Size range -> (successes, runs).
+/// Size range -> (successes, feasible runs).
 type Cells = BTreeMap<(u32, u32), (u64, u64)>;
 
 fn bucket(side: u32) -> (u32, u32) {
@@ -18,7 +19,7 @@ fn bucket(side: u32) -> (u32, u32) {
     (if hi == 8 { 1 } else { hi / 2 + 1 }, hi)
 }
 
-/// Success rates (successes / runs, in %) per (rule, method) and size range.
+/// Success rates (successes / feasible runs, in %) per (rule, method) and size range.
 pub fn success_table(rows: &[SummaryRow]) -> String {
     let mut buckets = std::collections::BTreeSet::new();
     // (method, rule) in first-seen order -> bucket -> (successes, runs)
@@ -33,7 +34,7 @@ pub fn success_table(rows: &[SummaryRow]) -> String {
         buckets.insert(b);
         let c = cells.entry(key).or_default().entry(b).or_default();
         c.0 += r.successes;
-        c.1 += r.runs;
+        c.1 += r.feasible_runs;
     }
     if order.len() > 40 {
         order.sort_by(|a, b| {
@@ -51,10 +52,10 @@ pub fn success_table(rows: &[SummaryRow]) -> String {
         .iter()
         .map(|(m, r)| m.len() + r.len() + 1)
         .max()
-        .unwrap_or(10)
-        .max(12);
+        .unwrap_or(0)
+        .max("success % (feasible)".len());
     let mut s = String::new();
-    let _ = write!(s, "{:width$}", "success %");
+    let _ = write!(s, "{:width$}", "success % (feasible)");
     for (lo, hi) in &buckets {
         let _ = write!(s, " {:>9}", format!("{lo}-{hi}"));
     }
