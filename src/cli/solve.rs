@@ -231,35 +231,37 @@ fn write_output(
 ) -> anyhow::Result<()> {
     let rec = &f.record;
     let board = Board::new(rec.rows as u64, rec.cols as u64)?;
-    let bytes: Vec<u8> = match format {
-        Format::Json => (serde_json::to_string(rec)? + "\n").into_bytes(),
-        Format::Moves => format_moves(&rec.squares).into_bytes(),
-        Format::Svg => crate::render::tour_svg(rec)?.into_bytes(),
-        Format::Text => match format_grid(board, &rec.squares) {
-            Some(grid) => grid.into_bytes(),
-            None => format!(
-                "the {board} board is too wide to print as a grid; use --format json, moves or bin\n"
-            )
-            .into_bytes(),
-        },
-        Format::Bin => {
-            if path.is_none() && std::io::stdout().is_terminal() {
-                bail!("--format bin writes binary data: give -o FILE or redirect standard output");
-            }
-            let mut v = Vec::with_capacity(32 + 4 * rec.squares.len());
-            crate::tour::write_bin(&mut v, board, &rec.squares, rec.closed)?;
-            v
-        }
-    };
-    match path {
-        Some(p) => std::fs::write(p, bytes).with_context(|| format!("writing {}", p.display())),
-        None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(&bytes)
-                .and_then(|_| out.flush())
-                .context("writing standard output")
-        }
+    if format == Format::Bin && path.is_none() && std::io::stdout().is_terminal() {
+        bail!("--format bin writes binary data: give -o FILE or redirect standard output");
     }
+    let (mut out, name): (Box<dyn Write>, String) = match path {
+        Some(p) => (
+            Box::new(std::io::BufWriter::new(
+                std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?,
+            )),
+            p.display().to_string(),
+        ),
+        None => (Box::new(std::io::stdout().lock()), "standard output".into()),
+    };
+    let written = match format {
+        Format::Json => serde_json::to_writer(&mut out, rec)
+            .map_err(std::io::Error::from)
+            .and_then(|_| out.write_all(b"\n")),
+        Format::Moves => out.write_all(format_moves(&rec.squares).as_bytes()),
+        Format::Svg => out.write_all(crate::render::tour_svg(rec)?.as_bytes()),
+        Format::Text => match format_grid(board, &rec.squares) {
+            Some(grid) => out.write_all(grid.as_bytes()),
+            None => writeln!(
+                out,
+                "the {board} board is too wide to print as a grid; use --format json, moves or bin"
+            ),
+        },
+        // streamed: a 10^8-square tour is written without a second copy in memory
+        Format::Bin => crate::tour::write_bin(&mut out, board, &rec.squares, rec.closed),
+    };
+    written
+        .and_then(|_| out.flush())
+        .with_context(|| format!("writing {name}"))
 }
 
 fn summary_line(f: &Finished, start: Square) -> String {
