@@ -138,7 +138,27 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitStatus> {
             };
             match searched {
                 Some(f) if f.outcome != Outcome::BudgetExhausted => f,
-                _ => build(board, closed, start, "auto chose construction; ")?,
+                _ => match build(board, closed, start, "auto chose construction; ") {
+                    Ok(f) => f,
+                    // construction does not reach every start (outer-row starts in the middle of
+                    // long 4-row strips): search is the fallback
+                    Err(e)
+                        if e.downcast_ref::<ConstructError>().is_some_and(|e| {
+                            matches!(e, ConstructError::StartUnsupported { .. })
+                        }) =>
+                    {
+                        let budget = if args.budget == 0 {
+                            AUTO_BUDGET
+                        } else {
+                            args.budget
+                        };
+                        search(
+                            &Request { budget, ..req },
+                            "construction cannot start there; auto chose backtracking; ",
+                        )?
+                    }
+                    Err(e) => return Err(e),
+                },
             }
         }
     };
@@ -184,7 +204,7 @@ fn build(
                 proof: Some(e.to_string()),
             });
         }
-        Err(e) => bail!("{e}"),
+        Err(e) => return Err(e.into()),
     };
     let is_closed =
         squares.len() > 2 && crate::board::is_knight_move(squares[0], squares[squares.len() - 1]);
