@@ -9,7 +9,7 @@
 //! Chunk rows are therefore kept in memory and written only after `runs.csv` has been flushed.
 
 use super::output::{self, OutDir};
-use super::plan::{Chunk, Plan};
+use super::plan::{Chunk, Plan, CHUNK_STEPS};
 use super::record::{RunRow, Tally};
 use super::spec::{RecordLevel, Spec};
 use crate::exists;
@@ -177,6 +177,26 @@ fn run_chunk(
     Ok((tally, rows))
 }
 
+/// Consecutive positions of `todo` that a worker takes at once: about [`CHUNK_STEPS`] of work, so that
+/// the one-chunk groups of small boards (one per ordering in an `order:*` sweep) do not each pay for a
+/// message to the writer thread.
+fn blocks(plan: &Plan, todo: &[Chunk]) -> Vec<std::ops::Range<usize>> {
+    let mut blocks = Vec::new();
+    let (mut start, mut work) = (0, 0u64);
+    for (i, c) in todo.iter().enumerate() {
+        let squares = plan.boards[plan.groups[c.group as usize].board].len() as u64;
+        work += (c.to - c.from) as u64 * squares;
+        if work >= CHUNK_STEPS {
+            blocks.push(start..i + 1);
+            (start, work) = (i + 1, 0);
+        }
+    }
+    if start < todo.len() {
+        blocks.push(start..todo.len());
+    }
+    blocks
+}
+
 /// Run (or resume) `spec` into `opts.out`.
 pub fn run_sweep(spec: &Spec, opts: &SweepOptions) -> Result<SweepReport, SweepError> {
     let started = Instant::now();
@@ -225,14 +245,15 @@ pub fn run_sweep(spec: &Spec, opts: &SweepOptions) -> Result<SweepReport, SweepE
         .thread_name(|i| format!("ktour-sweep-{i}"))
         .build()
         .expect("thread pool");
-    let (tx, rx) = mpsc::sync_channel::<Result<ChunkResult, SweepError>>(4 * threads);
+    let blocks = blocks(&plan, &todo);
+    let (tx, rx) = mpsc::sync_channel::<Result<Vec<ChunkResult>, SweepError>>(4 * threads);
     let mut runs_done_now = 0u64;
     let mut first_error = None;
     let mut written = 0usize;
     pool.in_place_scope(|scope| {
         for _ in 0..threads {
             let tx = tx.clone();
-            let (plan, todo, next) = (&plan, &todo, &next);
+            let (plan, todo, blocks, next) = (&plan, &todo, &blocks, &next);
             scope.spawn(move |_| {
                 let mut solver = Solver::new();
                 let (mut jobs, mut reqs, mut out) = (Vec::new(), Vec::new(), Vec::new());
@@ -240,27 +261,42 @@ pub fn run_sweep(spec: &Spec, opts: &SweepOptions) -> Result<SweepReport, SweepE
                     if STOP.load(Ordering::SeqCst) {
                         break;
                     }
-                    let position = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(&chunk) = todo.get(position) else {
+                    let Some(block) = blocks.get(next.fetch_add(1, Ordering::SeqCst)) else {
                         break;
                     };
-                    let result = run_chunk(
-                        plan,
-                        chunk,
-                        record,
-                        &mut solver,
-                        &mut jobs,
-                        &mut reqs,
-                        &mut out,
-                    )
-                    .map(|(tally, runs)| ChunkResult {
-                        position,
-                        chunk,
-                        tally,
-                        runs,
-                    });
-                    let failed = result.is_err();
-                    if tx.send(result).is_err() || failed {
+                    let mut results = Vec::with_capacity(block.len());
+                    let mut error = None;
+                    for position in block.clone() {
+                        let chunk = todo[position];
+                        match run_chunk(
+                            plan,
+                            chunk,
+                            record,
+                            &mut solver,
+                            &mut jobs,
+                            &mut reqs,
+                            &mut out,
+                        ) {
+                            Ok((tally, runs)) => results.push(ChunkResult {
+                                position,
+                                chunk,
+                                tally,
+                                runs,
+                            }),
+                            Err(e) => {
+                                error = Some(e);
+                                break;
+                            }
+                        }
+                    }
+                    // what finished before an error is still written
+                    let sent = tx.send(Ok(results)).is_ok();
+                    if let Some(e) = error {
+                        let _ = tx.send(Err(e));
+                        STOP.store(true, Ordering::SeqCst);
+                        break;
+                    }
+                    if !sent {
                         STOP.store(true, Ordering::SeqCst);
                         break;
                     }
@@ -271,15 +307,14 @@ pub fn run_sweep(spec: &Spec, opts: &SweepOptions) -> Result<SweepReport, SweepE
         // The writer: results in chunk order, flushed at least every second.
         let mut pending: BTreeMap<usize, ChunkResult> = BTreeMap::new();
         let mut last_flush = Instant::now();
-        for result in rx.iter() {
-            let r = match result {
-                Ok(r) => r,
+        for message in rx.iter() {
+            match message {
+                Ok(results) => pending.extend(results.into_iter().map(|r| (r.position, r))),
                 Err(e) => {
                     first_error.get_or_insert(e);
                     continue;
                 }
-            };
-            pending.insert(r.position, r);
+            }
             while let Some(r) = pending.remove(&written) {
                 let n = r.tally.runs;
                 if let Err(e) = writers.write_chunk(&r.chunk, &r.tally, &r.runs) {
