@@ -20,6 +20,34 @@ use crate::board::{Board, Layout, Square, BORDER};
 /// Largest degree a free square can have; anything above is border or visited.
 pub const MAX_DEGREE: u8 = 8;
 
+/// `CANDIDATE_BIT[d]` = `1 << 8 * d` for a free square's degree `d` in 0..=7 (a neighbour of a square
+/// just visited has at most seven free neighbours left), 0 for every other byte: border and visited
+/// squares hold values above `BORDER - 8` and are never candidates.
+static CANDIDATE_BIT: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut d = 0;
+    while d < 8 {
+        t[d] = 1 << (8 * d);
+        d += 1;
+    }
+    t
+};
+
+/// The knight offsets of one layout, permuted into a scan order; see [`SearchState::make_ordered`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LaneOffsets {
+    offsets: [isize; 8],
+    stride: usize,
+}
+
+impl LaneOffsets {
+    /// The padded offset of lane `lane` (0..8).
+    #[inline(always)]
+    pub(crate) fn offset(&self, lane: usize) -> isize {
+        self.offsets[lane & 7]
+    }
+}
+
 /// Degrees (visited squares as sentinels) and path for one board, reusable across runs without
 /// reallocating.
 #[derive(Clone, Debug)]
@@ -187,6 +215,49 @@ impl SearchState {
         self.add_to_neighbours(p, 1u8.wrapping_neg());
     }
 
+    /// The knight offsets of this layout in the lane order `order` (lane `i` = label `order[i]`), for
+    /// [`SearchState::make_ordered`].
+    pub(crate) fn lane_offsets(&self, order: &[u8; 8]) -> LaneOffsets {
+        let all = self.layout.knight_offsets();
+        LaneOffsets {
+            offsets: order.map(|k| all[k as usize]),
+            stride: self.layout.stride(),
+        }
+    }
+
+    /// [`SearchState::make`] fused with ordering the new head's candidates: visits the free square `p`
+    /// and returns its *candidate mask*, bit `8 * d + lane` set for each free neighbour of `p` in lane
+    /// `lane` of `lanes` whose degree is now `d` (0..=7: it just lost `p`). The lowest set bit is the
+    /// candidate of least degree, first in lane order among equals; the low byte lists the neighbours
+    /// left stranded (degree 0). Panics if `p` is not free or `lanes` belongs to another layout.
+    #[inline(always)]
+    pub(crate) fn make_ordered(&mut self, p: usize, lanes: &LaneOffsets) -> u64 {
+        assert_eq!(
+            lanes.stride,
+            self.layout.stride(),
+            "lanes of another layout"
+        );
+        let d = std::mem::replace(&mut self.degree[p], BORDER);
+        // As in `make`: only on-board squares hold a degree <= MAX_DEGREE, which makes the
+        // unchecked neighbour accesses below sound.
+        assert!(d <= MAX_DEGREE, "make on a square that is not free");
+        debug_assert!(self.layout.is_on_board(p) && self.neighbours_inside(p));
+        self.saved_degree.push(d);
+        self.path.push(p as u32);
+        let degree = &mut self.degree[..];
+        let mut mask = 0u64;
+        for (lane, &o) in lanes.offsets.iter().enumerate() {
+            // SAFETY: `p` is on the board (asserted above) and `o` is a knight offset of this layout
+            // (`lanes` was built from a layout with the same stride, asserted above), so `p + o` is
+            // inside the array, as in `add_to_neighbours`.
+            let slot = unsafe { degree.get_unchecked_mut(p.wrapping_add_signed(o)) };
+            let now = slot.wrapping_sub(1);
+            *slot = now;
+            mask |= CANDIDATE_BIT[now as usize] << lane;
+        }
+        mask
+    }
+
     /// Undo the last `make`; returns the square left.
     #[inline(always)]
     pub fn unmake(&mut self) -> usize {
@@ -320,6 +391,47 @@ mod tests {
             let fresh = SearchState::new(board);
             prop_assert_eq!(s.degrees(), fresh.degrees());
         }
+    }
+
+    #[test]
+    fn make_ordered_is_make_plus_a_candidate_mask() {
+        let b = Board::new(6, 7).unwrap();
+        let order = [2u8, 7, 0, 5, 1, 6, 3, 4];
+        let (mut slow, mut fast) = (SearchState::new(b), SearchState::new(b));
+        let lanes = fast.lane_offsets(&order);
+        // a knight path, then back off it, checking the array and the mask at every square
+        let path = [
+            (0, 0),
+            (1, 2),
+            (2, 4),
+            (0, 5),
+            (2, 6),
+            (4, 5),
+            (5, 3),
+            (3, 2),
+            (1, 1),
+            (3, 0),
+        ];
+        for (r, c) in path {
+            let p = slow.layout().pad(Square::new(r, c));
+            slow.make(p);
+            let mask = fast.make_ordered(p, &lanes);
+            assert_eq!(slow.degrees(), fast.degrees());
+            let d = slow.neighbour_degrees(p);
+            let want: u64 = order
+                .iter()
+                .enumerate()
+                .filter(|&(_, &k)| d[k as usize] <= MAX_DEGREE)
+                .map(|(lane, &k)| 1 << (8 * d[k as usize] as usize + lane))
+                .sum();
+            assert_eq!(mask, want, "at {r},{c}");
+            fast.check_invariants().unwrap();
+        }
+        while fast.depth() > 0 {
+            fast.unmake();
+            fast.check_invariants().unwrap();
+        }
+        assert_eq!(fast.degrees(), SearchState::new(b).degrees());
     }
 
     #[test]

@@ -3,13 +3,13 @@
 //! tie-break rule's key, then its fixed label order; a branch is cut as soon as a free square is
 //! stranded, or (closed tours) the start has no free neighbour left; a node budget bounds the run.
 
-use super::dfs::{self, CandidateOrder, Config, End, Flow, Frame};
+use super::dfs::{self, CandidateOrder, Config, End, Flow, Stack};
 use super::{Impossibility, Observer, Outcome, Stats, TieBreaker};
 use crate::search::SearchState;
 
 pub(crate) fn run<O: Observer>(
     state: &mut SearchState,
-    frames: &mut Vec<Frame>,
+    frames: &mut Stack,
     rule: &mut TieBreaker,
     start: usize,
     closed: bool,
@@ -28,7 +28,7 @@ pub(crate) fn run<O: Observer>(
 /// Run the DFS until the first tour and name the outcome.
 pub(crate) fn finish<O: Observer>(
     state: &mut SearchState,
-    frames: &mut Vec<Frame>,
+    frames: &mut Stack,
     rule: &mut TieBreaker,
     start: usize,
     cfg: Config,

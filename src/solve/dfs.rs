@@ -2,12 +2,22 @@
 //! Each stack frame holds the labels of the candidate moves still to try (12 bytes per square of depth),
 //! never a recursion, so a 1000x1000 search leaves the thread's call stack alone.
 //!
+//! Fixed-order Warnsdorff rules (`first`, `order:*`) take a faster twin of the same loop,
+//! [`search_ordered`]: making a square also builds its *candidate mask*
+//! ([`SearchState::make_ordered`]), one bit per free neighbour at `8 * degree + scan position`, so the
+//! candidates in order are the mask's set bits from the lowest, popped lazily, and a frame is the mask
+//! still to try and its square (12 bytes). The stranded-square prune is the mask's low byte (degree
+//! 0), and the closed-tour test reads one byte: the start's sentinel, lowered by one for every
+//! neighbour visited after it, says how many of its neighbours are still free. Both loops visit the
+//! same nodes in the same order (pinned by `tests/backtrack_nodes.rs`, and the twin test below).
+//!
 //! ADVICE FOR HACKERS: a frame belongs to the square on top of the path; `stage` is the tie-breaker's
 //! state *before* the knight arrived on that square, restored when the square is left. A frame is pushed
 //! only after its square is made, and popped just before its square is unmade; keep the two stacks
 //! (frames here, path in the state) in step.
 
 use super::{Observer, Stats, TieBreaker};
+use crate::board::BORDER;
 use crate::search::{SearchState, MAX_DEGREE};
 
 /// Candidates of one square on the path.
@@ -17,6 +27,22 @@ pub(crate) struct Frame {
     len: u8,
     next: u8,
     stage: u8,
+}
+
+/// Candidates of one square on the path, for [`search_ordered`]: the candidate mask still to try and
+/// the square. Packed to 12 bytes, the size of a [`Frame`] (the memory estimate counts 12 per square).
+#[derive(Clone, Copy, Debug)]
+#[repr(C, packed(4))]
+pub(crate) struct MaskFrame {
+    mask: u64,
+    head: u32,
+}
+
+/// The DFS stacks, reused across runs: one per loop.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Stack {
+    frames: Vec<Frame>,
+    masks: Vec<MaskFrame>,
 }
 
 /// In which order a node's candidates are tried.
@@ -166,6 +192,42 @@ fn candidates(
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn search<O: Observer>(
     state: &mut SearchState,
+    stack: &mut Stack,
+    rule: &mut TieBreaker,
+    start: usize,
+    cfg: Config,
+    stats: &mut Stats,
+    obs: &mut O,
+    on_tour: impl FnMut(&SearchState) -> Flow,
+) -> End {
+    if cfg.order == CandidateOrder::Warnsdorff && rule.is_fixed_order() {
+        return search_ordered(
+            state,
+            &mut stack.masks,
+            rule,
+            start,
+            cfg,
+            stats,
+            obs,
+            on_tour,
+        );
+    }
+    search_sorted(
+        state,
+        &mut stack.frames,
+        rule,
+        start,
+        cfg,
+        stats,
+        obs,
+        on_tour,
+    )
+}
+
+/// The general loop: candidates collected, keyed and sorted at every node (any rule, any order).
+#[allow(clippy::too_many_arguments)]
+fn search_sorted<O: Observer>(
+    state: &mut SearchState,
     frames: &mut Vec<Frame>,
     rule: &mut TieBreaker,
     start: usize,
@@ -242,9 +304,192 @@ pub(crate) fn search<O: Observer>(
     End::Exhausted
 }
 
+/// Count a tie when the least degree among the candidates of `mask` is shared (the lowest non-empty
+/// byte has two bits or more), as [`candidates`] does.
+#[inline(always)]
+fn count_tie(mask: u64, stats: &mut Stats) {
+    // An empty mask has 64 trailing zeros, 64 & 0x38 = 0: byte 0, no tie.
+    let byte = (mask >> (mask.trailing_zeros() & 0x38)) & 0xFF;
+    stats.ties += u64::from(byte & byte.wrapping_sub(1) != 0);
+}
+
+/// [`search_sorted`] for a fixed-order rule with Warnsdorff ordering, on candidate masks: same nodes,
+/// same order, same counters (see the module docs).
+#[allow(clippy::too_many_arguments)]
+fn search_ordered<O: Observer>(
+    state: &mut SearchState,
+    frames: &mut Vec<MaskFrame>,
+    rule: &mut TieBreaker,
+    start: usize,
+    cfg: Config,
+    stats: &mut Stats,
+    obs: &mut O,
+    mut on_tour: impl FnMut(&SearchState) -> Flow,
+) -> End {
+    debug_assert!(cfg.order == CandidateOrder::Warnsdorff && rule.is_fixed_order());
+    let lanes = state.lane_offsets(rule.scan_order());
+    let squares = state.board().len() as usize;
+    frames.clear();
+    let mask = state.make_ordered(start, &lanes);
+    rule.arrive(start);
+    stats.nodes += 1;
+    if squares == 1 {
+        if !cfg.closed && on_tour(state) == Flow::Stop {
+            return End::Stopped;
+        }
+        return End::Exhausted;
+    }
+    // The start's byte is BORDER less one per neighbour visited after it: when it reaches
+    // BORDER - (its degree when made), no neighbour is left to close the tour through. Open tours
+    // never test it (0 is below every sentinel).
+    let start_cut_off = if cfg.closed {
+        BORDER - mask.count_ones() as u8
+    } else {
+        0
+    };
+    count_tie(mask, stats);
+    frames.push(MaskFrame {
+        mask,
+        head: start as u32,
+    });
+    while let Some(top) = frames.last_mut() {
+        let mask = top.mask;
+        if mask != 0 {
+            top.mask = mask & (mask - 1);
+            let head = top.head as usize;
+            if cfg.budget != 0 && stats.nodes >= cfg.budget {
+                return End::Budget;
+            }
+            let q = head.wrapping_add_signed(lanes.offset(mask.trailing_zeros() as usize));
+            obs.on_move(state, head, q);
+            let next = state.make_ordered(q, &lanes);
+            stats.nodes += 1;
+            let remaining = squares - state.depth();
+            let dead = if remaining == 0 {
+                if (!cfg.closed || is_neighbour(state, q, start)) && on_tour(state) == Flow::Stop {
+                    return End::Stopped;
+                }
+                true
+            } else {
+                let start_dead = state.degree(start) == start_cut_off;
+                debug_assert_eq!(
+                    start_dead,
+                    cfg.closed && !has_free_neighbour(state, start),
+                    "start sentinel out of step"
+                );
+                (cfg.prune_stranded && remaining > 1 && next & 0xFF != 0) || start_dead
+            };
+            if dead {
+                state.unmake();
+                stats.backtracks += 1;
+                obs.on_undo(state, q);
+                continue;
+            }
+            count_tie(next, stats);
+            frames.push(MaskFrame {
+                mask: next,
+                head: q as u32,
+            });
+        } else {
+            frames.pop();
+            if frames.is_empty() {
+                return End::Exhausted;
+            }
+            let q = state.unmake();
+            stats.backtracks += 1;
+            obs.on_undo(state, q);
+        }
+    }
+    End::Exhausted
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{Board, Square};
+    use crate::solve::{NoObserver, Rule};
+
+    /// Both loops from `start` to the first tour (or the budget): the end, the counters and the path.
+    fn both_loops(
+        board: Board,
+        start: Square,
+        rule: Rule,
+        closed: bool,
+    ) -> [(End, Stats, Vec<u32>); 2] {
+        let cfg = Config {
+            order: CandidateOrder::Warnsdorff,
+            prune_stranded: true,
+            closed,
+            budget: 3000,
+        };
+        let run = |ordered: bool| {
+            let mut state = SearchState::new(board);
+            let mut rule = TieBreaker::new(rule, state.layout(), start, 0).unwrap();
+            assert!(rule.is_fixed_order());
+            let p = state.layout().pad(start);
+            let mut stats = Stats::default();
+            let (obs, stop) = (&mut NoObserver, |_: &SearchState| Flow::Stop);
+            let end = if ordered {
+                search_ordered(
+                    &mut state,
+                    &mut Vec::new(),
+                    &mut rule,
+                    p,
+                    cfg,
+                    &mut stats,
+                    obs,
+                    stop,
+                )
+            } else {
+                search_sorted(
+                    &mut state,
+                    &mut Vec::new(),
+                    &mut rule,
+                    p,
+                    cfg,
+                    &mut stats,
+                    obs,
+                    stop,
+                )
+            };
+            assert_eq!(state.check_invariants(), Ok(()));
+            (end, stats, state.path().to_vec())
+        };
+        [run(false), run(true)]
+    }
+
+    #[test]
+    fn mask_loop_matches_the_sorting_loop() {
+        let rules = [
+            "first",
+            "order:36875124",
+            "order:87654321",
+            "order:51627384",
+        ];
+        for (rows, cols) in [
+            (1, 1),
+            (3, 3),
+            (3, 4),
+            (4, 4),
+            (5, 5),
+            (5, 6),
+            (6, 6),
+            (7, 7),
+            (4, 9),
+            (8, 8),
+        ] {
+            let board = Board::new(rows, cols).unwrap();
+            for rule in rules {
+                let rule: Rule = rule.parse().unwrap();
+                for start in board.squares() {
+                    for closed in [false, true] {
+                        let [slow, fast] = both_loops(board, start, rule, closed);
+                        assert_eq!(slow, fast, "{board} {start:?} {rule} closed={closed}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn zero_bytes_finds_exactly_the_zero_bytes() {

@@ -273,12 +273,14 @@ impl GeometryTables {
 #[derive(Clone, Debug)]
 pub(crate) struct Pohl {
     offsets: [isize; 8],
+    stride: usize,
 }
 
 impl Pohl {
     pub(crate) fn new(layout: &Layout) -> Self {
         Pohl {
             offsets: *layout.offsets(),
+            stride: layout.stride(),
         }
     }
 }
@@ -295,28 +297,75 @@ impl Chooser for Pohl {
         if tied & (tied - 1) == 0 {
             return (tz & 7) as usize;
         }
-        pohl_tie(&self.offsets, deg, head, tied)
+        pohl_tie(&self.offsets, self.stride, deg, head, tied)
     }
 }
 
 #[inline(never)]
-fn pohl_tie(offsets: &[isize; 8], deg: &[u8], head: usize, mut tied: u32) -> usize {
-    let (mut best, mut best_sum) = (0, u32::MAX);
+fn pohl_tie(offsets: &[isize; 8], stride: usize, deg: &[u8], head: usize, mut tied: u32) -> usize {
+    debug_assert!(tied.count_ones() >= 2, "not a tie");
+    // At least two tied lanes: the first two without a loop branch (two-way ties are the most
+    // common), then any others.
+    let first = tied.trailing_zeros() as usize;
+    tied &= tied - 1;
+    let second = tied.trailing_zeros() as usize;
+    tied &= tied - 1;
+    let sum_first = pohl_sum(deg, head.wrapping_add_signed(offsets[first & 7]), stride);
+    let sum_second = pohl_sum(deg, head.wrapping_add_signed(offsets[second & 7]), stride);
+    let (mut best, mut best_sum) = if sum_second < sum_first {
+        (second, sum_second)
+    } else {
+        (first, sum_first)
+    };
     while tied != 0 {
         let lane = tied.trailing_zeros() as usize;
         tied &= tied - 1;
-        let q = (head as isize + offsets[lane]) as usize;
-        let sum: u32 = offsets
-            .iter()
-            .map(|&o| deg[(q as isize + o) as usize])
-            .filter(|&d| d <= crate::search::MAX_DEGREE)
-            .map(u32::from)
-            .sum();
+        let sum = pohl_sum(deg, head.wrapping_add_signed(offsets[lane]), stride);
         if sum < best_sum {
             (best, best_sum) = (lane, sum);
         }
     }
     best
+}
+
+/// Sum of the degrees of the free neighbours of the on-board square `q` (padded, row length
+/// `stride`), read as four words instead of eight bytes: the two neighbours two rows up (columns -1
+/// and +1) are bytes 0 and 2 of the `u32` at `q - 2 * stride - 1`, the two one row up (columns -2 and
+/// +2) bytes 0 and 4 of the `u64` at `q - stride - 2`, and likewise below. Free squares hold 0..=8
+/// and every other byte has its high bit set, so the free bytes are selected without a compare, and
+/// one multiply adds the (at most eight, each at most 8) selected bytes.
+///
+/// Panics unless the four words lie inside `deg`, which the 2-square border guarantees for every
+/// on-board `q` of a padded array with row length `stride` (the lowest word starts at
+/// `q - 2 * stride - 1 >= 1`; the highest ends at `q + 2 * stride + 3`, inside the row two below).
+#[inline(always)]
+fn pohl_sum(deg: &[u8], q: usize, stride: usize) -> u32 {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // One check covers all four words: from the lowest start to the highest end.
+    let (low, high) = (q.wrapping_sub(2 * stride + 1), q + 2 * stride + 3);
+    assert!(
+        low <= q && high <= deg.len(),
+        "square {q} too close to the array's edge"
+    );
+    let at = deg.as_ptr();
+    // SAFETY: every word below lies within `low..high`, inside `deg` (asserted above);
+    // unaligned reads of plain bytes.
+    let u32_at = |i: usize| {
+        u64::from(u32::from_le(unsafe {
+            at.add(i).cast::<u32>().read_unaligned()
+        }))
+    };
+    // SAFETY: as above.
+    let u64_at = |i: usize| u64::from_le(unsafe { at.add(i).cast::<u64>().read_unaligned() });
+    // the wanted bytes of `w`, where they hold a free square's degree
+    let free = |w: u64, wanted: u64| w & wanted & (((!w & HIGH) >> 7) * 0xFF);
+    let (far, near) = (0x00FF_00FF, 0xFF_0000_00FF);
+    let total = free(u32_at(q - 2 * stride - 1), far)
+        + free(u32_at(q + 2 * stride - 1), far)
+        + free(u64_at(q - stride - 2), near)
+        + free(u64_at(q + stride - 2), near);
+    // every byte of `total` is at most 32 and their sum at most 64: no carry between bytes
+    (total.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
 }
 
 /// `random`: on a real tie, a uniform draw among the tied lanes (label order), from the run's PRNG,
@@ -655,6 +704,35 @@ pub(crate) fn lanes_for(layout: &Layout) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pohl_sum_is_the_sum_of_free_neighbour_degrees() {
+        use crate::search::SearchState;
+        for (rows, cols) in [(1, 1), (1, 5), (3, 4), (5, 5), (8, 8), (6, 11)] {
+            let board = Board::new(rows, cols).unwrap();
+            let mut s = SearchState::new(board);
+            // visit a scattering of squares, checking every free square's sum along the way
+            for (i, sq) in board.squares().enumerate() {
+                if i % 3 != 1 {
+                    s.make(s.layout().pad(sq));
+                }
+                for q in 0..s.layout().len() {
+                    if s.is_free(q) {
+                        let want: u32 = s
+                            .layout()
+                            .offsets()
+                            .iter()
+                            .map(|&o| s.degree(q.wrapping_add_signed(o)))
+                            .filter(|&d| d <= crate::search::MAX_DEGREE)
+                            .map(u32::from)
+                            .sum();
+                        let got = pohl_sum(s.degrees(), q, s.layout().stride());
+                        assert_eq!(got, want, "{board} at {q}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn degree_bits_mark_only_free_degrees() {

@@ -275,7 +275,7 @@ pub fn run_seed(seed: u64, board: Board, start: Square, trial: u32) -> u64 {
 #[derive(Clone, Debug)]
 pub struct Solver {
     state: SearchState,
-    frames: Vec<dfs::Frame>,
+    frames: dfs::Stack,
     orderings: Option<Vec<String>>,
     /// Use the plain Warnsdorff loop instead of the kernel ([`Solver::solve_plain`]).
     plain: bool,
@@ -303,7 +303,7 @@ impl Solver {
     pub fn new() -> Self {
         Solver {
             state: SearchState::new(Board::new(1, 1).expect("1x1 is a board")),
-            frames: Vec::new(),
+            frames: dfs::Stack::default(),
             orderings: None,
             plain: false,
             memory_ok: None,

@@ -2,14 +2,14 @@
 //! beyond what closedness demands: the brute force of the seed programs (and of every textbook since
 //! Euler's time). Also the exhaustive enumerator that `ktour count` is cross-checked against.
 
-use super::dfs::{self, CandidateOrder, Config, Flow, Frame};
+use super::dfs::{self, CandidateOrder, Config, Flow, Stack};
 use super::{Observer, Outcome, Rule, Stats, TieBreaker};
 use crate::board::{Board, Square};
 use crate::search::SearchState;
 
 pub(crate) fn run<O: Observer>(
     state: &mut SearchState,
-    frames: &mut Vec<Frame>,
+    frames: &mut Stack,
     rule: &mut TieBreaker,
     start: usize,
     closed: bool,
@@ -34,7 +34,7 @@ pub fn enumerate(
     mut on_tour: impl FnMut(&[Square]),
 ) -> u64 {
     let mut state = SearchState::new(board);
-    let mut frames = Vec::new();
+    let mut frames = Stack::default();
     let mut rule =
         TieBreaker::new(Rule::FIRST, state.layout(), start, 0).expect("first applies everywhere");
     let cfg = Config {

@@ -191,6 +191,13 @@ impl TieBreaker {
         !matches!(self.secondary, Secondary::Fixed)
     }
 
+    /// Whether the candidate order is degree, then one fixed label order for the whole run (`first`,
+    /// `order:*`): no secondary key and no switching orderings.
+    #[inline]
+    pub fn is_fixed_order(&self) -> bool {
+        matches!(self.secondary, Secondary::Fixed) && self.squirrel.is_none()
+    }
+
     /// Called after the knight arrives on padded square `p` (the start included): switches the
     /// squirrel ordering when `p` is the current ordering's switch square.
     #[inline(always)]
