@@ -7,25 +7,17 @@ use super::dfs::{self, CandidateOrder, Config, End, Flow, Stack};
 use super::{Impossibility, Observer, Outcome, Stats, TieBreaker};
 use crate::search::SearchState;
 
-pub(crate) fn run<O: Observer>(
-    state: &mut SearchState,
-    frames: &mut Stack,
-    rule: &mut TieBreaker,
-    start: usize,
-    closed: bool,
-    budget: u64,
-    obs: &mut O,
-) -> (Outcome, Stats) {
-    let cfg = Config {
+/// The DFS configuration of `backtrack`: Warnsdorff order, stranded squares pruned.
+pub(crate) fn config(closed: bool, budget: u64) -> Config {
+    Config {
         order: CandidateOrder::Warnsdorff,
         prune_stranded: true,
         closed,
         budget,
-    };
-    finish(state, frames, rule, start, cfg, obs)
+    }
 }
 
-/// Run the DFS until the first tour and name the outcome.
+/// Run the DFS (of `backtrack` or `naive`, by `cfg`) until the first tour and name the outcome.
 pub(crate) fn finish<O: Observer>(
     state: &mut SearchState,
     frames: &mut Stack,

@@ -613,24 +613,21 @@ impl Solver {
             Method::Warnsdorff => {
                 warnsdorff::run(&mut self.state, &mut rule, start, req.closed, obs)
             }
-            Method::Backtrack => backtrack::run(
-                &mut self.state,
-                &mut self.frames,
-                &mut rule,
-                start,
-                req.closed,
-                req.budget,
-                obs,
-            ),
-            Method::Naive => naive::run(
-                &mut self.state,
-                &mut self.frames,
-                &mut rule,
-                start,
-                req.closed,
-                req.budget,
-                obs,
-            ),
+            Method::Backtrack | Method::Naive => {
+                let cfg = if req.method == Method::Backtrack {
+                    backtrack::config(req.closed, req.budget)
+                } else {
+                    naive::config(req.closed, req.budget)
+                };
+                backtrack::finish(
+                    &mut self.state,
+                    &mut self.frames,
+                    &mut rule,
+                    start,
+                    cfg,
+                    obs,
+                )
+            }
             Method::Rotate => rotate::run(&mut self.state, &mut rule, start, obs),
         };
         stats.elapsed_ns = timer.elapsed().as_nanos() as u64;

@@ -3,26 +3,18 @@
 //! Euler's time). Also the exhaustive enumerator that `ktour count` is cross-checked against.
 
 use super::dfs::{self, CandidateOrder, Config, Flow, Stack};
-use super::{Observer, Outcome, Rule, Stats, TieBreaker};
+use super::{Rule, Stats, TieBreaker};
 use crate::board::{Board, Square};
 use crate::search::SearchState;
 
-pub(crate) fn run<O: Observer>(
-    state: &mut SearchState,
-    frames: &mut Stack,
-    rule: &mut TieBreaker,
-    start: usize,
-    closed: bool,
-    budget: u64,
-    obs: &mut O,
-) -> (Outcome, Stats) {
-    let cfg = Config {
+/// The DFS configuration of `naive`: label order, no pruning beyond closedness.
+pub(crate) fn config(closed: bool, budget: u64) -> Config {
+    Config {
         order: CandidateOrder::Label,
         prune_stranded: false,
         closed,
         budget,
-    };
-    super::backtrack::finish(state, frames, rule, start, cfg, obs)
+    }
 }
 
 /// Every directed tour from `start` (closed ones only if `closed`), in label order; calls `on_tour` with
