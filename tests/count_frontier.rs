@@ -8,6 +8,8 @@
 //! - A079137: undirected Hamiltonian paths of 4 x n: 4x5 82, 4x6 744, 4x7 6378, 4x8 31088.
 //! - A001230: undirected closed tours on 6x6: 9862.
 //! - A169764: closed tours of 3 x n: 3x10 16, 3x12 176, 3x14 1536.
+//! - A383661 (Knuth 2025, closed tours in the first 2n cells of a 5-row board; n = 25 is the full
+//!   5 x 10 board): 13,311,268. Out of reach of the search engine's 64-square limit in a test's time.
 
 use ktour::board::Board;
 use ktour::count::frontier::{count_frontier, MAX_WIDTH};
@@ -103,6 +105,7 @@ fn matches_oeis() {
     for (n, a169764) in [(10, 16), (12, 176), (14, 1536)] {
         assert_eq!(frontier(3, n, true), a169764, "3x{n}");
     }
+    assert_eq!(frontier(5, 10, true), 13_311_268);
     // Directed closed tours over all starts: 2 per cycle and square.
     let six = count_frontier(board(6, 6), true).unwrap();
     assert_eq!(six.directed(), 2 * 36 * 9862);
