@@ -52,7 +52,7 @@
 //!   whose last neighbour is `i`) must be finalized, so the state is shifted down by one cell.
 //!   `W + 1 <= 16` cells fit in a `u64`, hence [`MAX_WIDTH`] = 7.
 //! - Labels are canonical (3, 4, ... by first appearance over the window) after every step; `FRESH`
-//!   (15) is a temporary label for a new piece and never survives [`normalize`]. At most 8 pieces fit
+//!   (15) is a temporary label for a new piece and never survives `normalize`. At most 8 pieces fit
 //!   in 16 cells, so real labels stay below 11.
 //! - A cell is `DONE` exactly when it can take no more edges. Finalizing a square changes only its own
 //!   cell and, for a degree-1 square becoming a terminal, its partner's (label -> `TAIL`). Anything that
