@@ -145,4 +145,17 @@ fn frontier_method_gives_the_same_counts() {
         .assert()
         .failure()
         .stderr(contains("--method search"));
+    ktour()
+        .args([
+            "count",
+            "-n",
+            "6",
+            "--method",
+            "frontier",
+            "--max-states",
+            "1000",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("--max-states"));
 }

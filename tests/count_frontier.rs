@@ -12,7 +12,7 @@
 //!   5 x 10 board): 13,311,268. Out of reach of the search engine's 64-square limit in a test's time.
 
 use ktour::board::Board;
-use ktour::count::frontier::{count_frontier, MAX_WIDTH};
+use ktour::count::frontier::{count_frontier, count_frontier_with, MAX_WIDTH};
 use ktour::count::{count, Closure, CountError, CountOptions, CountRequest, Orientation, Starts};
 
 fn board(r: u64, c: u64) -> Board {
@@ -131,6 +131,14 @@ fn too_wide_boards_are_refused() {
             max: MAX_WIDTH
         })
     );
+    // A limit on states stops a count that would not fit in memory, early.
+    assert!(matches!(
+        count_frontier_with(board(6, 6), false, 1000, &mut |_| {}),
+        Err(CountError::TooManyStates {
+            max_states: 1000,
+            ..
+        })
+    ));
     // Long boards past 64 squares are fine when narrow.
     assert!(count_frontier(board(3, 30), false).unwrap().undirected > 0);
 }

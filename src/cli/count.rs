@@ -41,6 +41,11 @@ pub struct CountArgs {
     /// states after each row on standard error).
     #[arg(long, value_enum, default_value_t = CountMethod::Search)]
     method: CountMethod,
+    /// With --method frontier: give up with an error (exit status 2) when a step holds more than this
+    /// many states; each costs about 40 to 80 bytes, two maps at a time. 7x7 open needs more than
+    /// 120 million.
+    #[arg(long, default_value_t = 50_000_000, value_name = "STATES")]
+    max_states: usize,
     /// Count closed tours: undirected cycles, as OEIS counts them, unless --directed.
     #[arg(long)]
     closed: bool,
@@ -211,7 +216,7 @@ fn run_frontier(
             p.elapsed.as_secs_f64()
         );
     };
-    let result = count_frontier_with(board, closed, &mut report)?;
+    let result = count_frontier_with(board, closed, args.max_states, &mut report)?;
     let total = match orientation {
         Orientation::Undirected => result.undirected,
         Orientation::Directed => result.directed(),

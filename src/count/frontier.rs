@@ -123,13 +123,16 @@ pub struct FrontierProgress {
 /// Count undirected open tours (Hamiltonian paths) or closed tours (cycles) on `board`. See the module
 /// documentation for the method.
 pub fn count_frontier(board: Board, closed: bool) -> Result<FrontierCount, CountError> {
-    count_frontier_with(board, closed, &mut |_| {})
+    count_frontier_with(board, closed, usize::MAX, &mut |_| {})
 }
 
-/// [`count_frontier`], calling `progress` after every row.
+/// [`count_frontier`], calling `progress` after every row, and giving up with
+/// [`CountError::TooManyStates`] as soon as one step holds more than `max_states` states (each costs
+/// about 40 to 80 bytes of memory, in two maps at a time).
 pub fn count_frontier_with(
     board: Board,
     closed: bool,
+    max_states: usize,
     progress: &mut dyn FnMut(&FrontierProgress),
 ) -> Result<FrontierCount, CountError> {
     let began = Instant::now();
@@ -170,6 +173,13 @@ pub fn count_frontier_with(
             StateMap::with_capacity_and_hasher(current.len(), Default::default());
         let step = &plan.steps[i];
         for (&state, &ways) in &current {
+            if next.len() > max_states {
+                return Err(CountError::TooManyStates {
+                    board,
+                    max_states,
+                    square: i as u32,
+                });
+            }
             let mut cells = [DONE; 17];
             for (k, cell) in cells.iter_mut().take(w).enumerate() {
                 *cell = ((state >> (4 * k)) & 0xF) as u8;

@@ -180,6 +180,16 @@ pub enum CountError {
         /// The widest allowed.
         max: u32,
     },
+    /// The frontier counter passed its limit on states.
+    #[error("the frontier count of {board} passed {max_states} states at square {square} (row-major, shorter side across): raise --max-states if memory allows (about 40 to 80 bytes per state, two maps at a time)")]
+    TooManyStates {
+        /// The board.
+        board: Board,
+        /// The limit.
+        max_states: usize,
+        /// The index of the square being added when the limit was passed.
+        square: u32,
+    },
     /// The start square is not on the board.
     #[error("--start {start} is off the {board} board")]
     StartOffBoard {
