@@ -40,7 +40,9 @@
 //! path with both terminals fixed) likewise completes an open tour only at the last square. The number
 //! of terminals fixed so far is the number of `TAIL` cells, so it needs no field of its own. At the
 //! last square the whole state is judged at once: one piece left (two cells of one label, or a single
-//! `TAIL`, everything else `DONE`) is an open tour.
+//! `TAIL`, everything else `DONE`) is an open tour. On a board with an odd number of squares both ends
+//! of an open tour lie on the corners' colour (every move changes colour), so squares of the other
+//! colour are held to degree 2 as in a closed tour.
 //!
 //! States with their multiplicities live in a hash map per step (`u64` state -> `u128` count); a step
 //! builds the next map from the current one. Open tours are counted undirected (a path and its reverse
@@ -201,17 +203,17 @@ pub fn count_frontier_with(
                     Outcome::Dead => {}
                     Outcome::Complete => result.undirected += ways,
                     Outcome::Continue if last => {
-                        if !closed && final_is_path(&c[..=w]) {
+                        if !closed && final_is_path(&c[..=w], &step.terminal_ok) {
                             result.undirected += ways;
                         }
                     }
                     Outcome::Continue => {
                         for &p in &step.finalize {
-                            if !finalize(c, p, w, closed) {
+                            if !finalize(c, p, w, closed, step.terminal_ok[p]) {
                                 return;
                             }
                         }
-                        if !feasible(c, &step.undecided, w, closed) {
+                        if !feasible(c, step, w, closed) {
                             return;
                         }
                         debug_assert_eq!(c[0], DONE, "the square leaving the window is finalized");
@@ -278,6 +280,9 @@ struct Step {
     back: Vec<usize>,
     finalize: Vec<usize>,
     undecided: [u8; 17],
+    /// Whether the square at each position may be an end of an open tour: on a board with an odd
+    /// number of squares both ends are on the corners' colour (every move changes colour).
+    terminal_ok: [bool; 17],
 }
 
 impl Plan {
@@ -293,6 +298,7 @@ impl Plan {
                 back: Vec::new(),
                 finalize: Vec::new(),
                 undecided: [0; 17],
+                terminal_ok: [true; 17],
             })
             .collect();
         for (i, step) in steps.iter_mut().enumerate() {
@@ -309,6 +315,17 @@ impl Plan {
         for (j, &l) in last.iter().enumerate() {
             // Square j sits at position w - (l - j) during step l (l - j <= w by the geometry).
             steps[l].finalize.push(w - (l - j));
+        }
+        if n % 2 == 1 {
+            for (i, step) in steps.iter_mut().enumerate() {
+                for (p, ok) in step.terminal_ok.iter_mut().enumerate().take(w + 1) {
+                    // Position p holds square i + p - w during step i.
+                    if let Some(j) = (i + p).checked_sub(w) {
+                        let (r, c) = (j as i64 / cols, j as i64 % cols);
+                        *ok = (r + c) % 2 == 0;
+                    }
+                }
+            }
         }
         // Edge j-i (j < i) is undecided for square j after steps j..i-1, during which square j sits
         // at position w - (s - j).
@@ -399,12 +416,12 @@ fn relabel(c: &mut [u8; 17], from: u8, to: u8) {
 }
 
 /// Finalize the square at `p`: all its edges are decided. Returns whether the state survives.
-fn finalize(c: &mut [u8; 17], p: usize, w: usize, closed: bool) -> bool {
+fn finalize(c: &mut [u8; 17], p: usize, w: usize, closed: bool, terminal_ok: bool) -> bool {
     match c[p] {
         DONE => true,
         // Degree 0, or a terminal whose piece's other end is a terminal too, before the last square.
         EMPTY | TAIL => false,
-        _ if closed => false,
+        _ if closed || !terminal_ok => false,
         label => {
             // The square becomes a terminal; at most two terminals in all.
             if c[..=w].iter().filter(|&&x| x == TAIL).count() >= 2 {
@@ -418,20 +435,22 @@ fn finalize(c: &mut [u8; 17], p: usize, w: usize, closed: bool) -> bool {
 }
 
 /// Whether every cell can still reach its degree: 2 for closed tours; for open tours 1, with at most
-/// two terminals in all (the `TAIL` cells plus the empty cells with a single undecided edge left).
-fn feasible(c: &[u8; 17], undecided: &[u8; 17], w: usize, closed: bool) -> bool {
+/// two terminals in all (the `TAIL` cells plus the empty cells with a single undecided edge left), and
+/// 2 on squares that cannot be terminals.
+fn feasible(c: &[u8; 17], step: &Step, w: usize, closed: bool) -> bool {
     let mut terminals = 0;
-    for p in 1..=w {
-        let (have, more) = match c[p] {
+    for (p, &cell) in c.iter().enumerate().take(w + 1).skip(1) {
+        let more = step.undecided[p];
+        let have = match cell {
             DONE => continue,
-            EMPTY => (0, undecided[p]),
+            EMPTY => 0,
             TAIL => {
                 terminals += 1;
-                (1, undecided[p])
+                1
             }
-            _ => (1, undecided[p]),
+            _ => 1,
         };
-        if closed {
+        if closed || !step.terminal_ok[p] {
             if have + more < 2 {
                 return false;
             }
@@ -444,12 +463,15 @@ fn feasible(c: &[u8; 17], undecided: &[u8; 17], w: usize, closed: bool) -> bool 
     terminals <= 2
 }
 
-/// After the last square: whether the cells form the end of a single open path.
-fn final_is_path(c: &[u8]) -> bool {
-    let mut ends = c.iter().filter(|&&x| x != DONE);
+/// After the last square: whether the cells form the end of a single open path, whose remaining
+/// degree-1 squares may be terminals.
+fn final_is_path(c: &[u8], terminal_ok: &[bool; 17]) -> bool {
+    let mut ends = c.iter().enumerate().filter(|&(_, &x)| x != DONE);
     match (ends.next(), ends.next(), ends.next()) {
-        (Some(&TAIL), None, None) => true,
-        (Some(&x), Some(&y), None) => x == y && x >= FIRST_LABEL,
+        (Some((p, &TAIL)), None, None) => terminal_ok[p],
+        (Some((p, &x)), Some((q, &y)), None) => {
+            x == y && x >= FIRST_LABEL && terminal_ok[p] && terminal_ok[q]
+        }
         _ => false,
     }
 }
