@@ -116,3 +116,46 @@ fn bad_input_exits_2() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn frontier_method_gives_the_same_counts() {
+    let f = |extra: &[&str]| {
+        let mut args = vec!["count", "--method", "frontier"];
+        args.extend_from_slice(extra);
+        last_line(&args)
+    };
+    assert_eq!(f(&["-n", "5"]), "1728");
+    assert_eq!(f(&["-n", "5", "--undirected"]), "864");
+    assert_eq!(f(&["-n", "6", "--closed"]), "9862");
+    assert_eq!(
+        f(&["--rows", "3", "--cols", "10", "--closed", "--directed"]),
+        (16 * 2 * 30).to_string()
+    );
+    // Past 64 squares, narrow: out of reach of --method search, a fraction of a second here.
+    let json = f(&["--rows", "3", "--cols", "30", "--format", "json"]);
+    assert!(json.contains("\"method\":\"frontier\""), "{json}");
+    // Refusals name the way out.
+    ktour()
+        .args(["count", "-n", "8", "--method", "frontier"])
+        .assert()
+        .failure()
+        .stderr(contains("at most 7"));
+    ktour()
+        .args(["count", "-n", "5", "--method", "frontier", "--start", "0,0"])
+        .assert()
+        .failure()
+        .stderr(contains("--method search"));
+    ktour()
+        .args([
+            "count",
+            "-n",
+            "6",
+            "--method",
+            "frontier",
+            "--max-states",
+            "1000",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("--max-states"));
+}

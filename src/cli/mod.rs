@@ -51,7 +51,8 @@ pub enum Command {
     GenBases(gen_bases::GenBasesArgs),
     /// List the tie-break rules with their sources.
     Rules(rules::RulesArgs),
-    /// Count tours exactly on a board of at most 64 squares: open (directed) or closed (cycles).
+    /// Count tours exactly: open (directed) or closed (cycles); by search (at most 64 squares) or
+    /// `--method frontier` (at most 7 wide).
     Count(count::CountArgs),
 }
 

@@ -21,6 +21,7 @@
 //! board maps onto each other are counted once.
 
 pub mod bitboard;
+pub mod frontier;
 pub mod reference;
 
 use crate::board::{Board, Square};
@@ -168,6 +169,26 @@ pub enum CountError {
         board: Board,
         /// Its number of squares.
         squares: u64,
+    },
+    /// Too wide for the frontier counter ([`frontier::MAX_WIDTH`]).
+    #[error("{board} is {width} squares wide on its shorter side; the frontier counter handles at most {max} (its state is a u64 of 2 x width + 2 cells)")]
+    TooWide {
+        /// The board.
+        board: Board,
+        /// Its shorter side.
+        width: u32,
+        /// The widest allowed.
+        max: u32,
+    },
+    /// The frontier counter passed its limit on states.
+    #[error("the frontier count of {board} passed {max_states} states at square {square} (row-major, shorter side across): raise --max-states if memory allows (about 40 to 80 bytes per state, two maps at a time)")]
+    TooManyStates {
+        /// The board.
+        board: Board,
+        /// The limit.
+        max_states: usize,
+        /// The index of the square being added when the limit was passed.
+        square: u32,
     },
     /// The start square is not on the board.
     #[error("--start {start} is off the {board} board")]

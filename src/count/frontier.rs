@@ -1,0 +1,545 @@
+//! Exact counting of knight's tours by dynamic programming over a row-major frontier (a
+//! transfer-matrix method), for boards whose shorter side is at most [`MAX_WIDTH`].
+//!
+//! Where the backtracking engine ([`super::bitboard`]) visits every tour one by one, this counter
+//! visits every *partial edge set* of the knight graph restricted to the squares seen so far, merged by
+//! what the rest of the board can still observe of it: the degree of each square near the frontier and
+//! which path ends are joined to which. The number of such states grows with the width of the board,
+//! not with the number of tours, so 7x7 (82,787,609,160 undirected open tours) becomes feasible.
+//!
+//! Sources:
+//! - the method is the classical transfer-matrix / "frontier" counting of Hamiltonian paths and cycles
+//!   in grid-like graphs; D. E. Knuth applied it to knight's tours on long, narrow boards ("long and
+//!   skinny knight's tours", and the `SIMPATH`-style frontier programs on his web page);
+//! - the values it reproduces (tested in `tests/count_frontier.rs`): OEIS A165134 (directed open tours
+//!   on n x n: 1728 on 5x5, 6,637,920 on 6x6, 165,575,218,320 on 7x7), A001230 (closed tours on 2n x
+//!   2n: 9,862 on 6x6), A118067 (directed Hamiltonian paths of 3 x n), A079137 (undirected
+//!   Hamiltonian paths of 4 x n), A169764 / A070030 (closed tours of 3 x n).
+//!
+//! # The method
+//! The board is first transposed if needed so that it has `cols <= rows`; squares are then added one
+//! by one in row-major order, index `i = row * cols + col`. A knight edge joins squares at most
+//! `2 * cols + 1` indexes apart, so each edge is decided exactly once: when the later of its two
+//! squares is added, for each of the (at most four) earlier neighbours `(r-1, c-2)`, `(r-1, c+2)`,
+//! `(r-2, c-1)`, `(r-2, c+1)`. The new square takes 0, 1 or 2 of those edges (never more: it is a
+//! square of a path). When every edge of a square has been decided (its last forward neighbour has
+//! been added) the square is *finalized*: it must have degree 2, or degree 1 if it is one of the two
+//! ends of an open tour ("terminal"); degree 0 is fatal (on boards of more than one square).
+//!
+//! A partial edge set is a set of vertex-disjoint paths ("pieces"). The state keeps, for each of the
+//! last `W = 2 * cols + 1` squares added (the window), a 4-bit cell:
+//! - `EMPTY` (0): degree 0 so far;
+//! - `DONE` (1): degree 2, or finalized (including the virtual squares before the board);
+//! - `TAIL` (2): degree 1, the end of a piece whose other end is a finalized terminal;
+//! - a label `>= 3`: degree 1, the end of a piece whose other end is the other cell with the same label.
+//!
+//! A piece whose both ends are in the window has a label; knight edges cross, so the pairing of ends is
+//! a general matching (not a non-crossing one as for rook paths), made canonical by numbering the labels
+//! 3, 4, 5, ... in order of first appearance in the window. Joining the two ends of one piece (a cycle)
+//! is forbidden except when it completes a closed tour at the last square; joining two `TAIL`s (a
+//! path with both terminals fixed) likewise completes an open tour only at the last square. The number
+//! of terminals fixed so far is the number of `TAIL` cells, so it needs no field of its own. At the
+//! last square the whole state is judged at once: one piece left (two cells of one label, or a single
+//! `TAIL`, everything else `DONE`) is an open tour. On a board with an odd number of squares both ends
+//! of an open tour lie on the corners' colour (every move changes colour), so squares of the other
+//! colour are held to degree 2 as in a closed tour.
+//!
+//! States with their multiplicities live in a hash map per step (`u64` state -> `u128` count); a step
+//! builds the next map from the current one. Open tours are counted undirected (a path and its reverse
+//! once; directed = 2x), closed tours as undirected cycles, as OEIS counts them.
+//!
+//! # ADVICE FOR HACKERS
+//! - Cell `k` (bits `4k..4k+4`) of a state holds square `i - W + k` while square `i` is being added;
+//!   during the step the new square sits at position `W`, and afterwards position 0 (square `i - W`,
+//!   whose last neighbour is `i`) must be finalized, so the state is shifted down by one cell.
+//!   `W + 1 <= 16` cells fit in a `u64`, hence [`MAX_WIDTH`] = 7.
+//! - Labels are canonical (3, 4, ... by first appearance over the window) after every step; `FRESH`
+//!   (15) is a temporary label for a new piece and never survives `normalize`. At most 8 pieces fit
+//!   in 16 cells, so real labels stay below 11.
+//! - A cell is `DONE` exactly when it can take no more edges. Finalizing a square changes only its own
+//!   cell and, for a degree-1 square becoming a terminal, its partner's (label -> `TAIL`). Anything that
+//!   changes the meaning of a cell must keep the "number of terminals = number of `TAIL` cells"
+//!   invariant, or store the terminal count explicitly.
+//! - The slow twin is the backtracking engine: the tests compare the two on every board up to 6x6 and
+//!   on long 3 x n and 4 x n boards.
+
+use super::CountError;
+use crate::board::Board;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::time::{Duration, Instant};
+
+/// The widest board (shorter side) the frontier counter handles: `2 * 7 + 2 = 16` cells of 4 bits
+/// fill a `u64`.
+pub const MAX_WIDTH: u32 = 7;
+
+const EMPTY: u8 = 0;
+const DONE: u8 = 1;
+const TAIL: u8 = 2;
+const FIRST_LABEL: u8 = 3;
+const FRESH: u8 = 15;
+
+/// The answer of [`count_frontier`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrontierCount {
+    /// The board as given (not transposed).
+    pub board: Board,
+    /// Closed tours were counted.
+    pub closed: bool,
+    /// Undirected tours: open paths (a path and its reverse once), or closed cycles.
+    pub undirected: u128,
+    /// The largest number of distinct frontier states held after any step.
+    pub peak_states: usize,
+    /// State transitions generated (work done), over all steps.
+    pub transitions: u64,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+}
+
+impl FrontierCount {
+    /// Directed tours over all starts: 2 per open path (1 on the 1x1 board), `2 x squares` per cycle.
+    pub fn directed(&self) -> u128 {
+        if self.closed {
+            2 * self.board.len() as u128 * self.undirected
+        } else if self.board.len() == 1 {
+            self.undirected
+        } else {
+            2 * self.undirected
+        }
+    }
+}
+
+/// Progress after each board row (of the transposed board), for [`count_frontier_with`].
+#[derive(Clone, Copy, Debug)]
+pub struct FrontierProgress {
+    /// Rows done.
+    pub rows_done: u32,
+    /// Rows in all.
+    pub rows: u32,
+    /// Frontier states now held.
+    pub states: usize,
+    /// Time since the count began.
+    pub elapsed: Duration,
+}
+
+/// Count undirected open tours (Hamiltonian paths) or closed tours (cycles) on `board`. See the module
+/// documentation for the method.
+pub fn count_frontier(board: Board, closed: bool) -> Result<FrontierCount, CountError> {
+    count_frontier_with(board, closed, usize::MAX, &mut |_| {})
+}
+
+/// [`count_frontier`], calling `progress` after every row, and giving up with
+/// [`CountError::TooManyStates`] as soon as one step holds more than `max_states` states (each costs
+/// about 40 to 80 bytes of memory, in two maps at a time).
+pub fn count_frontier_with(
+    board: Board,
+    closed: bool,
+    max_states: usize,
+    progress: &mut dyn FnMut(&FrontierProgress),
+) -> Result<FrontierCount, CountError> {
+    let began = Instant::now();
+    let (rows, cols) = if board.cols() <= board.rows() {
+        (board.rows(), board.cols())
+    } else {
+        (board.cols(), board.rows())
+    };
+    if cols > MAX_WIDTH {
+        return Err(CountError::TooWide {
+            board,
+            width: cols,
+            max: MAX_WIDTH,
+        });
+    }
+    let mut result = FrontierCount {
+        board,
+        closed,
+        undirected: 0,
+        peak_states: 1,
+        transitions: 0,
+        elapsed: Duration::ZERO,
+    };
+    if board.len() == 1 {
+        result.undirected = u128::from(!closed);
+        result.elapsed = began.elapsed();
+        return Ok(result);
+    }
+    let plan = Plan::new(rows, cols);
+    let w = plan.w;
+    let mut current: StateMap = StateMap::default();
+    // Every cell of the window starts DONE: virtual squares before the board.
+    current.insert(pack(&[DONE; 16], 0, w), 1);
+    let n = plan.n;
+    for i in 0..n {
+        let last = i + 1 == n;
+        let mut next: StateMap =
+            StateMap::with_capacity_and_hasher(current.len(), Default::default());
+        let step = &plan.steps[i];
+        for (&state, &ways) in &current {
+            if next.len() > max_states {
+                return Err(CountError::TooManyStates {
+                    board,
+                    max_states,
+                    square: i as u32,
+                });
+            }
+            let mut cells = [DONE; 17];
+            for (k, cell) in cells.iter_mut().take(w).enumerate() {
+                *cell = ((state >> (4 * k)) & 0xF) as u8;
+            }
+            cells[w] = EMPTY;
+            // Earlier neighbours that can still take an edge.
+            let mut open = [0usize; 4];
+            let mut m = 0;
+            for &p in &step.back {
+                if cells[p] != DONE {
+                    open[m] = p;
+                    m += 1;
+                }
+            }
+            let open = &open[..m];
+            let mut emit = |c: &mut [u8; 17], outcome: Outcome| {
+                result.transitions += 1;
+                match outcome {
+                    Outcome::Dead => {}
+                    Outcome::Complete => result.undirected += ways,
+                    Outcome::Continue if last => {
+                        if !closed && final_is_path(&c[..=w], &step.terminal_ok) {
+                            result.undirected += ways;
+                        }
+                    }
+                    Outcome::Continue => {
+                        for &p in &step.finalize {
+                            if !finalize(c, p, w, closed, step.terminal_ok[p]) {
+                                return;
+                            }
+                        }
+                        if !feasible(c, step, w, closed) {
+                            return;
+                        }
+                        debug_assert_eq!(c[0], DONE, "the square leaving the window is finalized");
+                        normalize(&mut c[1..=w]);
+                        *next.entry(pack(c, 1, w)).or_insert(0) += ways;
+                    }
+                }
+            };
+            // No edge.
+            let mut c = cells;
+            emit(&mut c, Outcome::Continue);
+            // One edge.
+            for &j in open {
+                let mut c = cells;
+                one_edge(&mut c, j, w);
+                emit(&mut c, Outcome::Continue);
+            }
+            // Two edges.
+            for (a, &j) in open.iter().enumerate() {
+                for &k in &open[a + 1..] {
+                    let mut c = cells;
+                    let outcome = two_edges(&mut c, j, k, w, closed, last);
+                    emit(&mut c, outcome);
+                }
+            }
+        }
+        result.peak_states = result.peak_states.max(next.len());
+        current = next;
+        if (i + 1) % cols as usize == 0 {
+            progress(&FrontierProgress {
+                rows_done: ((i + 1) / cols as usize) as u32,
+                rows,
+                states: current.len(),
+                elapsed: began.elapsed(),
+            });
+        }
+    }
+    result.elapsed = began.elapsed();
+    Ok(result)
+}
+
+/// What adding a square's edges did to a state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    /// An impossible partial tour.
+    Dead,
+    /// A complete tour (a cycle closed, or two terminals joined, at the last square).
+    Complete,
+    /// A partial tour to carry on.
+    Continue,
+}
+
+/// The precomputed geometry of every step.
+struct Plan {
+    n: usize,
+    w: usize,
+    steps: Vec<Step>,
+}
+
+/// Positions (in the window of the step, new square at `w`) of one step's earlier neighbours and of
+/// the squares finalized after it, and for every position the number of its square's edges still
+/// undecided after the step.
+struct Step {
+    back: Vec<usize>,
+    finalize: Vec<usize>,
+    undecided: [u8; 17],
+    /// Whether the square at each position may be an end of an open tour: on a board with an odd
+    /// number of squares both ends are on the corners' colour (every move changes colour).
+    terminal_ok: [bool; 17],
+}
+
+impl Plan {
+    fn new(rows: u32, cols: u32) -> Self {
+        let (rows, cols) = (rows as i64, cols as i64);
+        let n = (rows * cols) as usize;
+        let w = (2 * cols + 1) as usize;
+        let on_board = |r: i64, c: i64| (0..rows).contains(&r) && (0..cols).contains(&c);
+        // last[j]: the index after whose step square j has all its edges decided.
+        let mut last: Vec<usize> = (0..n).collect();
+        let mut steps: Vec<Step> = (0..n)
+            .map(|_| Step {
+                back: Vec::new(),
+                finalize: Vec::new(),
+                undecided: [0; 17],
+                terminal_ok: [true; 17],
+            })
+            .collect();
+        for (i, step) in steps.iter_mut().enumerate() {
+            let (r, c) = (i as i64 / cols, i as i64 % cols);
+            for (dr, dc) in [(-1, -2), (-1, 2), (-2, -1), (-2, 1)] {
+                let (jr, jc) = (r + dr, c + dc);
+                if on_board(jr, jc) {
+                    let j = (jr * cols + jc) as usize;
+                    step.back.push(w - (i - j));
+                    last[j] = last[j].max(i);
+                }
+            }
+        }
+        for (j, &l) in last.iter().enumerate() {
+            // Square j sits at position w - (l - j) during step l (l - j <= w by the geometry).
+            steps[l].finalize.push(w - (l - j));
+        }
+        if n % 2 == 1 {
+            for (i, step) in steps.iter_mut().enumerate() {
+                for (p, ok) in step.terminal_ok.iter_mut().enumerate().take(w + 1) {
+                    // Position p holds square i + p - w during step i.
+                    if let Some(j) = (i + p).checked_sub(w) {
+                        let (r, c) = (j as i64 / cols, j as i64 % cols);
+                        *ok = (r + c) % 2 == 0;
+                    }
+                }
+            }
+        }
+        // Edge j-i (j < i) is undecided for square j after steps j..i-1, during which square j sits
+        // at position w - (s - j).
+        let backs: Vec<Vec<usize>> = steps.iter().map(|s| s.back.clone()).collect();
+        for (i, back) in backs.iter().enumerate() {
+            for &p in back {
+                let j = i - (w - p);
+                for (s, step) in steps.iter_mut().enumerate().take(i).skip(j) {
+                    step.undecided[w - (s - j)] += 1;
+                }
+            }
+        }
+        Plan { n, w, steps }
+    }
+}
+
+/// The new square (at `w`) takes one edge to the cell at `j`.
+fn one_edge(c: &mut [u8; 17], j: usize, w: usize) {
+    match c[j] {
+        EMPTY => {
+            c[j] = FRESH;
+            c[w] = FRESH;
+        }
+        end => {
+            // TAIL or a label: the new square becomes that end.
+            c[j] = DONE;
+            c[w] = end;
+        }
+    }
+}
+
+/// The new square (at `w`) takes edges to the cells at `j` and `k`, becoming an interior square.
+fn two_edges(c: &mut [u8; 17], j: usize, k: usize, w: usize, closed: bool, last: bool) -> Outcome {
+    c[w] = DONE;
+    let (a, b) = (c[j], c[k]);
+    match (a, b) {
+        (EMPTY, EMPTY) => {
+            c[j] = FRESH;
+            c[k] = FRESH;
+        }
+        (EMPTY, end) | (end, EMPTY) => {
+            // The empty one becomes the other's end; the other is now interior.
+            let (e, x) = if a == EMPTY { (j, k) } else { (k, j) };
+            c[e] = end;
+            c[x] = DONE;
+        }
+        (TAIL, TAIL) => {
+            c[j] = DONE;
+            c[k] = DONE;
+            return complete_if(!closed && last && c.iter().all(|&x| x == DONE));
+        }
+        (TAIL, label) | (label, TAIL) => {
+            c[j] = DONE;
+            c[k] = DONE;
+            relabel(c, label, TAIL);
+        }
+        (x, y) if x == y => {
+            c[j] = DONE;
+            c[k] = DONE;
+            return complete_if(closed && last && c.iter().all(|&x| x == DONE));
+        }
+        (x, y) => {
+            c[j] = DONE;
+            c[k] = DONE;
+            relabel(c, y, x);
+        }
+    }
+    Outcome::Continue
+}
+
+fn complete_if(ok: bool) -> Outcome {
+    if ok {
+        Outcome::Complete
+    } else {
+        Outcome::Dead
+    }
+}
+
+/// Change the (one remaining) cell holding `from` to `to`.
+fn relabel(c: &mut [u8; 17], from: u8, to: u8) {
+    for x in c.iter_mut() {
+        if *x == from {
+            *x = to;
+            return;
+        }
+    }
+    debug_assert!(false, "a label's partner is in the window");
+}
+
+/// Finalize the square at `p`: all its edges are decided. Returns whether the state survives.
+fn finalize(c: &mut [u8; 17], p: usize, w: usize, closed: bool, terminal_ok: bool) -> bool {
+    match c[p] {
+        DONE => true,
+        // Degree 0, or a terminal whose piece's other end is a terminal too, before the last square.
+        EMPTY | TAIL => false,
+        _ if closed || !terminal_ok => false,
+        label => {
+            // The square becomes a terminal; at most two terminals in all.
+            if c[..=w].iter().filter(|&&x| x == TAIL).count() >= 2 {
+                return false;
+            }
+            c[p] = DONE;
+            relabel(c, label, TAIL);
+            true
+        }
+    }
+}
+
+/// Whether every cell can still reach its degree: 2 for closed tours; for open tours 1, with at most
+/// two terminals in all (the `TAIL` cells plus the empty cells with a single undecided edge left), and
+/// 2 on squares that cannot be terminals.
+fn feasible(c: &[u8; 17], step: &Step, w: usize, closed: bool) -> bool {
+    let mut terminals = 0;
+    for (p, &cell) in c.iter().enumerate().take(w + 1).skip(1) {
+        let more = step.undecided[p];
+        let have = match cell {
+            DONE => continue,
+            EMPTY => 0,
+            TAIL => {
+                terminals += 1;
+                1
+            }
+            _ => 1,
+        };
+        if closed || !step.terminal_ok[p] {
+            if have + more < 2 {
+                return false;
+            }
+        } else if have + more < 1 {
+            return false;
+        } else if have == 0 && more == 1 {
+            terminals += 1;
+        }
+    }
+    terminals <= 2
+}
+
+/// After the last square: whether the cells form the end of a single open path, whose remaining
+/// degree-1 squares may be terminals.
+fn final_is_path(c: &[u8], terminal_ok: &[bool; 17]) -> bool {
+    let mut ends = c.iter().enumerate().filter(|&(_, &x)| x != DONE);
+    match (ends.next(), ends.next(), ends.next()) {
+        (Some((p, &TAIL)), None, None) => terminal_ok[p],
+        (Some((p, &x)), Some((q, &y)), None) => {
+            x == y && x >= FIRST_LABEL && terminal_ok[p] && terminal_ok[q]
+        }
+        _ => false,
+    }
+}
+
+/// Renumber labels 3, 4, ... in order of first appearance.
+fn normalize(c: &mut [u8]) {
+    let mut map = [0u8; 16];
+    let mut next = FIRST_LABEL;
+    for x in c.iter_mut() {
+        if *x >= FIRST_LABEL {
+            let slot = &mut map[*x as usize];
+            if *slot == 0 {
+                *slot = next;
+                next += 1;
+            }
+            *x = *slot;
+        }
+    }
+}
+
+/// Pack `w` cells from `c[from..]`.
+fn pack(c: &[u8], from: usize, w: usize) -> u64 {
+    c[from..from + w]
+        .iter()
+        .enumerate()
+        .fold(0, |s, (k, &x)| s | (x as u64) << (4 * k))
+}
+
+type StateMap = HashMap<u64, u128, BuildHasherDefault<MixHasher>>;
+
+/// A fast hasher for `u64` states (a multiply and a fold; the states are not adversarial).
+#[derive(Default)]
+struct MixHasher(u64);
+
+impl Hasher for MixHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        let m = (self.0 ^ x) as u128 * 0x9E37_79B9_7F4A_7C15u128;
+        self.0 = (m as u64) ^ ((m >> 64) as u64);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_numbers_by_first_appearance() {
+        let mut c = [1, 7, 15, 2, 7, 15, 0];
+        normalize(&mut c);
+        assert_eq!(c, [1, 3, 4, 2, 3, 4, 0]);
+    }
+
+    #[test]
+    fn small_known_counts() {
+        let b = |r, c| Board::new(r, c).unwrap();
+        assert_eq!(count_frontier(b(1, 1), false).unwrap().undirected, 1);
+        assert_eq!(count_frontier(b(1, 1), true).unwrap().undirected, 0);
+        assert_eq!(count_frontier(b(3, 4), false).unwrap().directed(), 16);
+        assert_eq!(count_frontier(b(5, 5), false).unwrap().directed(), 1728);
+    }
+}

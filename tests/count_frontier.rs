@@ -1,0 +1,144 @@
+//! The frontier (transfer-matrix) counter against the backtracking engine, its slow twin here, and
+//! against published values.
+//!
+//! Sources of the expected values (as in `tests/count.rs`):
+//! - A165134: directed open tours on n x n: 1728 (5x5), 6,637,920 (6x6).
+//! - A118067: directed Hamiltonian paths of 3 x n: 3x4 16, 3x7 104, 3x8 792, 3x9 1120, 3x10 6096,
+//!   3x11 21344, 3x12 114496.
+//! - A079137: undirected Hamiltonian paths of 4 x n: 4x5 82, 4x6 744, 4x7 6378, 4x8 31088.
+//! - A001230: undirected closed tours on 6x6: 9862.
+//! - A169764: closed tours of 3 x n: 3x10 16, 3x12 176, 3x14 1536.
+//! - A383661 (Knuth 2025, closed tours in the first 2n cells of a 5-row board; n = 25 is the full
+//!   5 x 10 board): 13,311,268. Out of reach of the search engine's 64-square limit in a test's time.
+
+use ktour::board::Board;
+use ktour::count::frontier::{count_frontier, count_frontier_with, MAX_WIDTH};
+use ktour::count::{count, Closure, CountError, CountOptions, CountRequest, Orientation, Starts};
+
+fn board(r: u64, c: u64) -> Board {
+    Board::new(r, c).unwrap()
+}
+
+/// Undirected tours by the backtracking engine.
+fn search(b: Board, closed: bool) -> u128 {
+    let request = CountRequest {
+        board: b,
+        closure: if closed {
+            Closure::Closed
+        } else {
+            Closure::Open
+        },
+        orientation: Orientation::Undirected,
+        starts: Starts::All,
+    };
+    count(&request, &CountOptions::default()).unwrap().count as u128
+}
+
+fn frontier(r: u64, c: u64, closed: bool) -> u128 {
+    count_frontier(board(r, c), closed).unwrap().undirected
+}
+
+#[test]
+fn equals_search_on_every_board_up_to_six_by_six() {
+    for r in 1..=6 {
+        for c in 1..=6 {
+            for closed in [false, true] {
+                if (r, c, closed) == (6, 6, false) {
+                    // About 20 s with the frontier; checked against A165134 by the ignored test below.
+                    continue;
+                }
+                let b = board(r, c);
+                assert_eq!(
+                    frontier(r, c, closed),
+                    search(b, closed),
+                    "{b} closed={closed}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn equals_search_on_long_narrow_boards() {
+    for c in 7..=14 {
+        for closed in [false, true] {
+            assert_eq!(
+                frontier(3, c, closed),
+                search(board(3, c), closed),
+                "3x{c} {closed}"
+            );
+        }
+    }
+    for c in 7..=10 {
+        for closed in [false, true] {
+            assert_eq!(
+                frontier(4, c, closed),
+                search(board(4, c), closed),
+                "4x{c} {closed}"
+            );
+        }
+    }
+    // Transposition: the counter turns tall boards into wide ones and back.
+    assert_eq!(frontier(9, 4, false), frontier(4, 9, false));
+    assert_eq!(frontier(12, 3, true), frontier(3, 12, true));
+}
+
+#[test]
+fn matches_oeis() {
+    let directed = |r, c| count_frontier(board(r, c), false).unwrap().directed();
+    assert_eq!(directed(5, 5), 1728);
+    for (n, a118067) in [
+        (4, 16),
+        (7, 104),
+        (8, 792),
+        (9, 1120),
+        (10, 6096),
+        (11, 21344),
+        (12, 114496),
+    ] {
+        assert_eq!(directed(3, n), a118067, "3x{n}");
+    }
+    for (n, a079137) in [(3, 8), (5, 82), (6, 744), (7, 6378), (8, 31088)] {
+        assert_eq!(frontier(4, n, false), a079137, "4x{n}");
+    }
+    assert_eq!(frontier(6, 6, true), 9862);
+    for (n, a169764) in [(10, 16), (12, 176), (14, 1536)] {
+        assert_eq!(frontier(3, n, true), a169764, "3x{n}");
+    }
+    assert_eq!(frontier(5, 10, true), 13_311_268);
+    // Directed closed tours over all starts: 2 per cycle and square.
+    let six = count_frontier(board(6, 6), true).unwrap();
+    assert_eq!(six.directed(), 2 * 36 * 9862);
+}
+
+#[test]
+#[ignore = "about 20 s in release"]
+fn six_by_six_open_matches_a165134() {
+    assert_eq!(
+        count_frontier(board(6, 6), false).unwrap().directed(),
+        6_637_920
+    );
+}
+
+#[test]
+fn too_wide_boards_are_refused() {
+    let b = board(8, 8);
+    assert_eq!(
+        count_frontier(b, false),
+        Err(CountError::TooWide {
+            board: b,
+            width: 8,
+            max: MAX_WIDTH
+        })
+    );
+    // A limit on states stops a count that would not fit in memory, early.
+    assert!(matches!(
+        count_frontier_with(board(6, 6), false, 1000, &mut |_| {}),
+        Err(CountError::TooManyStates {
+            max_states: 1000,
+            ..
+        })
+    ));
+    // Long boards past 64 squares are fine when narrow.
+    assert!(count_frontier(board(3, 30), false).unwrap().undirected > 0);
+}
