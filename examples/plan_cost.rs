@@ -1,0 +1,19 @@
+//! How long the serial parts of a sweep take on the 8x8 `order:*` yardstick (plan, summary).
+use ktour::experiment::{Plan, Spec};
+use std::time::Instant;
+fn main() {
+    let text = std::fs::read_to_string("experiments/orderings-8x8.toml").unwrap();
+    let t = Instant::now();
+    let spec = Spec::from_toml(&text, "x").unwrap();
+    let parse = t.elapsed();
+    let t = Instant::now();
+    let plan = Plan::new(&spec);
+    let p = t.elapsed();
+    println!(
+        "spec {:?}, plan {:?} ({} groups, {} chunks)",
+        parse,
+        p,
+        plan.groups.len(),
+        plan.chunks.len()
+    );
+}
