@@ -9,49 +9,10 @@
 //! 8x8 (the Squirrel & Cull test vector), and the same number of squares on every sampled start.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use ktour::board::{Board, Square, KNIGHT_DELTAS};
+use ktour::board::{Board, Square};
+use ktour::solve::reference::textbook_warnsdorff as textbook;
 use ktour::solve::{Outcome, Request, Rule, RunSummary, Solver};
 use std::time::Duration;
-
-/// The textbook pure Warnsdorff with `first` (label order, strict minimum): a board of ints (0 = free,
-/// else the visit number) and every candidate's degree recounted by scanning its eight neighbours with
-/// bounds checks. Returns the board of visit numbers and the number of squares visited.
-fn textbook(rows: i32, cols: i32, start: (i32, i32), board: &mut Vec<i32>) -> usize {
-    board.clear();
-    board.resize((rows * cols) as usize, 0);
-    let inside = |r: i32, c: i32| r >= 0 && r < rows && c >= 0 && c < cols;
-    let (mut r, mut c) = start;
-    let mut n = 1;
-    board[(r * cols + c) as usize] = n;
-    loop {
-        let mut best = None;
-        let mut best_degree = 9;
-        for (dr, dc) in KNIGHT_DELTAS {
-            let (nr, nc) = (r + dr, c + dc);
-            if inside(nr, nc) && board[(nr * cols + nc) as usize] == 0 {
-                let mut degree = 0;
-                for (er, ec) in KNIGHT_DELTAS {
-                    let (mr, mc) = (nr + er, nc + ec);
-                    if inside(mr, mc) && board[(mr * cols + mc) as usize] == 0 {
-                        degree += 1;
-                    }
-                }
-                if degree < best_degree {
-                    best_degree = degree;
-                    best = Some((nr, nc));
-                }
-            }
-        }
-        match best {
-            None => return n as usize,
-            Some((nr, nc)) => {
-                n += 1;
-                board[(nr * cols + nc) as usize] = n;
-                (r, c) = (nr, nc);
-            }
-        }
-    }
-}
 
 fn config() -> Criterion {
     Criterion::default()

@@ -4,45 +4,9 @@
 //! `<kernel>` is `textbook`, `plain`, `run` or `batch` (`first` rule), `roth`, `pohl`, `random`
 //! (batch), and divide the instruction count by the steps it prints. See `benches/README.md`.
 
-use ktour::board::{Board, Square, KNIGHT_DELTAS};
+use ktour::board::{Board, Square};
+use ktour::solve::reference::textbook_warnsdorff as textbook;
 use ktour::solve::{Request, Rule, Solver};
-
-fn textbook(rows: i32, cols: i32, start: (i32, i32), board: &mut Vec<i32>) -> usize {
-    board.clear();
-    board.resize((rows * cols) as usize, 0);
-    let inside = |r: i32, c: i32| r >= 0 && r < rows && c >= 0 && c < cols;
-    let (mut r, mut c) = start;
-    let mut n = 1;
-    board[(r * cols + c) as usize] = n;
-    loop {
-        let mut best = None;
-        let mut best_degree = 9;
-        for (dr, dc) in KNIGHT_DELTAS {
-            let (nr, nc) = (r + dr, c + dc);
-            if inside(nr, nc) && board[(nr * cols + nc) as usize] == 0 {
-                let mut degree = 0;
-                for (er, ec) in KNIGHT_DELTAS {
-                    let (mr, mc) = (nr + er, nc + ec);
-                    if inside(mr, mc) && board[(mr * cols + mc) as usize] == 0 {
-                        degree += 1;
-                    }
-                }
-                if degree < best_degree {
-                    best_degree = degree;
-                    best = Some((nr, nc));
-                }
-            }
-        }
-        match best {
-            None => return n as usize,
-            Some((nr, nc)) => {
-                n += 1;
-                board[(nr * cols + nc) as usize] = n;
-                (r, c) = (nr, nc);
-            }
-        }
-    }
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

@@ -322,3 +322,31 @@ fn rotate_closes_warnsdorff_paths_from_the_start() {
     }
     assert!(closed >= 30, "rotate closed {closed} of 36");
 }
+
+#[test]
+fn textbook_baseline_walks_like_the_solver() {
+    // The benchmarks' ratios are only meaningful if the baseline computes the same thing.
+    let mut solver = Solver::new();
+    let mut grid = Vec::new();
+    for (r, c) in [(8u64, 8u64), (5, 5), (12, 9), (30, 30)] {
+        let b = Board::new(r, c).unwrap();
+        for start in [sq(0, 0), sq(2, 1)] {
+            let sol = solver
+                .solve(&Request::warnsdorff(b, start, Rule::FIRST))
+                .unwrap();
+            if matches!(sol.outcome, Outcome::Impossible(_)) {
+                continue;
+            }
+            let visited = reference::textbook_warnsdorff(
+                r as i32,
+                c as i32,
+                (start.row() as i32, start.col() as i32),
+                &mut grid,
+            );
+            assert_eq!(visited, sol.squares.len(), "{b} from {start}");
+            for (i, s) in sol.squares.iter().enumerate() {
+                assert_eq!(grid[b.index(*s) as usize], i as i32 + 1);
+            }
+        }
+    }
+}

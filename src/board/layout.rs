@@ -68,7 +68,13 @@ impl Layout {
     /// (`p + stride * {1,2} + const`) instead of loading or spilling eight precomputed values.
     #[inline(always)]
     pub fn knight_offsets(&self) -> [isize; 8] {
-        let s = self.stride as isize;
+        Layout::offsets_for_stride(self.stride as isize)
+    }
+
+    /// The padded offsets of labels 1..8 for a row stride, written out so that each address is one
+    /// addressing mode (`head + stride * {1,2} + const`) in the hot kernels.
+    #[inline(always)]
+    pub const fn offsets_for_stride(s: isize) -> [isize; 8] {
         [
             -2 * s + 1,
             -s + 2,

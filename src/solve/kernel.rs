@@ -417,16 +417,7 @@ fn scan_offsets(layout: &Layout, order: LabelOrder) -> [isize; 8] {
 /// precomputed pointers that spill.
 #[inline(always)]
 fn label_offsets(s: isize) -> [isize; 8] {
-    [
-        -2 * s + 1,
-        -s + 2,
-        s + 2,
-        2 * s + 1,
-        2 * s - 1,
-        s - 2,
-        -s - 2,
-        -2 * s - 1,
-    ]
+    crate::board::Layout::offsets_for_stride(s)
 }
 
 /// One pass over the neighbours of `head`: decrement their degrees, and return the next square and

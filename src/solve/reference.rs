@@ -136,3 +136,45 @@ pub fn first_tour_recursive(board: Board, start: Square, closed: bool) -> Option
     let mut path = vec![start];
     go(board, &mut seen, &mut path, closed).then_some(path)
 }
+
+/// The textbook pure Warnsdorff with `first` (label order, strict minimum), as the seed programs write
+/// it: a board of ints (0 = free, else the visit number) and every candidate's degree recounted by
+/// scanning its eight neighbours with bounds checks. The baseline that the benchmarks report ratios
+/// against (`benches/warnsdorff.rs`, `examples/callgrind.rs`). Fills `board` with visit numbers and
+/// returns the number of squares visited.
+pub fn textbook_warnsdorff(rows: i32, cols: i32, start: (i32, i32), board: &mut Vec<i32>) -> usize {
+    board.clear();
+    board.resize((rows * cols) as usize, 0);
+    let inside = |r: i32, c: i32| r >= 0 && r < rows && c >= 0 && c < cols;
+    let (mut r, mut c) = start;
+    let mut n = 1;
+    board[(r * cols + c) as usize] = n;
+    loop {
+        let mut best = None;
+        let mut best_degree = 9;
+        for (dr, dc) in KNIGHT_DELTAS {
+            let (nr, nc) = (r + dr, c + dc);
+            if inside(nr, nc) && board[(nr * cols + nc) as usize] == 0 {
+                let mut degree = 0;
+                for (er, ec) in KNIGHT_DELTAS {
+                    let (mr, mc) = (nr + er, nc + ec);
+                    if inside(mr, mc) && board[(mr * cols + mc) as usize] == 0 {
+                        degree += 1;
+                    }
+                }
+                if degree < best_degree {
+                    best_degree = degree;
+                    best = Some((nr, nc));
+                }
+            }
+        }
+        match best {
+            None => return n as usize,
+            Some((nr, nc)) => {
+                n += 1;
+                board[(nr * cols + nc) as usize] = n;
+                (r, c) = (nr, nc);
+            }
+        }
+    }
+}
