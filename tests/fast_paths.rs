@@ -165,6 +165,55 @@ fn run_batch_gives_the_summaries_of_single_runs() {
     assert!(found > 100);
 }
 
+/// Batches of every size from 1 to 9 (so every number of live lanes, and lanes ending and being
+/// refilled in every position of a round), and boards large enough that a worker walks one or two
+/// lanes at a time, give the summaries of single runs.
+#[test]
+fn run_batch_agrees_for_every_batch_size_and_lane_count() {
+    let mut batch_solver = Solver::new();
+    let mut single = Solver::new();
+    let mut check = |reqs: &[Request]| {
+        let mut out = Vec::new();
+        batch_solver.run_batch(reqs, &mut out).unwrap();
+        for (req, got) in reqs.iter().zip(&out) {
+            assert_eq!(
+                timeless(got),
+                timeless(&single.run(req).unwrap()),
+                "{req:?}"
+            );
+        }
+    };
+    for rule in ["first", "roth", "pohl", "random"] {
+        let rule: Rule = rule.parse().unwrap();
+        let b = Board::new(9, 11).unwrap();
+        let starts: Vec<Square> = b.squares().step_by(7).collect();
+        for size in 1..=9 {
+            let reqs: Vec<Request> = starts[..size]
+                .iter()
+                .map(|&s| {
+                    let mut r = Request::warnsdorff(b, s, rule);
+                    r.seed = seed_of(s);
+                    r
+                })
+                .collect();
+            check(&reqs);
+        }
+        // 600 x 600: two lanes fit the worker's memory; 1100 x 1000: one
+        for (rows, cols) in [(600u16, 600u16), (1100, 1000)] {
+            let b = Board::new(rows.into(), cols.into()).unwrap();
+            let reqs: Vec<Request> = [(0, 0), (299, 17), (rows - 1, cols - 3)]
+                .iter()
+                .map(|&(r, c)| {
+                    let mut req = Request::warnsdorff(b, Square::new(r, c), rule);
+                    req.seed = 99;
+                    req
+                })
+                .collect();
+            check(&reqs);
+        }
+    }
+}
+
 #[test]
 fn run_batch_stops_at_the_first_bad_request() {
     let b = Board::square(8).unwrap();

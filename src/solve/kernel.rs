@@ -19,9 +19,13 @@
 //!
 //! A single walk is a chain of dependent loads (head -> degrees -> mask table -> next offset -> next
 //! head), several times longer than the execution resources a step needs. [`run_lanes`] therefore
-//! walks several independent runs of a batch side by side, each in its own degree array, so the
-//! out-of-order core overlaps their chains (1.65x a single walk with four lanes; eight lanes measured
-//! no better). Figures and instruction counts: `benches/README.md`.
+//! walks several independent runs of a batch side by side, each in its own board of one buffer, so
+//! the out-of-order core overlaps their chains. The lanes step in lock-step rounds inside
+//! [`rounds`], whose heads and tie counts are local arrays indexed by constants: they stay in
+//! registers, the squares visited follow from the round number, and the rule's shared tables are
+//! read through one pointer. Four lanes: 2.8 ns a step on 100x100 against 6.0 for a single walk
+//! (three lanes 3%, two 15% slower; six and eight no better). Figures and instruction counts:
+//! `benches/README.md`.
 //!
 //! ADVICE FOR HACKERS: the kernel writes the degree array exactly as [`crate::search::SearchState::make`]
 //! would (head set to [`BORDER`], its eight neighbours decremented without branching), so after a run
@@ -88,20 +92,35 @@ const fn degree_bits() -> [u64; 256] {
 
 /// How a rule picks the next lane from the degree mask. One implementation per rule family, so the
 /// kernel is monomorphised and a fixed-order rule carries no tie-break code at all.
+///
+/// A chooser holds what every run of a batch shares (offsets, mask and preference tables), read
+/// through one pointer by all interleaved lanes; what one run carries of its own (the PRNG of
+/// `random`, the stage of `squirrel`) is its [`Chooser::Run`], `()` for the rest.
 pub(crate) trait Chooser {
+    /// Per-run state.
+    type Run;
     /// Padded offset of each lane.
     fn offsets(&self) -> &[isize; 8];
     /// The mask bits of each label (which lane each label is in).
     fn bits(&self) -> &Bits {
         &IDENTITY_BITS
     }
-    /// The knight stands on `head` (start included), before choosing its next move.
+    /// The knight stands on padded `square` (start included), before choosing its next move.
     #[inline(always)]
-    fn arrive(&mut self, _head: usize) {}
+    fn arrive(&self, _run: &mut Self::Run, _square: usize) {}
     /// The lane to move along. `tz` is the mask's trailing-zero count (8 x (min degree - 1) + lowest
-    /// lane of that degree) and `tied` the lanes of minimum degree (at least one bit), `deg` the degrees
-    /// after this step's decrements.
-    fn choose(&mut self, deg: &[u8], head: usize, tz: u32, tied: u32) -> usize;
+    /// lane of that degree) and `tied` the lanes of minimum degree (at least one bit). `deg` holds
+    /// the degrees after this step's decrements, `head` indexes it (the array may hold several
+    /// lanes' boards side by side), and `square` is the head's padded square on its own board.
+    fn choose(
+        &self,
+        run: &mut Self::Run,
+        deg: &[u8],
+        head: usize,
+        square: usize,
+        tz: u32,
+        tied: u32,
+    ) -> usize;
 }
 
 /// `first`, `order:*`: lanes in scan order, the lowest lane of minimum degree wins.
@@ -122,6 +141,7 @@ impl<'a> Fixed<'a> {
 }
 
 impl Chooser for Fixed<'_> {
+    type Run = ();
     #[inline(always)]
     fn offsets(&self) -> &[isize; 8] {
         &self.offsets
@@ -131,7 +151,7 @@ impl Chooser for Fixed<'_> {
         self.bits
     }
     #[inline(always)]
-    fn choose(&mut self, _: &[u8], _: usize, tz: u32, _: u32) -> usize {
+    fn choose(&self, _: &mut (), _: &[u8], _: usize, _: usize, tz: u32, _: u32) -> usize {
         (tz & 7) as usize
     }
 }
@@ -139,17 +159,29 @@ impl Chooser for Fixed<'_> {
 /// `squirrel`: a fixed order that changes when the knight stands on a switch square. Lanes are in
 /// label order; the order in force picks among the tied labels (a handful of runs per sweep, so a
 /// short loop is fine here).
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Squirrel {
-    plan: SquirrelPlan,
     offsets: [isize; 8],
-    order: [u8; 8],
 }
 
 impl Squirrel {
-    pub(crate) fn new(layout: &Layout, plan: SquirrelPlan) -> Self {
+    pub(crate) fn new(layout: &Layout) -> Self {
         Squirrel {
             offsets: *layout.offsets(),
+        }
+    }
+}
+
+/// One `squirrel` run: its plan (stage) and the ordering in force.
+#[derive(Clone, Debug)]
+pub(crate) struct SquirrelRun {
+    plan: SquirrelPlan,
+    order: [u8; 8],
+}
+
+impl SquirrelRun {
+    pub(crate) fn new(plan: SquirrelPlan) -> Self {
+        SquirrelRun {
             order: *plan.ordering().labels(),
             plan,
         }
@@ -162,19 +194,28 @@ impl Squirrel {
 }
 
 impl Chooser for Squirrel {
+    type Run = SquirrelRun;
     #[inline(always)]
     fn offsets(&self) -> &[isize; 8] {
         &self.offsets
     }
     #[inline(always)]
-    fn arrive(&mut self, head: usize) {
-        if self.plan.arrive(head) {
-            self.order = *self.plan.ordering().labels();
+    fn arrive(&self, run: &mut SquirrelRun, square: usize) {
+        if run.plan.arrive(square) {
+            run.order = *run.plan.ordering().labels();
         }
     }
     #[inline(always)]
-    fn choose(&mut self, _: &[u8], _: usize, _: u32, tied: u32) -> usize {
-        let k = self.order.iter().find(|&&k| tied & (1 << k) != 0);
+    fn choose(
+        &self,
+        run: &mut SquirrelRun,
+        _: &[u8],
+        _: usize,
+        _: usize,
+        _: u32,
+        tied: u32,
+    ) -> usize {
+        let k = run.order.iter().find(|&&k| tied & (1 << k) != 0);
         *k.expect("at least one tied label") as usize
     }
 }
@@ -190,19 +231,21 @@ pub(crate) struct Geometry<'a> {
 }
 
 impl Chooser for Geometry<'_> {
+    type Run = ();
     #[inline(always)]
     fn offsets(&self) -> &[isize; 8] {
         &self.offsets
     }
     #[inline(always)]
-    fn choose(&mut self, _: &[u8], head: usize, _: u32, tied: u32) -> usize {
+    fn choose(&self, _: &mut (), _: &[u8], _: usize, square: usize, _: u32, tied: u32) -> usize {
         // Branch-free: a lone minimum is its own pick in the table.
-        debug_assert!(head < self.class.len() && tied < 256);
-        // SAFETY: `head` is a square of the padded layout the class table was built for (same
-        // length as the degree array, checked when the chooser is made) and `tied` is one byte of
-        // the mask; every class id stored is below `pick.len() >> 8` (built together), so both
-        // indexes are in bounds. The debug assertions check them in tests.
-        let class = unsafe { *self.class.get_unchecked(head) } as usize;
+        debug_assert!(square < self.class.len() && tied < 256);
+        // SAFETY: `square` is a square of the padded layout the class table was built for (same
+        // length as one lane's degree array, checked when the chooser is made and when a batch
+        // starts) and `tied` is one byte of the mask; every class id stored is below
+        // `pick.len() >> 8` (built together), so both indexes are in bounds. The debug assertions
+        // check them in tests.
+        let class = unsafe { *self.class.get_unchecked(square) } as usize;
         let at = class << 8 | tied as usize;
         debug_assert!(at < self.pick.len());
         // SAFETY: see above.
@@ -286,12 +329,13 @@ impl Pohl {
 }
 
 impl Chooser for Pohl {
+    type Run = ();
     #[inline(always)]
     fn offsets(&self) -> &[isize; 8] {
         &self.offsets
     }
     #[inline(always)]
-    fn choose(&mut self, deg: &[u8], head: usize, tz: u32, tied: u32) -> usize {
+    fn choose(&self, _: &mut (), deg: &[u8], head: usize, _: usize, tz: u32, tied: u32) -> usize {
         // A real tie is a data-dependent branch: measured cheaper than computing two candidates'
         // sums on every step without one (2.3x slower), see benches/README.md.
         if tied & (tied - 1) == 0 {
@@ -370,32 +414,39 @@ fn pohl_sum(deg: &[u8], q: usize, stride: usize) -> u32 {
 
 /// `random`: on a real tie, a uniform draw among the tied lanes (label order), from the run's PRNG,
 /// drawn exactly as [`TieBreaker::choose`] does so both give the same walk for a seed.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Random {
     offsets: [isize; 8],
-    rng: Xoshiro256PlusPlus,
 }
 
 impl Random {
-    pub(crate) fn new(layout: &Layout, rng: Xoshiro256PlusPlus) -> Self {
+    pub(crate) fn new(layout: &Layout) -> Self {
         Random {
             offsets: *layout.offsets(),
-            rng,
         }
     }
 }
 
 impl Chooser for Random {
+    type Run = Xoshiro256PlusPlus;
     #[inline(always)]
     fn offsets(&self) -> &[isize; 8] {
         &self.offsets
     }
     #[inline(always)]
-    fn choose(&mut self, _: &[u8], _: usize, tz: u32, mut tied: u32) -> usize {
+    fn choose(
+        &self,
+        rng: &mut Xoshiro256PlusPlus,
+        _: &[u8],
+        _: usize,
+        _: usize,
+        tz: u32,
+        mut tied: u32,
+    ) -> usize {
         if tied & (tied - 1) == 0 {
             return (tz & 7) as usize;
         }
-        let pick = self.rng.gen_range(0..tied.count_ones() as usize);
+        let pick = rng.gen_range(0..tied.count_ones() as usize);
         for _ in 0..pick {
             tied &= tied - 1;
         }
@@ -423,14 +474,17 @@ fn label_offsets(s: isize) -> [isize; 8] {
 /// One pass over the neighbours of `head`: decrement their degrees, and return the next square and
 /// whether the minimum degree was tied, or `None` at a dead end (which includes a finished tour).
 ///
-/// `head` must be an on-board square of the padded layout `deg` was built for, already marked
-/// visited; the returned square is marked visited before returning.
+/// `deg` holds one or more padded boards of the chooser's layout side by side; `head` indexes it and
+/// must be an on-board square of the board starting at `base`, already marked visited; the returned
+/// square is marked visited before returning.
 #[inline(always)]
 fn step<C: Chooser>(
     deg: &mut [u8],
     stride: isize,
     head: usize,
-    ch: &mut C,
+    base: usize,
+    ch: &C,
+    run: &mut C::Run,
 ) -> Option<(usize, bool)> {
     let bits = ch.bits();
     let mut part = [0u64; 8];
@@ -440,10 +494,10 @@ fn step<C: Chooser>(
             q < deg.len(),
             "neighbour {q} of {head} outside the padded array"
         );
-        // SAFETY: `head` is an on-board square of the padded layout (the start was, and every later
-        // head is a square whose degree read 1..=8, which only on-board free squares do), and the
-        // 2-square border means `head + o` is inside the array for every knight offset `o`. The
-        // debug assertion above checks it in tests.
+        // SAFETY: `head` is an on-board square of a padded board inside `deg` (the start was, and
+        // every later head is a square whose degree read 1..=8, which only on-board free squares
+        // do), and the 2-square border means `head + o` is inside that board for every knight
+        // offset `o`. The debug assertion above checks it in tests.
         let slot = unsafe { deg.get_unchecked_mut(q) };
         let d = *slot;
         *slot = d.wrapping_sub(1);
@@ -457,7 +511,7 @@ fn step<C: Chooser>(
     }
     let tz = mask.trailing_zeros();
     let tied = ((mask >> (tz & !7)) & 0xFF) as u32;
-    let lane = ch.choose(deg, head, tz, tied);
+    let lane = ch.choose(run, deg, head, head - base, tz, tied);
     let next = head.wrapping_add_signed(ch.offsets()[lane & 7]);
     debug_assert!(
         next < deg.len() && deg[next] <= crate::search::MAX_DEGREE,
@@ -469,9 +523,9 @@ fn step<C: Chooser>(
 }
 
 /// What the unchecked accesses of [`step`] rely on, checked once per run: the start is on the board,
-/// the array is the layout's, and the chooser's lanes are the layout's knight offsets.
-fn check_entry<C: Chooser>(layout: &Layout, deg: &[u8], start: usize, ch: &C) {
-    assert_eq!(deg.len(), layout.len(), "degree array of another board");
+/// the board's array is the layout's size, and the chooser's lanes are the layout's knight offsets.
+fn check_entry<C: Chooser>(layout: &Layout, board: &[u8], start: usize, ch: &C) {
+    assert_eq!(board.len(), layout.len(), "degree array of another board");
     assert!(layout.is_on_board(start), "start off the board");
     // What the accesses need: every lane offset within two rows and two columns of the head.
     let reach = 2 * layout.stride() as isize + 2;
@@ -498,7 +552,8 @@ pub(crate) fn walk_with_path<C: Chooser>(
     layout: &Layout,
     deg: &mut [u8],
     start: usize,
-    ch: &mut C,
+    ch: &C,
+    run: &mut C::Run,
     path: &mut Vec<u32>,
 ) -> Walk {
     let squares = layout.board().len() as usize;
@@ -508,13 +563,13 @@ pub(crate) fn walk_with_path<C: Chooser>(
     path.reserve(squares);
     deg[start] = BORDER;
     path.push(start as u32);
-    ch.arrive(start);
+    ch.arrive(run, start);
     let (mut head, mut ties) = (start, 0u64);
-    while let Some((next, tied)) = step(deg, stride, head, ch) {
+    while let Some((next, tied)) = step(deg, stride, head, 0, ch, run) {
         ties += u64::from(tied);
         head = next;
         path.push(next as u32);
-        ch.arrive(next);
+        ch.arrive(run, next);
     }
     Walk {
         visited: path.len() as u32,
@@ -594,89 +649,144 @@ impl EmptyBoard {
 }
 
 /// One run handed to [`run_lanes`].
-pub(crate) struct LaneJob<C> {
+pub(crate) struct LaneJob<R> {
     /// Padded start square.
     pub start: usize,
     /// The rule's per-run state.
-    pub chooser: C,
+    pub run: R,
 }
 
-struct Lane<C> {
+/// Most runs interleaved in one thread (eight measured no better than four).
+pub(crate) const MAX_LANES: usize = 4;
+
+/// A run in progress: `head` indexes the shared buffer, in the board that starts at `base`.
+struct Lane<R> {
     head: usize,
-    visited: u32,
+    base: usize,
+    /// The round of its first step: it has visited `round - born + 1` squares at the start of a
+    /// round, since every live lane steps once a round.
+    born: u64,
     ties: u64,
     job: usize,
-    chooser: C,
+    run: R,
 }
 
-/// Walk `jobs` (all on `layout`'s board) interleaved `lanes` at a time, each lane in its own slice of
-/// `buf`; calls `done(job index, walk, chooser)` as each one ends (not in order). No paths are kept.
+/// Walk `jobs` (all on `layout`'s board) interleaved `lanes` at a time, each in its own board of
+/// `buf`, all sharing the chooser's tables; calls `done(job index, walk, run state)` as each one ends
+/// (not in order). No paths are kept.
 pub(crate) fn run_lanes<C: Chooser>(
     layout: &Layout,
     empty: &mut EmptyBoard,
     buf: &mut Vec<u8>,
     lanes: usize,
-    jobs: impl IntoIterator<Item = LaneJob<C>>,
-    mut done: impl FnMut(usize, Walk, C),
+    ch: &C,
+    jobs: impl IntoIterator<Item = LaneJob<C::Run>>,
+    mut done: impl FnMut(usize, Walk, C::Run),
 ) {
     let padded = layout.len();
     let stride = layout.stride() as isize;
-    let lanes = lanes.max(1);
+    let width = lanes.clamp(1, MAX_LANES);
     buf.clear();
-    buf.resize(lanes * padded, BORDER);
+    buf.resize(width * padded, BORDER);
     let mut jobs = jobs.into_iter().enumerate();
-    // Lane `i` always walks in `arrays[i]`; finished lanes are swapped to the end together with
-    // their arrays, so the hot loop indexes two small vectors and slices nothing.
-    let mut arrays: Vec<&mut [u8]> = buf.chunks_exact_mut(padded).collect();
-    let mut active: Vec<Lane<C>> = Vec::with_capacity(lanes);
-    let mut start_lane = |deg: &mut [u8], (job, j): (usize, LaneJob<C>)| {
-        empty.fill(layout, deg);
-        let mut chooser = j.chooser;
-        check_entry(layout, deg, j.start, &chooser);
-        deg[j.start] = BORDER;
-        chooser.arrive(j.start);
-        Lane {
-            head: j.start,
-            visited: 1,
-            ties: 0,
-            job,
-            chooser,
-        }
-    };
-    for deg in arrays.iter_mut() {
+    let mut start_lane =
+        |buf: &mut [u8], base: usize, born: u64, (job, j): (usize, LaneJob<C::Run>)| {
+            let board = &mut buf[base..base + padded];
+            empty.fill(layout, board);
+            check_entry(layout, board, j.start, ch);
+            board[j.start] = BORDER;
+            let mut run = j.run;
+            ch.arrive(&mut run, j.start);
+            Lane {
+                head: base + j.start,
+                base,
+                born,
+                ties: 0,
+                job,
+                run,
+            }
+        };
+    let mut live: Vec<Lane<C::Run>> = Vec::with_capacity(width);
+    for slot in 0..width {
         match jobs.next() {
-            Some(j) => active.push(start_lane(deg, j)),
+            Some(j) => live.push(start_lane(buf, slot * padded, 0, j)),
             None => break,
         }
     }
-    while !active.is_empty() {
-        let mut i = 0;
-        while i < active.len() {
-            let (lane, deg) = (&mut active[i], &mut *arrays[i]);
-            if let Some((next, tied)) = step(deg, stride, lane.head, &mut lane.chooser) {
-                lane.head = next;
-                lane.visited += 1;
-                lane.ties += u64::from(tied);
-                lane.chooser.arrive(next);
-                i += 1;
-                continue;
-            }
-            let finished = match jobs.next() {
-                Some(j) => std::mem::replace(lane, start_lane(deg, j)),
-                None => {
-                    let last = active.len() - 1;
-                    arrays.swap(i, last);
-                    active.swap_remove(i)
+    let mut round = 0u64;
+    while !live.is_empty() {
+        let (i, visited) = match live.len() {
+            1 => rounds::<1, C>(buf, stride, ch, &mut live, &mut round),
+            2 => rounds::<2, C>(buf, stride, ch, &mut live, &mut round),
+            3 => rounds::<3, C>(buf, stride, ch, &mut live, &mut round),
+            _ => rounds::<4, C>(buf, stride, ch, &mut live, &mut round),
+        };
+        // Lane `i` ended in this round; the next round starts after it.
+        let base = live[i].base;
+        let ended = match jobs.next() {
+            Some(j) => std::mem::replace(&mut live[i], start_lane(buf, base, round + 1, j)),
+            None => live.swap_remove(i),
+        };
+        round += 1;
+        let walk = Walk {
+            visited,
+            ties: ended.ties,
+            head: ended.head - ended.base,
+        };
+        done(ended.job, walk, ended.run);
+    }
+}
+
+/// Step all `L` live lanes once a round until one ends; returns its index and squares visited, with
+/// `round` the round it ended in. The lanes after it did not step in that round, so their `born` is
+/// moved one round later: the caller counts the round as done for all.
+///
+/// The heads and tie counts live in local arrays indexed by constants, so they stay in registers
+/// for the whole loop: this is where a sweep spends its time.
+#[inline(never)]
+fn rounds<const L: usize, C: Chooser>(
+    deg: &mut [u8],
+    stride: isize,
+    ch: &C,
+    live: &mut [Lane<C::Run>],
+    round: &mut u64,
+) -> (usize, u32) {
+    let live: &mut [Lane<C::Run>; L] = live.try_into().expect("L live lanes");
+    let mut head: [usize; L] = std::array::from_fn(|i| live[i].head);
+    let base: [usize; L] = std::array::from_fn(|i| live[i].base);
+    let mut ties: [u64; L] = std::array::from_fn(|i| live[i].ties);
+    let mut r = *round;
+    // One step of lane `$i`, written out per lane (not a loop) so every index is a constant.
+    macro_rules! lane {
+        ($i:literal, $ended:lifetime) => {
+            if $i < L {
+                match step(deg, stride, head[$i], base[$i], ch, &mut live[$i].run) {
+                    Some((next, tied)) => {
+                        head[$i] = next;
+                        ties[$i] += u64::from(tied);
+                        ch.arrive(&mut live[$i].run, next - base[$i]);
+                    }
+                    None => break $ended $i,
                 }
-            };
-            let walk = Walk {
-                visited: finished.visited,
-                ties: finished.ties,
-                head: finished.head,
-            };
-            done(finished.job, walk, finished.chooser);
+            }
+        };
+    }
+    let ended = 'ended: loop {
+        lane!(0, 'ended);
+        lane!(1, 'ended);
+        lane!(2, 'ended);
+        lane!(3, 'ended);
+        r += 1;
+    };
+    for (i, lane) in live.iter_mut().enumerate() {
+        lane.head = head[i];
+        lane.ties = ties[i];
+        if i > ended {
+            lane.born += 1;
         }
     }
+    *round = r;
+    (ended, (r - live[ended].born + 1) as u32)
 }
 
 /// How many runs to interleave on `board`: four while the lanes' degree arrays stay small (cache
@@ -685,10 +795,10 @@ pub(crate) fn run_lanes<C: Chooser>(
 pub(crate) fn lanes_for(layout: &Layout) -> usize {
     const SMALL: usize = 1 << 20;
     let padded = layout.len();
-    if 4 * padded <= SMALL {
-        4
+    if MAX_LANES * padded <= SMALL {
+        MAX_LANES
     } else {
-        (2 * layout.board().len() as usize / padded).clamp(1, 4)
+        (2 * layout.board().len() as usize / padded).clamp(1, MAX_LANES)
     }
 }
 

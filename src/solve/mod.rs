@@ -458,73 +458,46 @@ impl Solver {
         };
         let (empty, buf) = (&mut self.empty, &mut self.lanes);
         let start_of = |i: usize| layout.pad(reqs[i].start);
+        let plain = |i: usize| kernel::LaneJob {
+            start: start_of(i),
+            run: (),
+        };
         match rule {
             Rule::Order(order) => {
-                let c =
-                    kernel::Fixed::new(&layout, order, order_tables(&mut self.order_bits, order));
-                let jobs = runs.map(|(i, _)| {
-                    (
-                        i,
-                        kernel::LaneJob {
-                            start: start_of(i),
-                            chooser: c,
-                        },
-                    )
-                });
-                run_indexed(&layout, empty, buf, lanes, jobs, |i, w, _| finish(i, w));
+                let bits = order_tables(&mut self.order_bits, order);
+                let c = kernel::Fixed::new(&layout, order, bits);
+                let jobs = runs.map(|(i, _)| (i, plain(i)));
+                run_indexed(&layout, empty, buf, lanes, &c, jobs, |i, w, _| finish(i, w));
             }
             Rule::Squirrel => {
                 let jobs = runs.map(|(i, tb)| {
                     let plan = tb.squirrel_plan().expect("squirrel plan").clone();
-                    (
-                        i,
-                        kernel::LaneJob {
-                            start: start_of(i),
-                            chooser: kernel::Squirrel::new(&layout, plan),
-                        },
-                    )
+                    let run = kernel::SquirrelRun::new(plan);
+                    let start = start_of(i);
+                    (i, kernel::LaneJob { start, run })
                 });
-                run_indexed(&layout, empty, buf, lanes, jobs, |i, w, _| finish(i, w));
+                let c = kernel::Squirrel::new(&layout);
+                run_indexed(&layout, empty, buf, lanes, &c, jobs, |i, w, _| finish(i, w));
             }
             Rule::Pohl => {
+                let jobs = runs.map(|(i, _)| (i, plain(i)));
                 let c = kernel::Pohl::new(&layout);
-                let jobs = runs.map(|(i, _)| {
-                    (
-                        i,
-                        kernel::LaneJob {
-                            start: start_of(i),
-                            chooser: c.clone(),
-                        },
-                    )
-                });
-                run_indexed(&layout, empty, buf, lanes, jobs, |i, w, _| finish(i, w));
+                run_indexed(&layout, empty, buf, lanes, &c, jobs, |i, w, _| finish(i, w));
             }
             Rule::Random => {
                 let jobs = runs.map(|(i, mut tb)| {
-                    let rng = tb.take_rng().expect("random rule has a PRNG");
-                    (
-                        i,
-                        kernel::LaneJob {
-                            start: start_of(i),
-                            chooser: kernel::Random::new(&layout, rng),
-                        },
-                    )
+                    let run = tb.take_rng().expect("random rule has a PRNG");
+                    let start = start_of(i);
+                    (i, kernel::LaneJob { start, run })
                 });
-                run_indexed(&layout, empty, buf, lanes, jobs, |i, w, _| finish(i, w));
+                let c = kernel::Random::new(&layout);
+                run_indexed(&layout, empty, buf, lanes, &c, jobs, |i, w, _| finish(i, w));
             }
             Rule::Roth | Rule::RothOriginal | Rule::Center => {
                 let tables = geometry_tables(&mut self.geometry, &layout, rule);
                 let c = tables.chooser(&layout);
-                let jobs = runs.map(|(i, _)| {
-                    (
-                        i,
-                        kernel::LaneJob {
-                            start: start_of(i),
-                            chooser: c,
-                        },
-                    )
-                });
-                run_indexed(&layout, empty, buf, lanes, jobs, |i, w, _| finish(i, w));
+                let jobs = runs.map(|(i, _)| (i, plain(i)));
+                run_indexed(&layout, empty, buf, lanes, &c, jobs, |i, w, _| finish(i, w));
             }
         }
         // Interleaved runs overlap in time: share the group's wall time by squares visited.
@@ -653,28 +626,30 @@ impl Solver {
         let walk = match req.rule {
             Rule::Order(order) => {
                 let bits = order_tables(&mut self.order_bits, order);
-                let mut c = kernel::Fixed::new(&layout, order, bits);
-                kernel::walk_with_path(&layout, deg, start, &mut c, path)
+                let c = kernel::Fixed::new(&layout, order, bits);
+                kernel::walk_with_path(&layout, deg, start, &c, &mut (), path)
             }
             Rule::Squirrel => {
                 let plan = rule.squirrel_plan().expect("squirrel plan").clone();
-                let mut c = kernel::Squirrel::new(&layout, plan);
-                let walk = kernel::walk_with_path(&layout, deg, start, &mut c, path);
-                rule.restore_stage(c.plan().stage());
+                let mut run = kernel::SquirrelRun::new(plan);
+                let c = kernel::Squirrel::new(&layout);
+                let walk = kernel::walk_with_path(&layout, deg, start, &c, &mut run, path);
+                rule.restore_stage(run.plan().stage());
                 walk
             }
             Rule::Pohl => {
-                let mut c = kernel::Pohl::new(&layout);
-                kernel::walk_with_path(&layout, deg, start, &mut c, path)
+                let c = kernel::Pohl::new(&layout);
+                kernel::walk_with_path(&layout, deg, start, &c, &mut (), path)
             }
             Rule::Random => {
-                let rng = rule.take_rng().expect("random rule has a PRNG");
-                let mut c = kernel::Random::new(&layout, rng);
-                kernel::walk_with_path(&layout, deg, start, &mut c, path)
+                let mut rng = rule.take_rng().expect("random rule has a PRNG");
+                let c = kernel::Random::new(&layout);
+                kernel::walk_with_path(&layout, deg, start, &c, &mut rng, path)
             }
             Rule::Roth | Rule::RothOriginal | Rule::Center => {
                 let tables = geometry_tables(&mut self.geometry, &layout, req.rule);
-                kernel::walk_with_path(&layout, deg, start, &mut tables.chooser(&layout), path)
+                let c = tables.chooser(&layout);
+                kernel::walk_with_path(&layout, deg, start, &c, &mut (), path)
             }
         };
         let stats = Stats {
@@ -717,8 +692,9 @@ fn run_indexed<C: kernel::Chooser>(
     empty: &mut kernel::EmptyBoard,
     buf: &mut Vec<u8>,
     lanes: usize,
-    jobs: impl Iterator<Item = (usize, kernel::LaneJob<C>)>,
-    mut done: impl FnMut(usize, kernel::Walk, C),
+    ch: &C,
+    jobs: impl Iterator<Item = (usize, kernel::LaneJob<C::Run>)>,
+    mut done: impl FnMut(usize, kernel::Walk, C::Run),
 ) {
     let mut index = Vec::new();
     let jobs = jobs.map(|(i, j)| {
@@ -726,7 +702,7 @@ fn run_indexed<C: kernel::Chooser>(
         j
     });
     let mut finished = Vec::new();
-    kernel::run_lanes(layout, empty, buf, lanes, jobs, |k, w, c| {
+    kernel::run_lanes(layout, empty, buf, lanes, ch, jobs, |k, w, c| {
         finished.push((k, w, c))
     });
     for (k, w, c) in finished {
