@@ -108,8 +108,9 @@ pub(crate) trait Chooser {
     /// The knight stands on padded `square` (start included), before choosing its next move.
     #[inline(always)]
     fn arrive(&self, _run: &mut Self::Run, _square: usize) {}
-    /// The lane to move along. `tz` is the mask's trailing-zero count (8 x (min degree - 1) + lowest
-    /// lane of that degree) and `tied` the lanes of minimum degree (at least one bit). `deg` holds
+    /// The padded offset of the move to make (the offset of the chosen lane). `tz` is the mask's
+    /// trailing-zero count (8 x (min degree - 1) + lowest lane of that degree) and `tied` the lanes
+    /// of minimum degree (at least one bit). `deg` holds
     /// the degrees after this step's decrements, `head` indexes it (the array may hold several
     /// lanes' boards side by side), and `square` is the head's padded square on its own board.
     fn choose(
@@ -120,7 +121,7 @@ pub(crate) trait Chooser {
         square: usize,
         tz: u32,
         tied: u32,
-    ) -> usize;
+    ) -> isize;
 }
 
 /// `first`, `order:*`: lanes in scan order, the lowest lane of minimum degree wins.
@@ -151,8 +152,8 @@ impl Chooser for Fixed<'_> {
         self.bits
     }
     #[inline(always)]
-    fn choose(&self, _: &mut (), _: &[u8], _: usize, _: usize, tz: u32, _: u32) -> usize {
-        (tz & 7) as usize
+    fn choose(&self, _: &mut (), _: &[u8], _: usize, _: usize, tz: u32, _: u32) -> isize {
+        self.offsets[(tz & 7) as usize]
     }
 }
 
@@ -214,20 +215,21 @@ impl Chooser for Squirrel {
         _: usize,
         _: u32,
         tied: u32,
-    ) -> usize {
+    ) -> isize {
         let k = run.order.iter().find(|&&k| tied & (1 << k) != 0);
-        *k.expect("at least one tied label") as usize
+        self.offsets[*k.expect("at least one tied label") as usize & 7]
     }
 }
 
 /// `roth`, `roth-original`, `center`: the key depends only on where the candidate is, so every square
 /// gets a *class*, the order in which it prefers its eight moves (by distance key, then scan order), and
-/// `pick[class << 8 | tied]` is the preferred lane among `tied`. Lanes are in label order.
+/// `pick[class << 8 | tied]` is the offset of the preferred lane among `tied` (an offset rather than a
+/// lane: one dependent load fewer on the walk's critical path). Lanes are in label order.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Geometry<'a> {
     offsets: [isize; 8],
     class: &'a [u8],
-    pick: &'a [u8],
+    pick: &'a [i32],
 }
 
 impl Chooser for Geometry<'_> {
@@ -237,7 +239,7 @@ impl Chooser for Geometry<'_> {
         &self.offsets
     }
     #[inline(always)]
-    fn choose(&self, _: &mut (), _: &[u8], _: usize, square: usize, _: u32, tied: u32) -> usize {
+    fn choose(&self, _: &mut (), _: &[u8], _: usize, square: usize, _: u32, tied: u32) -> isize {
         // Branch-free: a lone minimum is its own pick in the table.
         debug_assert!(square < self.class.len() && tied < 256);
         // SAFETY: `square` is a square of the padded layout the class table was built for (same
@@ -249,16 +251,16 @@ impl Chooser for Geometry<'_> {
         let at = class << 8 | tied as usize;
         debug_assert!(at < self.pick.len());
         // SAFETY: see above.
-        (unsafe { *self.pick.get_unchecked(at) }) as usize
+        (unsafe { *self.pick.get_unchecked(at) }) as isize
     }
 }
 
-/// Per-board tables for the distance rules: 1 byte per padded square plus 256 bytes per class (the
-/// classes are the sectors around the target point: a few dozen at most).
+/// Per-board tables for the distance rules: 1 byte per padded square plus 1 KiB per class (the
+/// classes are the sectors around the target point: 17 to 35 on the boards measured).
 #[derive(Clone, Debug)]
 pub(crate) struct GeometryTables {
     class: Vec<u8>,
-    pick: Vec<u8>,
+    pick: Vec<i32>,
 }
 
 impl GeometryTables {
@@ -286,11 +288,12 @@ impl GeometryTables {
             };
             class[layout.pad(sq)] = u8::try_from(id).ok()?;
         }
-        let mut pick = vec![0u8; prefs.len() << 8];
+        let mut pick = vec![0i32; prefs.len() << 8];
         for (id, order) in prefs.iter().enumerate() {
             for mask in 1..256usize {
                 let best = order.iter().find(|&&k| mask & (1 << k) != 0);
-                pick[id << 8 | mask] = *best.expect("mask is not empty");
+                let offset = layout.offsets()[*best.expect("mask is not empty") as usize];
+                pick[id << 8 | mask] = i32::try_from(offset).ok()?;
             }
         }
         Some(GeometryTables { class, pick })
@@ -335,13 +338,13 @@ impl Chooser for Pohl {
         &self.offsets
     }
     #[inline(always)]
-    fn choose(&self, _: &mut (), deg: &[u8], head: usize, _: usize, tz: u32, tied: u32) -> usize {
+    fn choose(&self, _: &mut (), deg: &[u8], head: usize, _: usize, tz: u32, tied: u32) -> isize {
         // A real tie is a data-dependent branch: measured cheaper than computing two candidates'
         // sums on every step without one (2.3x slower), see benches/README.md.
         if tied & (tied - 1) == 0 {
-            return (tz & 7) as usize;
+            return self.offsets[(tz & 7) as usize];
         }
-        pohl_tie(&self.offsets, self.stride, deg, head, tied)
+        self.offsets[pohl_tie(&self.offsets, self.stride, deg, head, tied) & 7]
     }
 }
 
@@ -442,15 +445,15 @@ impl Chooser for Random {
         _: usize,
         tz: u32,
         mut tied: u32,
-    ) -> usize {
+    ) -> isize {
         if tied & (tied - 1) == 0 {
-            return (tz & 7) as usize;
+            return self.offsets[(tz & 7) as usize];
         }
         let pick = rng.gen_range(0..tied.count_ones() as usize);
         for _ in 0..pick {
             tied &= tied - 1;
         }
-        tied.trailing_zeros() as usize
+        self.offsets[tied.trailing_zeros() as usize & 7]
     }
 }
 
@@ -511,8 +514,7 @@ fn step<C: Chooser>(
     }
     let tz = mask.trailing_zeros();
     let tied = ((mask >> (tz & !7)) & 0xFF) as u32;
-    let lane = ch.choose(run, deg, head, head - base, tz, tied);
-    let next = head.wrapping_add_signed(ch.offsets()[lane & 7]);
+    let next = head.wrapping_add_signed(ch.choose(run, deg, head, head - base, tz, tied));
     debug_assert!(
         next < deg.len() && deg[next] <= crate::search::MAX_DEGREE,
         "the kernel chose a square that is not free"
