@@ -85,7 +85,7 @@ pub fn run(args: SweepArgs) -> anyhow::Result<ExitStatus> {
     );
     let report = experiment::run_sweep(&spec, &opts)
         .with_context(|| format!("sweep into {}", out.display()))?;
-    print!("{}", experiment::success_table(&report.summary));
+    print!("{}", report.table);
     let rate = report.runs_done_now as f64 / report.elapsed.as_secs_f64().max(1e-9);
     eprintln!(
         "{} runs in {:.1} s ({:.0} runs/s){}",

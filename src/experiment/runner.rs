@@ -58,6 +58,8 @@ pub struct SweepReport {
     pub elapsed: Duration,
     /// The summary rows written.
     pub summary: Vec<super::record::SummaryRow>,
+    /// [`super::success_table`] of the summary.
+    pub table: String,
     /// Files written.
     pub files: Vec<PathBuf>,
 }
@@ -341,8 +343,16 @@ pub fn run_sweep(spec: &Spec, opts: &SweepOptions) -> Result<SweepReport, SweepE
     let interrupted = STOP.load(Ordering::SeqCst) && first_error.is_none();
     let chunks_done = mine.len() - todo.len() + written;
     let complete = chunks_done == mine.len();
-    let summary = output::summary_rows(&plan, &tallies);
-    dir.write_summary(&summary)?;
+    // on the sweep's own threads, so that `--threads 1` stays one thread
+    let summary = pool.install(|| output::summary_rows(&plan, &tallies));
+    // the table is made while the summary is written: both are serial work at the end of a sweep
+    let (written, table) = pool.install(|| {
+        rayon::join(
+            || dir.write_summary(&summary),
+            || super::success_table(&summary),
+        )
+    });
+    written?;
     let status = if complete {
         "complete"
     } else if interrupted {
@@ -364,6 +374,7 @@ pub fn run_sweep(spec: &Spec, opts: &SweepOptions) -> Result<SweepReport, SweepE
         interrupted: !complete,
         elapsed: started.elapsed(),
         summary,
+        table,
         files: dir.files(record),
     })
 }

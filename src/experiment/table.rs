@@ -3,15 +3,13 @@
 //! bucketed by the larger side: 5-8, 9-16, 17-32, ...).
 
 use super::record::SummaryRow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write;
 
-/// (method, rule).
-type Series = (String, String);
-/// Size range -> (successes, feasible runs).
-type Cells = BTreeMap<(u32, u32), (u64, u64)>;
+/// Size range (lo, hi) of the larger side.
+type Bucket = (u32, u32);
 
-fn bucket(side: u32) -> (u32, u32) {
+fn bucket(side: u32) -> Bucket {
     let mut hi = 8;
     while side > hi {
         hi *= 2;
@@ -19,38 +17,60 @@ fn bucket(side: u32) -> (u32, u32) {
     (if hi == 8 { 1 } else { hi / 2 + 1 }, hi)
 }
 
+/// One (method, rule) series: its cells as (bucket, successes, feasible runs), a handful at most.
+struct Series<'a> {
+    method: &'a str,
+    rule: &'a str,
+    cells: Vec<(Bucket, u64, u64)>,
+}
+
+impl Series<'_> {
+    fn rate(&self) -> f64 {
+        let (ok, n) = self
+            .cells
+            .iter()
+            .fold((0, 0), |acc, c| (acc.0 + c.1, acc.1 + c.2));
+        ok as f64 / n.max(1) as f64
+    }
+}
+
 /// Success rates (successes / feasible runs, in %) per (rule, method) and size range.
 pub fn success_table(rows: &[SummaryRow]) -> String {
-    let mut buckets = std::collections::BTreeSet::new();
-    // (method, rule) in first-seen order -> bucket -> (successes, runs)
-    let mut order: Vec<Series> = Vec::new();
-    let mut cells: BTreeMap<Series, Cells> = BTreeMap::new();
+    let mut buckets = BTreeSet::new();
+    // series in first-seen order; an `order:*` sweep has 40,320 of them, so no per-row clones
+    let mut series: Vec<Series> = Vec::new();
+    let mut index: HashMap<(&str, &str), usize> = HashMap::new();
     for r in rows {
-        let key = (r.method.clone(), r.rule.clone());
-        if !cells.contains_key(&key) {
-            order.push(key.clone());
-        }
+        let i = *index
+            .entry((r.method.as_str(), r.rule.as_str()))
+            .or_insert_with(|| {
+                series.push(Series {
+                    method: &r.method,
+                    rule: &r.rule,
+                    cells: Vec::new(),
+                });
+                series.len() - 1
+            });
         let b = bucket(r.rows.max(r.cols));
         buckets.insert(b);
-        let c = cells.entry(key).or_default().entry(b).or_default();
-        c.0 += r.successes;
-        c.1 += r.feasible_runs;
+        let cells = &mut series[i].cells;
+        match cells.iter_mut().find(|c| c.0 == b) {
+            Some(c) => {
+                c.1 += r.successes;
+                c.2 += r.feasible_runs;
+            }
+            None => cells.push((b, r.successes, r.feasible_runs)),
+        }
     }
-    if order.len() > 40 {
-        // best 40 by overall rate (an `order:*` sweep has 40,320 series): each rate computed once
-        let rate = |k: &Series| {
-            let (s, n) = cells[k]
-                .values()
-                .fold((0, 0), |acc, v| (acc.0 + v.0, acc.1 + v.1));
-            s as f64 / n.max(1) as f64
-        };
-        let mut ranked: Vec<(f64, Series)> = order.drain(..).map(|k| (rate(&k), k)).collect();
+    if series.len() > 40 {
+        // best 40 by overall rate, first seen first among equals
+        let mut ranked: Vec<(f64, Series)> = series.into_iter().map(|s| (s.rate(), s)).collect();
         ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
-        order = ranked.into_iter().take(40).map(|(_, k)| k).collect();
+        series = ranked.into_iter().take(40).map(|(_, s)| s).collect();
     }
-    let width = order
+    let width = series
         .iter()
-        .map(|(m, r)| m.len() + r.len() + 1)
+        .map(|s| s.method.len() + s.rule.len() + 1)
         .max()
         .unwrap_or(0)
         .max("success % (feasible)".len());
@@ -60,11 +80,11 @@ pub fn success_table(rows: &[SummaryRow]) -> String {
         let _ = write!(s, " {:>9}", format!("{lo}-{hi}"));
     }
     s.push('\n');
-    for key in &order {
-        let _ = write!(s, "{:width$}", format!("{} {}", key.0, key.1));
+    for one in &series {
+        let _ = write!(s, "{:width$}", format!("{} {}", one.method, one.rule));
         for b in &buckets {
-            match cells[key].get(b) {
-                Some(&(ok, n)) if n > 0 => {
+            match one.cells.iter().find(|c| c.0 == *b) {
+                Some(&(_, ok, n)) if n > 0 => {
                     let _ = write!(s, " {:>9.1}", 100.0 * ok as f64 / n as f64);
                 }
                 _ => {
