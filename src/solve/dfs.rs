@@ -2,8 +2,10 @@
 //! Each stack frame holds the labels of the candidate moves still to try (12 bytes per square of depth),
 //! never a recursion, so a 1000x1000 search leaves the thread's call stack alone.
 //!
-//! Fixed-order Warnsdorff rules (`first`, `order:*`) take a faster twin of the same loop,
-//! [`search_ordered`]: making a square also builds its *candidate mask*
+//! Fixed-order Warnsdorff rules (`first`, `order:*`) and the distance rules (`roth`,
+//! `roth-original`, `center`, whose key depends only on where a candidate lies, so that each square
+//! has one fixed preference order of its eight moves: its *class*) take a faster twin of the same
+//! loop, [`search_ordered`]: making a square also builds its *candidate mask*
 //! ([`SearchState::make_ordered`]), one bit per free neighbour at `8 * degree + scan position`, so the
 //! candidates in order are the mask's set bits from the lowest, popped lazily, and a frame is the mask
 //! still to try and its square (12 bytes). The stranded-square prune is the mask's low byte (degree
@@ -16,9 +18,10 @@
 //! only after its square is made, and popped just before its square is unmade; keep the two stacks
 //! (frames here, path in the state) in step.
 
+use super::rules::{preference_classes, DistanceTarget, LabelOrder};
 use super::{Observer, Stats, TieBreaker};
-use crate::board::BORDER;
-use crate::search::{SearchState, MAX_DEGREE};
+use crate::board::{Board, BORDER};
+use crate::search::{LaneOffsets, SearchState, MAX_DEGREE};
 
 /// Candidates of one square on the path.
 #[derive(Clone, Copy, Debug, Default)]
@@ -38,11 +41,59 @@ pub(crate) struct MaskFrame {
     head: u32,
 }
 
-/// The DFS stacks, reused across runs: one per loop.
+/// The DFS stacks, reused across runs: one per loop; and the lane orders of the last distance rule.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Stack {
     frames: Vec<Frame>,
     masks: Vec<MaskFrame>,
+    classes: Option<ClassLanes>,
+}
+
+/// Where [`search_ordered`] finds the lane order of a head square.
+trait Lanes {
+    fn at(&self, head: usize) -> &LaneOffsets;
+}
+
+/// One lane order for the whole run (`first`, `order:*`).
+struct FixedLanes(LaneOffsets);
+
+impl Lanes for FixedLanes {
+    #[inline(always)]
+    fn at(&self, _: usize) -> &LaneOffsets {
+        &self.0
+    }
+}
+
+/// A distance rule's lane order per square: `lanes[class[head]]`. Built once per board and rule and
+/// kept in the [`Stack`] (the 8x8 all-starts benchmark runs a few hundred nodes per search).
+#[derive(Clone, Debug)]
+struct ClassLanes {
+    key: (Board, DistanceTarget, LabelOrder),
+    class: Vec<u8>,
+    lanes: Vec<LaneOffsets>,
+}
+
+impl Lanes for ClassLanes {
+    #[inline(always)]
+    fn at(&self, head: usize) -> &LaneOffsets {
+        &self.lanes[self.class[head] as usize]
+    }
+}
+
+/// The cached [`ClassLanes`] for `state`'s board and this target, built if needed.
+fn class_lanes<'a>(
+    cache: &'a mut Option<ClassLanes>,
+    state: &SearchState,
+    target: DistanceTarget,
+    scan: LabelOrder,
+) -> Option<&'a ClassLanes> {
+    let key = (state.board(), target, scan);
+    if !matches!(cache, Some(c) if c.key == key) {
+        let (class, orders) = preference_classes(state.layout(), target, scan)?;
+        let lanes = orders.iter().map(|o| state.lane_offsets(o)).collect();
+        *cache = Some(ClassLanes { key, class, lanes });
+    }
+    cache.as_ref()
 }
 
 /// In which order a node's candidates are tried.
@@ -201,9 +252,11 @@ pub(crate) fn search<O: Observer>(
     on_tour: impl FnMut(&SearchState) -> Flow,
 ) -> End {
     if cfg.order == CandidateOrder::Warnsdorff && rule.is_fixed_order() {
+        let lanes = FixedLanes(state.lane_offsets(rule.scan_order()));
         return search_ordered(
             state,
             &mut stack.masks,
+            &lanes,
             rule,
             start,
             cfg,
@@ -211,6 +264,21 @@ pub(crate) fn search<O: Observer>(
             obs,
             on_tour,
         );
+    }
+    if let (CandidateOrder::Warnsdorff, Some((target, scan))) = (cfg.order, rule.distance()) {
+        if let Some(lanes) = class_lanes(&mut stack.classes, state, target, scan) {
+            return search_ordered(
+                state,
+                &mut stack.masks,
+                lanes,
+                rule,
+                start,
+                cfg,
+                stats,
+                obs,
+                on_tour,
+            );
+        }
     }
     search_sorted(
         state,
@@ -313,12 +381,13 @@ fn count_tie(mask: u64, stats: &mut Stats) {
     stats.ties += u64::from(byte & byte.wrapping_sub(1) != 0);
 }
 
-/// [`search_sorted`] for a fixed-order rule with Warnsdorff ordering, on candidate masks: same nodes,
-/// same order, same counters (see the module docs).
+/// [`search_sorted`] with Warnsdorff ordering for a rule whose order at each square is a fixed lane
+/// order (`lanes`), on candidate masks: same nodes, same order, same counters (see the module docs).
 #[allow(clippy::too_many_arguments)]
 fn search_ordered<O: Observer>(
     state: &mut SearchState,
     frames: &mut Vec<MaskFrame>,
+    lanes: &impl Lanes,
     rule: &mut TieBreaker,
     start: usize,
     cfg: Config,
@@ -326,11 +395,10 @@ fn search_ordered<O: Observer>(
     obs: &mut O,
     mut on_tour: impl FnMut(&SearchState) -> Flow,
 ) -> End {
-    debug_assert!(cfg.order == CandidateOrder::Warnsdorff && rule.is_fixed_order());
-    let lanes = state.lane_offsets(rule.scan_order());
+    debug_assert!(cfg.order == CandidateOrder::Warnsdorff && rule.stage() == 0);
     let squares = state.board().len() as usize;
     frames.clear();
-    let mask = state.make_ordered(start, &lanes);
+    let mask = state.make_ordered(start, lanes.at(start));
     rule.arrive(start);
     stats.nodes += 1;
     if squares == 1 {
@@ -360,9 +428,9 @@ fn search_ordered<O: Observer>(
             if cfg.budget != 0 && stats.nodes >= cfg.budget {
                 return End::Budget;
             }
-            let q = head.wrapping_add_signed(lanes.offset(mask.trailing_zeros() as usize));
+            let q = head.wrapping_add_signed(lanes.at(head).offset(mask.trailing_zeros() as usize));
             obs.on_move(state, head, q);
-            let next = state.make_ordered(q, &lanes);
+            let next = state.make_ordered(q, lanes.at(q));
             stats.nodes += 1;
             let remaining = squares - state.depth();
             let dead = if remaining == 0 {
@@ -425,21 +493,40 @@ mod tests {
         let run = |ordered: bool| {
             let mut state = SearchState::new(board);
             let mut rule = TieBreaker::new(rule, state.layout(), start, 0).unwrap();
-            assert!(rule.is_fixed_order());
             let p = state.layout().pad(start);
             let mut stats = Stats::default();
             let (obs, stop) = (&mut NoObserver, |_: &SearchState| Flow::Stop);
             let end = if ordered {
-                search_ordered(
-                    &mut state,
-                    &mut Vec::new(),
-                    &mut rule,
-                    p,
-                    cfg,
-                    &mut stats,
-                    obs,
-                    stop,
-                )
+                if rule.is_fixed_order() {
+                    let fixed = FixedLanes(state.lane_offsets(rule.scan_order()));
+                    search_ordered(
+                        &mut state,
+                        &mut Vec::new(),
+                        &fixed,
+                        &mut rule,
+                        p,
+                        cfg,
+                        &mut stats,
+                        obs,
+                        stop,
+                    )
+                } else {
+                    let (target, scan) = rule.distance().expect("a distance rule");
+                    let classes = class_lanes(&mut None, &state, target, scan)
+                        .unwrap()
+                        .clone();
+                    search_ordered(
+                        &mut state,
+                        &mut Vec::new(),
+                        &classes,
+                        &mut rule,
+                        p,
+                        cfg,
+                        &mut stats,
+                        obs,
+                        stop,
+                    )
+                }
             } else {
                 search_sorted(
                     &mut state,
@@ -465,6 +552,9 @@ mod tests {
             "order:36875124",
             "order:87654321",
             "order:51627384",
+            "roth",
+            "roth-original",
+            "center",
         ];
         for (rows, cols) in [
             (1, 1),

@@ -39,9 +39,9 @@
 //! chooser's offsets belong to the layout); every later head is a square whose degree read 1..=8,
 //! which only on-board squares do; a debug assertion checks every access in the test profile.
 
-use super::rules::{LabelOrder, SquirrelPlan, TieBreaker};
+use super::rules::{preference_classes, LabelOrder, SquirrelPlan, TieBreaker};
 use super::Rule;
-use crate::board::{Board, Layout, BORDER, KNIGHT_DELTAS};
+use crate::board::{Board, Layout, BORDER};
 use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -267,27 +267,8 @@ impl GeometryTables {
     /// The tables for a distance `rule` on `layout`'s board; `None` for other rules, or if the board
     /// had more than 256 classes (impossible for a point target, kept as a safe fallback).
     pub(crate) fn new(layout: &Layout, rule: Rule) -> Option<Self> {
-        let board = layout.board();
-        let (target, scan) = TieBreaker::distance_target(rule, board)?;
-        let mut prefs: Vec<[u8; 8]> = Vec::new();
-        let mut class = vec![0u8; layout.len()];
-        for sq in board.squares() {
-            let (r, c) = (sq.row() as i64, sq.col() as i64);
-            let mut order = *scan.labels();
-            // stable sort by key keeps scan order among equal distances
-            order.sort_by_key(|&k| {
-                let (dr, dc) = KNIGHT_DELTAS[k as usize];
-                target.key_at(r + dr as i64, c + dc as i64)
-            });
-            let id = match prefs.iter().position(|p| *p == order) {
-                Some(i) => i,
-                None => {
-                    prefs.push(order);
-                    prefs.len() - 1
-                }
-            };
-            class[layout.pad(sq)] = u8::try_from(id).ok()?;
-        }
+        let (target, scan) = TieBreaker::distance_target(rule, layout.board())?;
+        let (class, prefs) = preference_classes(layout, target, scan)?;
         let mut pick = vec![0i32; prefs.len() << 8];
         for (id, order) in prefs.iter().enumerate() {
             for mask in 1..256usize {

@@ -14,6 +14,7 @@ mod roth;
 mod squirrel;
 
 pub use order::LabelOrder;
+pub(crate) use roth::{preference_classes, Target as DistanceTarget};
 pub use squirrel::{SquirrelError, SquirrelPlan};
 
 use crate::board::{Layout, Square};
@@ -239,6 +240,15 @@ impl TieBreaker {
             Rule::Roth => Some((roth::Target::roth(board), LabelOrder::IDENTITY)),
             Rule::RothOriginal => Some((roth::Target::roth_original(board), roth::ORIGINAL_ORDER)),
             Rule::Center => Some((roth::Target::center(board), LabelOrder::IDENTITY)),
+            _ => None,
+        }
+    }
+
+    /// The target and tie order of this tie-breaker, if it is a distance rule (`roth`,
+    /// `roth-original`, `center`): the backtracking search turns them into per-square lane orders.
+    pub(crate) fn distance(&self) -> Option<(roth::Target, LabelOrder)> {
+        match self.secondary {
+            Secondary::Distance(target) => Some((target, self.scan)),
             _ => None,
         }
     }

@@ -10,6 +10,39 @@ use crate::board::{Board, Square};
 /// Roth's candidate order in our labels.
 pub(super) const ORIGINAL_ORDER: LabelOrder = LabelOrder::digits("56781234");
 
+/// Per-square preference classes of a distance rule on `layout`'s board: `class[p]` for every on-board
+/// padded square `p` (0 elsewhere) indexes `orders`, the eight labels sorted by the distance key of
+/// the square each leads to, equal keys in `scan` order. This is the rule's whole tie-break, so
+/// Warnsdorff order under it is (degree, position in the class order). `None` if there were more
+/// than 256 classes (17 to 35 on the boards measured).
+pub(crate) fn preference_classes(
+    layout: &crate::board::Layout,
+    target: Target,
+    scan: LabelOrder,
+) -> Option<(Vec<u8>, Vec<[u8; 8]>)> {
+    let board = layout.board();
+    let mut orders: Vec<[u8; 8]> = Vec::new();
+    let mut class = vec![0u8; layout.len()];
+    for sq in board.squares() {
+        let (r, c) = (sq.row() as i64, sq.col() as i64);
+        let mut order = *scan.labels();
+        // stable sort by key keeps scan order among equal distances
+        order.sort_by_key(|&k| {
+            let (dr, dc) = crate::board::KNIGHT_DELTAS[k as usize];
+            target.key_at(r + dr as i64, c + dc as i64)
+        });
+        let id = match orders.iter().position(|o| *o == order) {
+            Some(i) => i,
+            None => {
+                orders.push(order);
+                orders.len() - 1
+            }
+        };
+        class[layout.pad(sq)] = u8::try_from(id).ok()?;
+    }
+    Some((class, orders))
+}
+
 /// A point in doubled coordinates, and which way distance is preferred.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Target {
