@@ -72,12 +72,19 @@ const fn identity_bits() -> Bits {
 /// The tables that put label `order[i]` in lane `i`, so the lowest lane is the first in scan order.
 pub(crate) fn order_bits(order: LabelOrder) -> Box<Bits> {
     let mut t = Box::new([[0u64; 256]; 8]);
+    set_order_bits(&mut t, order);
+    t
+}
+
+/// Turn any [`order_bits`] table into the one of `order` in place: only the entries of degrees
+/// 1..=8 depend on the order (all others are 0 in every table), so 64 stores do it, where a new
+/// table would zero 16 KiB (an `order:*` sweep changes order every 64 runs on 8x8).
+pub(crate) fn set_order_bits(t: &mut Bits, order: LabelOrder) {
     for (lane, &k) in order.labels().iter().enumerate() {
         for d in 1..=8 {
             t[k as usize][d] = DEGREE_BIT[d] << lane;
         }
     }
-    t
 }
 
 const fn degree_bits() -> [u64; 256] {
@@ -851,6 +858,10 @@ mod tests {
         }
         let id = order_bits(LabelOrder::IDENTITY);
         assert_eq!(*id, IDENTITY_BITS);
+        // rewritten in place from another order's table
+        let mut t = order_bits("87654321".parse().unwrap());
+        set_order_bits(&mut t, order);
+        assert_eq!(t, bits);
     }
 
     #[test]

@@ -661,13 +661,18 @@ impl Solver {
     }
 }
 
-/// The mask tables of a fixed order, built once and cached.
+/// The mask tables of a fixed order, built once and rewritten in place for the next order.
 fn order_tables(
     cache: &mut Option<(rules::LabelOrder, Box<kernel::Bits>)>,
     order: rules::LabelOrder,
 ) -> &kernel::Bits {
-    if !matches!(cache, Some((o, _)) if *o == order) {
-        *cache = Some((order, kernel::order_bits(order)));
+    match cache {
+        Some((o, _)) if *o == order => {}
+        Some((o, t)) => {
+            kernel::set_order_bits(t, order);
+            *o = order;
+        }
+        None => *cache = Some((order, kernel::order_bits(order))),
     }
     &cache.as_ref().expect("just filled").1
 }
