@@ -2,10 +2,11 @@
 //! Each stack frame holds the labels of the candidate moves still to try (12 bytes per square of depth),
 //! never a recursion, so a 1000x1000 search leaves the thread's call stack alone.
 //!
-//! Fixed-order Warnsdorff rules (`first`, `order:*`) and the distance rules (`roth`,
+//! Fixed-order Warnsdorff rules (`first`, `order:*`), the distance rules (`roth`,
 //! `roth-original`, `center`, whose key depends only on where a candidate lies, so that each square
-//! has one fixed preference order of its eight moves: its *class*) take a faster twin of the same
-//! loop, [`search_ordered`]: making a square also builds its *candidate mask*
+//! has one fixed preference order of its eight moves: its *class*) and `pohl` (whose ties are
+//! resolved when popped) take a faster twin of the same loop, [`search_ordered`]: making a square
+//! also builds its *candidate mask*
 //! ([`SearchState::make_ordered`]), one bit per free neighbour at `8 * degree + scan position`, so the
 //! candidates in order are the mask's set bits from the lowest, popped lazily, and a frame is the mask
 //! still to try and its square (12 bytes). The stranded-square prune is the mask's low byte (degree
@@ -18,7 +19,7 @@
 //! only after its square is made, and popped just before its square is unmade; keep the two stacks
 //! (frames here, path in the state) in step.
 
-use super::rules::{preference_classes, DistanceTarget, LabelOrder};
+use super::rules::{pohl_sum, preference_classes, DistanceTarget, LabelOrder};
 use super::{Observer, Stats, TieBreaker};
 use crate::board::{Board, BORDER};
 use crate::search::{LaneOffsets, SearchState, MAX_DEGREE};
@@ -49,9 +50,57 @@ pub(crate) struct Stack {
     classes: Option<ClassLanes>,
 }
 
-/// Where [`search_ordered`] finds the lane order of a head square.
+/// Where [`search_ordered`] finds the lane order of a head square, and which candidate of a mask
+/// comes next.
 trait Lanes {
     fn at(&self, head: usize) -> &LaneOffsets;
+
+    /// The bit of the next candidate to try among the non-empty `mask` of `head` (the state is the
+    /// one right after `head` was made, as every later move has been undone): the lowest, i.e. least
+    /// degree, then lane order.
+    #[inline(always)]
+    fn pick(&self, _state: &SearchState, _head: usize, mask: u64) -> u32 {
+        mask.trailing_zeros()
+    }
+}
+
+/// `pohl`: label order in lanes, and among candidates of equal least degree the smallest Pohl sum
+/// first (then lane order). The sums are computed when a tie is popped, not when the node is made:
+/// nodes cut off early never pay for them, and a frame stays a mask. The state is the same each
+/// time a node's tie is popped, so the sums are too.
+struct PohlLanes(LaneOffsets);
+
+impl Lanes for PohlLanes {
+    #[inline(always)]
+    fn at(&self, _: usize) -> &LaneOffsets {
+        &self.0
+    }
+
+    #[inline(always)]
+    fn pick(&self, state: &SearchState, head: usize, mask: u64) -> u32 {
+        let tz = mask.trailing_zeros();
+        let byte = (mask >> (tz & !7)) & 0xFF;
+        if byte & (byte - 1) == 0 {
+            return tz;
+        }
+        pohl_pick(&self.0, state, head, tz & !7, byte)
+    }
+}
+
+/// The bit among the tied `byte` (at bit `base` of the mask) whose candidate has the smallest Pohl sum.
+#[inline(never)]
+fn pohl_pick(lanes: &LaneOffsets, state: &SearchState, head: usize, base: u32, byte: u64) -> u32 {
+    let (mut best, mut best_key) = (0, u32::MAX);
+    let mut rest = byte;
+    while rest != 0 {
+        let lane = rest.trailing_zeros();
+        rest &= rest - 1;
+        let key = pohl_sum(state, head.wrapping_add_signed(lanes.offset(lane as usize)));
+        if key < best_key {
+            (best, best_key) = (lane, key);
+        }
+    }
+    base + best
 }
 
 /// One lane order for the whole run (`first`, `order:*`).
@@ -265,6 +314,20 @@ pub(crate) fn search<O: Observer>(
             on_tour,
         );
     }
+    if cfg.order == CandidateOrder::Warnsdorff && rule.is_pohl() {
+        let lanes = PohlLanes(state.lane_offsets(rule.scan_order()));
+        return search_ordered(
+            state,
+            &mut stack.masks,
+            &lanes,
+            rule,
+            start,
+            cfg,
+            stats,
+            obs,
+            on_tour,
+        );
+    }
     if let (CandidateOrder::Warnsdorff, Some((target, scan))) = (cfg.order, rule.distance()) {
         if let Some(lanes) = class_lanes(&mut stack.classes, state, target, scan) {
             return search_ordered(
@@ -423,12 +486,13 @@ fn search_ordered<O: Observer>(
     while let Some(top) = frames.last_mut() {
         let mask = top.mask;
         if mask != 0 {
-            top.mask = mask & (mask - 1);
             let head = top.head as usize;
+            let bit = lanes.pick(state, head, mask);
+            top.mask = mask & !(1 << bit);
             if cfg.budget != 0 && stats.nodes >= cfg.budget {
                 return End::Budget;
             }
-            let q = head.wrapping_add_signed(lanes.at(head).offset(mask.trailing_zeros() as usize));
+            let q = head.wrapping_add_signed(lanes.at(head).offset(bit as usize));
             obs.on_move(state, head, q);
             let next = state.make_ordered(q, lanes.at(q));
             stats.nodes += 1;
@@ -510,6 +574,19 @@ mod tests {
                         obs,
                         stop,
                     )
+                } else if rule.is_pohl() {
+                    let pohl = PohlLanes(state.lane_offsets(rule.scan_order()));
+                    search_ordered(
+                        &mut state,
+                        &mut Vec::new(),
+                        &pohl,
+                        &mut rule,
+                        p,
+                        cfg,
+                        &mut stats,
+                        obs,
+                        stop,
+                    )
                 } else {
                     let (target, scan) = rule.distance().expect("a distance rule");
                     let classes = class_lanes(&mut None, &state, target, scan)
@@ -555,6 +632,7 @@ mod tests {
             "roth",
             "roth-original",
             "center",
+            "pohl",
         ];
         for (rows, cols) in [
             (1, 1),

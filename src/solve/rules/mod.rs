@@ -14,6 +14,7 @@ mod roth;
 mod squirrel;
 
 pub use order::LabelOrder;
+pub(crate) use pohl::neighbour_degree_sum as pohl_sum;
 pub(crate) use roth::{preference_classes, Target as DistanceTarget};
 pub use squirrel::{SquirrelError, SquirrelPlan};
 
@@ -242,6 +243,11 @@ impl TieBreaker {
             Rule::Center => Some((roth::Target::center(board), LabelOrder::IDENTITY)),
             _ => None,
         }
+    }
+
+    /// Whether this tie-breaker is `pohl`.
+    pub(crate) fn is_pohl(&self) -> bool {
+        matches!(self.secondary, Secondary::Pohl)
     }
 
     /// The target and tie order of this tie-breaker, if it is a distance rule (`roth`,

@@ -10,7 +10,7 @@ use crate::search::SearchState;
 
 /// Sum of the degrees of the free neighbours of `q`.
 #[inline]
-pub(super) fn neighbour_degree_sum(state: &SearchState, q: usize) -> u32 {
+pub(crate) fn neighbour_degree_sum(state: &SearchState, q: usize) -> u32 {
     state
         .layout()
         .offsets()
