@@ -20,6 +20,14 @@ budget = 20000
 record = "runs"
 "#;
 
+/// [`SPEC`] with four times the trials, for the interrupted sweeps: the journal is flushed about once a
+/// second, so the run must last several seconds for a signal to land mid-sweep (about 4.5 s on one
+/// thread here; [`SPEC`] alone now finishes in about one).
+fn interrupted_spec() -> String {
+    assert!(SPEC.contains("trials = 2"));
+    SPEC.replace("trials = 2", "trials = 8")
+}
+
 fn write_spec(dir: &Path, text: &str) -> PathBuf {
     let p = dir.join("spec.toml");
     std::fs::write(&p, text).unwrap();
@@ -124,6 +132,11 @@ fn interrupt_midway(spec: &Path, out: &Path, signal: &str) -> std::process::Outp
         assert!(Instant::now() < deadline, "the sweep wrote nothing");
         std::thread::sleep(Duration::from_millis(20));
     }
+    let mut child = child;
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the sweep finished before it could be interrupted: make the spec longer"
+    );
     let status = Command::new("kill")
         .args([signal, &child.id().to_string()])
         .status()
@@ -135,7 +148,7 @@ fn interrupt_midway(spec: &Path, out: &Path, signal: &str) -> std::process::Outp
 #[test]
 fn sigint_saves_progress_and_resume_completes_identically() {
     let tmp = tempfile::tempdir().unwrap();
-    let spec = write_spec(tmp.path(), SPEC);
+    let spec = write_spec(tmp.path(), &interrupted_spec());
     let (whole, cut) = (tmp.path().join("whole"), tmp.path().join("cut"));
     sweep(&spec, &whole, &["--threads", "2"]).assert().success();
     let out = interrupt_midway(&spec, &cut, "-INT");
@@ -159,7 +172,7 @@ fn sigint_saves_progress_and_resume_completes_identically() {
 #[test]
 fn sigkill_then_resume_loses_nothing_and_duplicates_nothing() {
     let tmp = tempfile::tempdir().unwrap();
-    let spec = write_spec(tmp.path(), SPEC);
+    let spec = write_spec(tmp.path(), &interrupted_spec());
     let (whole, cut) = (tmp.path().join("whole"), tmp.path().join("cut"));
     sweep(&spec, &whole, &["--threads", "2"]).assert().success();
     let out = interrupt_midway(&spec, &cut, "-KILL");

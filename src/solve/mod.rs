@@ -36,6 +36,7 @@ use crate::search::SearchState;
 use crate::tour::{StatsRecord, TourRecord};
 use std::fmt;
 use std::str::FromStr;
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Instant;
 
 /// Which solver.
@@ -284,8 +285,9 @@ pub struct Solver {
     memory_ok: Option<(Board, Method)>,
     /// Mask tables of the last fixed order used.
     order_bits: Option<(rules::LabelOrder, Box<kernel::Bits>)>,
-    /// Distance-rule tables of the last board and rule they were built for.
-    geometry: Option<(Board, Rule, kernel::GeometryTables)>,
+    /// Distance-rule tables of the last board and rule they were built for (shared by every solver
+    /// of the process that uses the same board and rule: see [`geometry_tables`]).
+    geometry: Option<(Board, Rule, Arc<kernel::GeometryTables>)>,
     /// Row templates of the empty board, for the batch lanes.
     empty: kernel::EmptyBoard,
     /// Degree arrays of the interleaved batch lanes.
@@ -677,16 +679,33 @@ fn order_tables(
     &cache.as_ref().expect("just filled").1
 }
 
-/// The distance-rule tables for `layout`'s board and `rule`, built once and cached.
+/// The distance-rule tables for `layout`'s board and `rule`, cached in the solver. They are read-only
+/// and take a byte per square, as much as a batch lane's degrees on a large board, so the process
+/// keeps one copy per board and rule for all its solvers: the workers of a sweep share it, and a
+/// worker's own memory stays one byte per square and lane.
 fn geometry_tables<'a>(
-    cache: &'a mut Option<(Board, Rule, kernel::GeometryTables)>,
+    cache: &'a mut Option<(Board, Rule, Arc<kernel::GeometryTables>)>,
     layout: &Layout,
     rule: Rule,
 ) -> &'a kernel::GeometryTables {
-    let board = layout.board();
-    if !matches!(cache, Some((b, r, _)) if *b == board && *r == rule) {
-        let tables = kernel::GeometryTables::new(layout, rule).expect("a distance rule has tables");
-        *cache = Some((board, rule, tables));
+    type Shared = Vec<((Board, Rule), Weak<kernel::GeometryTables>)>;
+    static SHARED: Mutex<Shared> = Mutex::new(Vec::new());
+    let key = (layout.board(), rule);
+    if !matches!(cache, Some((b, r, _)) if (*b, *r) == key) {
+        // a poisoned lock only means another solver panicked while building: the list is still sound
+        let mut shared = SHARED.lock().unwrap_or_else(|e| e.into_inner());
+        shared.retain(|(_, t)| t.strong_count() > 0);
+        let found = shared
+            .iter()
+            .find(|(k, _)| *k == key)
+            .and_then(|(_, t)| t.upgrade());
+        let tables = found.unwrap_or_else(|| {
+            let t = kernel::GeometryTables::new(layout, rule).expect("a distance rule has tables");
+            let t = Arc::new(t);
+            shared.push((key, Arc::downgrade(&t)));
+            t
+        });
+        *cache = Some((key.0, key.1, tables));
     }
     &cache.as_ref().expect("just filled").2
 }
@@ -765,4 +784,30 @@ impl Observer for NoObserver {
 /// Convenience: solve one request with a fresh solver.
 pub fn solve(req: &Request) -> Result<Solution, SolveError> {
     Solver::new().solve(req)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solvers_share_the_distance_tables_of_a_board_and_rule() {
+        // a board no other test uses: tests of this binary run in parallel in one process
+        let board = Board::new(29, 31).unwrap();
+        let req = |rule: Rule| Request::warnsdorff(board, Square::new(3, 4), rule);
+        let (mut a, mut b) = (Solver::new(), Solver::new());
+        a.run_batch(&[req(Rule::Roth)], &mut Vec::new()).unwrap();
+        b.run_batch(&[req(Rule::Roth)], &mut Vec::new()).unwrap();
+        let tables = |s: &Solver| s.geometry.as_ref().map(|g| Arc::clone(&g.2)).unwrap();
+        assert!(Arc::ptr_eq(&tables(&a), &tables(&b)));
+        // another rule gets its own tables; the first stay alive while a solver holds them
+        b.run_batch(&[req(Rule::Center)], &mut Vec::new()).unwrap();
+        assert!(!Arc::ptr_eq(&tables(&a), &tables(&b)));
+        assert_eq!(Arc::strong_count(&tables(&a)), 2); // `a`'s and the one just taken
+                                                       // same walks either way
+        let mut fresh = Solver::new();
+        let mut out = Vec::new();
+        fresh.run_batch(&[req(Rule::Roth)], &mut out).unwrap();
+        assert_eq!(out[0].visited, a.run(&req(Rule::Roth)).unwrap().visited);
+    }
 }
