@@ -314,6 +314,62 @@ fn cli_render_plot_and_animate_write_their_files() {
     assert!(!page.contains("<script src"), "self-contained");
 }
 
+/// `render` reads what `verify` reads: `r,c` lines (with the board size) and the binary format too. A
+/// complete tour is drawn as one, a path that stops short as a failed run, anything else is refused.
+#[test]
+fn cli_render_reads_lines_and_binary_tours() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name);
+    ktour()
+        .args(["solve", "-n", "6", "--format", "moves", "-o"])
+        .arg(path("t.txt"))
+        .assert()
+        .success();
+    ktour()
+        .args(["solve", "-n", "6", "--format", "bin", "-o"])
+        .arg(path("t.bin"))
+        .assert()
+        .success();
+    ktour()
+        .args(["solve", "-n", "6", "--format", "json", "-o"])
+        .arg(path("t.json"))
+        .assert()
+        .success();
+    let render = |input: &str, extra: &[&str], out: &str| {
+        ktour()
+            .arg("render")
+            .arg(path(input))
+            .args(extra)
+            .arg("-o")
+            .arg(path(out))
+            .assert()
+    };
+    render("t.txt", &["-n", "6"], "lines.svg").success();
+    render("t.bin", &[], "bin.svg").success();
+    render("t.json", &[], "json.svg").success();
+    let svg = |name: &str| std::fs::read_to_string(path(name)).unwrap();
+    // the same tour, whatever the format it came in
+    assert_eq!(svg("lines.svg"), svg("bin.svg"));
+    assert!(!svg("lines.svg").contains("dead-end"));
+    // the first three squares only: a failed run
+    let short: String = first_lines(&std::fs::read_to_string(path("t.txt")).unwrap(), 3);
+    std::fs::write(path("short.txt"), short).unwrap();
+    render("short.txt", &["-n", "6"], "short.svg").success();
+    assert!(svg("short.svg").contains("dead-end"));
+    // lines need the board; a jump that is not a knight move is refused
+    render("t.txt", &[], "x.svg")
+        .code(2)
+        .stderr(predicate::str::contains("board size"));
+    std::fs::write(path("jump.txt"), "0,0\n2,2\n").unwrap();
+    render("jump.txt", &["-n", "6"], "x.svg")
+        .code(2)
+        .stderr(predicate::str::contains("not a knight move"));
+}
+
+fn first_lines(text: &str, n: usize) -> String {
+    text.lines().take(n).map(|l| format!("{l}\n")).collect()
+}
+
 #[test]
 fn cli_bad_input_is_a_one_line_error_with_exit_2() {
     let dir = tempfile::tempdir().unwrap();

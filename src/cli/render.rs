@@ -1,11 +1,13 @@
-//! `ktour render`: draw a tour record (the JSON of `solve --format json`) as an SVG picture; a failed
-//! run (`found: false`) is drawn with its dead end, unvisited and stranded squares and the candidate
-//! degrees of its last moves.
+//! `ktour render`: draw a tour record (the JSON of `solve --format json`, `r,c` lines or the binary
+//! format) as an SVG picture; a failed run (`found: false`, or lines that stop short of a tour) is
+//! drawn with its dead end, unvisited and stranded squares and the candidate degrees of its last
+//! moves.
 
 use super::args::read_input;
-use super::ExitStatus;
+use super::{BoardArgs, ExitStatus};
 use crate::render::{tour_svg_with, Numbers, SvgOptions};
-use crate::tour::TourRecord;
+use crate::tour::{parse_tour, TourRecord};
+use crate::verify::{verify_tour, TourKind, VerifyError};
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use std::io::Write;
@@ -25,8 +27,12 @@ pub enum NumbersArg {
 /// Arguments of `ktour render`.
 #[derive(Debug, Args)]
 pub struct RenderArgs {
-    /// Tour JSON (`-` for standard input), as written by `solve --format json`.
+    /// Tour file (`-` for standard input): the JSON of `solve --format json`, `r,c` lines (one square
+    /// a line, with the board size) or `solve --format bin`.
     file: PathBuf,
+    /// Board size, required for `r,c` lines.
+    #[command(flatten)]
+    board: BoardArgs,
     /// Output SVG file (standard output when omitted or `-`).
     #[arg(long, short = 'o')]
     output: Option<PathBuf>,
@@ -40,20 +46,7 @@ pub struct RenderArgs {
 
 pub fn run(args: RenderArgs) -> anyhow::Result<ExitStatus> {
     let bytes = read_input(&args.file)?;
-    let rec: TourRecord = serde_json::from_slice(&bytes).with_context(|| {
-        format!(
-            "{}: malformed tour JSON (expected the output of `solve --format json`)",
-            args.file.display()
-        )
-    })?;
-    if let (Some(start), Some(&first)) = (rec.start, rec.squares.first()) {
-        if start != first {
-            bail!(
-                "{}: `start` is {start} but the first square is {first}",
-                args.file.display()
-            );
-        }
-    }
+    let rec = load(&bytes, &args)?;
     let opts = SvgOptions {
         numbers: match args.numbers {
             NumbersArg::Auto => Numbers::Auto,
@@ -72,4 +65,43 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitStatus> {
             .context("writing standard output")?,
     }
     Ok(ExitStatus::Success)
+}
+
+/// The record to draw: JSON as written (it may carry a failed run's method, rule and counters); other
+/// formats carry only squares, so whether they are a tour, and closed, is what the verifier says, and
+/// squares that stop short of a tour are drawn as a failed run.
+fn load(bytes: &[u8], args: &RenderArgs) -> anyhow::Result<TourRecord> {
+    let name = args.file.display();
+    if String::from_utf8_lossy(&bytes[..bytes.len().min(64)])
+        .trim_start()
+        .starts_with('{')
+    {
+        let rec: TourRecord = serde_json::from_slice(bytes).with_context(|| {
+            format!("{name}: malformed tour JSON (expected the output of `solve --format json`)")
+        })?;
+        if let (Some(start), Some(&first)) = (rec.start, rec.squares.first()) {
+            if start != first {
+                bail!("{name}: `start` is {start} but the first square is {first}");
+            }
+        }
+        return Ok(rec);
+    }
+    let tour = parse_tour(bytes, args.board.board_opt()?).with_context(|| format!("{name}"))?;
+    let kind = match verify_tour(tour.board, &tour.squares) {
+        Ok(kind) => Some(kind),
+        // a knight path that stops short: drawn as the failed run it is
+        Err(VerifyError::Short { .. }) => None,
+        Err(e) => bail!("{name}: not a knight path: {e}"),
+    };
+    Ok(TourRecord {
+        rows: tour.board.rows(),
+        cols: tour.board.cols(),
+        closed: kind == Some(TourKind::Closed) && tour.claims_closed != Some(false),
+        start: tour.squares.first().copied(),
+        found: kind.is_some(),
+        squares: tour.squares,
+        method: String::new(),
+        rule: String::new(),
+        stats: Default::default(),
+    })
 }
