@@ -20,6 +20,9 @@ pub struct StatsRecord {
     /// Moves at which more than one candidate shared the minimum degree, so the rule decided.
     #[serde(default)]
     pub ties: u64,
+    /// For `rotate`: the Pósa rotations made to close the path (omitted when 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rotations: u64,
     /// For the `squirrel` rule: the orderings in force, in the order they were used.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub orderings: Option<Vec<String>>,
@@ -56,6 +59,10 @@ pub struct TourRecord {
 
 fn yes() -> bool {
     true
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A tour file could not be read.

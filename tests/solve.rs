@@ -314,6 +314,13 @@ fn rotate_closes_warnsdorff_paths_from_the_start() {
             check(&sol); // a found tour is verified closed and begins at the start
             if sol.outcome == Outcome::Found {
                 closed += 1;
+                // the rotations reported are those the closer makes on the Warnsdorff path
+                let mut path = solver
+                    .solve(&req(b, start, Method::Warnsdorff, false))
+                    .unwrap()
+                    .squares;
+                let closing = ktour::construct::close_path(b, &mut path).unwrap();
+                assert_eq!(sol.stats.rotations, closing.rotations, "{b} from {start}");
             } else {
                 // Pósa rotations only repair a complete path; a Warnsdorff dead end stays one
                 assert_eq!(sol.outcome, Outcome::DeadEnd, "{b} from {start}");
@@ -321,6 +328,10 @@ fn rotate_closes_warnsdorff_paths_from_the_start() {
         }
     }
     assert!(closed >= 30, "rotate closed {closed} of 36");
+    // and other methods make none
+    let b = Board::square(8).unwrap();
+    let plain = solver.solve(&req(b, sq(0, 0), Method::Warnsdorff, false));
+    assert_eq!(plain.unwrap().stats.rotations, 0);
 }
 
 #[test]

@@ -303,8 +303,13 @@ fn summary_line(f: &Finished, start: Square) -> String {
         ),
     };
     let s = &rec.stats;
+    let rotations = match s.rotations {
+        0 => String::new(),
+        1 => ", 1 Pósa rotation".to_string(),
+        n => format!(", {n} Pósa rotations"),
+    };
     format!(
-        "{}{what} on {}x{} from {},{} ({} / {}): {} nodes, {} backtracks, {} ties, {:.3} ms",
+        "{}{what} on {}x{} from {},{} ({} / {}): {} nodes, {} backtracks, {} ties{rotations}, {:.3} ms",
         f.note,
         rec.rows,
         rec.cols,

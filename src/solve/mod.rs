@@ -171,6 +171,8 @@ pub struct Stats {
     pub backtracks: u64,
     /// Moves at which the minimum degree was shared, so the rule decided.
     pub ties: u64,
+    /// Pósa rotations made to close the path (`rotate` only; 0 otherwise).
+    pub rotations: u64,
     /// Wall-clock nanoseconds.
     pub elapsed_ns: u64,
 }
@@ -225,6 +227,7 @@ impl Solution {
                 backtracks: self.stats.backtracks,
                 elapsed_ns: self.stats.elapsed_ns,
                 ties: self.stats.ties,
+                rotations: self.stats.rotations,
                 orderings: self.orderings.clone(),
             },
         }
@@ -452,9 +455,8 @@ impl Solver {
                 visited: walk.visited,
                 stats: Stats {
                     nodes: u64::from(walk.visited),
-                    backtracks: 0,
                     ties: walk.ties,
-                    elapsed_ns: 0,
+                    ..Stats::default()
                 },
             };
         };

@@ -12,13 +12,14 @@ pub(crate) fn run<O: Observer>(
     start: usize,
     obs: &mut O,
 ) -> (Outcome, Stats) {
-    let (outcome, stats) = warnsdorff::run(state, rule, start, true, obs);
+    let (outcome, mut stats) = warnsdorff::run(state, rule, start, true, obs);
     if outcome != Outcome::NotClosed {
         return (outcome, stats);
     }
     let mut squares = state.path_squares();
     match crate::construct::close_path(state.board(), &mut squares) {
-        Ok(_) => {
+        Ok(closing) => {
+            stats.rotations = closing.rotations;
             // rotations may move either end; a cycle can begin anywhere, so begin at the start again
             let first = state.layout().unpad(start);
             let at = squares
