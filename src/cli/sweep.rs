@@ -14,7 +14,7 @@ pub struct SweepArgs {
     /// Experiment spec (TOML). Without it, the built-in default experiment
     /// (experiments/default.toml) runs.
     spec: Option<PathBuf>,
-    /// Output folder (default: results/<name>/).
+    /// Output folder (default: `results/<name>/`).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Worker threads (default: all cores).
