@@ -249,11 +249,12 @@ impl Chooser for Geometry<'_> {
     fn choose(&self, _: &mut (), _: &[u8], _: usize, square: usize, _: u32, tied: u32) -> isize {
         // Branch-free: a lone minimum is its own pick in the table.
         debug_assert!(square < self.class.len() && tied < 256);
-        // SAFETY: `square` is a square of the padded layout the class table was built for (same
-        // length as one lane's degree array, checked when the chooser is made and when a batch
-        // starts) and `tied` is one byte of the mask; every class id stored is below
-        // `pick.len() >> 8` (built together), so both indexes are in bounds. The debug assertions
-        // check them in tests.
+        // SAFETY: `square` is a square of the padded layout the class table was built for (the
+        // same board, checked when the chooser is made; each lane's array has that layout's
+        // length, checked when its run starts) and `tied` is one byte of the mask; every class id
+        // stored is below `pick.len() >> 8` (built together), so both indexes are in bounds. The
+        // debug assertions check them in tests. The offset read is one of this layout's knight
+        // offsets, which `step` relies on.
         let class = unsafe { *self.class.get_unchecked(square) } as usize;
         let at = class << 8 | tied as usize;
         debug_assert!(at < self.pick.len());
@@ -266,6 +267,8 @@ impl Chooser for Geometry<'_> {
 /// classes are the sectors around the target point: 17 to 35 on the boards measured).
 #[derive(Clone, Debug)]
 pub(crate) struct GeometryTables {
+    /// The board they were built for: `pick` holds padded offsets, right only for its stride.
+    board: Board,
     class: Vec<u8>,
     pick: Vec<i32>,
 }
@@ -284,10 +287,16 @@ impl GeometryTables {
                 pick[id << 8 | mask] = i32::try_from(offset).ok()?;
             }
         }
-        Some(GeometryTables { class, pick })
+        Some(GeometryTables {
+            board: layout.board(),
+            class,
+            pick,
+        })
     }
 
     pub(crate) fn chooser(&self, layout: &Layout) -> Geometry<'_> {
+        // the same board, not only the same length: 10x12 and 12x10 pad to the same size
+        assert_eq!(self.board, layout.board(), "tables of another board");
         assert_eq!(self.class.len(), layout.len(), "tables of another board");
         Geometry {
             offsets: *layout.offsets(),
@@ -328,7 +337,8 @@ impl Chooser for Pohl {
     #[inline(always)]
     fn choose(&self, _: &mut (), deg: &[u8], head: usize, _: usize, tz: u32, tied: u32) -> isize {
         // A real tie is a data-dependent branch: measured cheaper than computing two candidates'
-        // sums on every step without one (2.3x slower), see benches/README.md.
+        // sums on every step without one (1.8x slower: twice the instructions), see
+        // benches/README.md.
         if tied & (tied - 1) == 0 {
             return self.offsets[(tz & 7) as usize];
         }
@@ -884,6 +894,16 @@ mod tests {
             e.fill(&layout, &mut got);
             assert_eq!(got, want, "{r}x{c}");
         }
+    }
+
+    #[test]
+    #[should_panic(expected = "tables of another board")]
+    fn distance_tables_refuse_a_board_of_the_same_padded_size() {
+        let wide = Layout::new(Board::new(10, 12).unwrap());
+        let tall = Layout::new(Board::new(12, 10).unwrap());
+        assert_eq!(wide.len(), tall.len());
+        let tables = GeometryTables::new(&wide, Rule::Roth).unwrap();
+        let _ = tables.chooser(&tall);
     }
 
     #[test]
