@@ -42,8 +42,8 @@ pub struct CountArgs {
     #[arg(long, value_enum, default_value_t = CountMethod::Search)]
     method: CountMethod,
     /// With --method frontier: give up with an error (exit status 2) when a step holds more than this
-    /// many states; each costs about 40 to 80 bytes, two maps at a time. 7x7 open holds 60 million
-    /// after 5 of its 7 rows.
+    /// many states; each costs 24 bytes, in the lists of two consecutive steps. 7x7 open holds 60
+    /// million after 5 of its 7 rows.
     #[arg(long, default_value_t = 50_000_000, value_name = "STATES")]
     max_states: usize,
     /// Count closed tours: undirected cycles, as OEIS counts them, unless --directed.

@@ -44,9 +44,11 @@
 //! of an open tour lie on the corners' colour (every move changes colour), so squares of the other
 //! colour are held to degree 2 as in a closed tour.
 //!
-//! States with their multiplicities live in a hash map per step (`u64` state -> `u128` count); a step
-//! builds the next map from the current one. Open tours are counted undirected (a path and its reverse
-//! once; directed = 2x), closed tours as undirected cycles, as OEIS counts them.
+//! States with their multiplicities (`u64` state, `u128` count) live in a sorted list per step; a step
+//! reads the current list in order and gathers the next one in batches that are sorted, summed and
+//! merged ([`Gather`]): 24 bytes a state, where a hash map took 40 to 80 and ran out of memory on
+//! 7x7. Open tours are counted undirected (a path and its reverse once; directed = 2x), closed tours
+//! as undirected cycles, as OEIS counts them.
 //!
 //! # ADVICE FOR HACKERS
 //! - Cell `k` (bits `4k..4k+4`) of a state holds square `i - W + k` while square `i` is being added;
@@ -65,8 +67,7 @@
 
 use super::CountError;
 use crate::board::Board;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use rayon::slice::ParallelSliceMut;
 use std::time::{Duration, Instant};
 
 /// The widest board (shorter side) the frontier counter handles: `2 * 7 + 2 = 16` cells of 4 bits
@@ -130,7 +131,7 @@ pub fn count_frontier(board: Board, closed: bool) -> Result<FrontierCount, Count
 
 /// [`count_frontier`], calling `progress` after every row, and giving up with
 /// [`CountError::TooManyStates`] as soon as one step holds more than `max_states` states (each costs
-/// about 40 to 80 bytes of memory, in two maps at a time).
+/// 24 bytes, in the lists of two consecutive steps, plus a sorting batch of 384 MiB at most).
 pub fn count_frontier_with(
     board: Board,
     closed: bool,
@@ -165,17 +166,16 @@ pub fn count_frontier_with(
     }
     let plan = Plan::new(rows, cols);
     let w = plan.w;
-    let mut current: StateMap = StateMap::default();
     // Every cell of the window starts DONE: virtual squares before the board.
-    current.insert(pack(&[DONE; 16], 0, w), 1);
+    let mut current = vec![Entry::new(pack(&[DONE; 16], 0, w), 1)];
     let n = plan.n;
     for i in 0..n {
         let last = i + 1 == n;
-        let mut next: StateMap =
-            StateMap::with_capacity_and_hasher(current.len(), Default::default());
+        let mut next = Gather::new(current.len());
         let step = &plan.steps[i];
-        for (&state, &ways) in &current {
-            if next.len() > max_states {
+        for entry in &current {
+            let (state, ways) = (entry.state, entry.ways());
+            if next.distinct() > max_states {
                 return Err(CountError::TooManyStates {
                     board,
                     max_states,
@@ -218,7 +218,7 @@ pub fn count_frontier_with(
                         }
                         debug_assert_eq!(c[0], DONE, "the square leaving the window is finalized");
                         normalize(&mut c[1..=w]);
-                        *next.entry(pack(c, 1, w)).or_insert(0) += ways;
+                        next.add(pack(c, 1, w), ways);
                     }
                 }
             };
@@ -240,8 +240,17 @@ pub fn count_frontier_with(
                 }
             }
         }
-        result.peak_states = result.peak_states.max(next.len());
-        current = next;
+        // the states of this step are no longer needed while the next ones are sorted
+        drop(current);
+        current = next.finish();
+        if current.len() > max_states {
+            return Err(CountError::TooManyStates {
+                board,
+                max_states,
+                square: i as u32,
+            });
+        }
+        result.peak_states = result.peak_states.max(current.len());
         if (i + 1) % cols as usize == 0 {
             progress(&FrontierProgress {
                 rows_done: ((i + 1) / cols as usize) as u32,
@@ -500,27 +509,129 @@ fn pack(c: &[u8], from: usize, w: usize) -> u64 {
         .fold(0, |s, (k, &x)| s | (x as u64) << (4 * k))
 }
 
-type StateMap = HashMap<u64, u128, BuildHasherDefault<MixHasher>>;
+/// One frontier state and its number of partial tours, in 24 bytes (a `u128` field would align the
+/// pair to 32).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Entry {
+    state: u64,
+    ways: [u64; 2],
+}
 
-/// A fast hasher for `u64` states (a multiply and a fold; the states are not adversarial).
-#[derive(Default)]
-struct MixHasher(u64);
-
-impl Hasher for MixHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
+impl Entry {
+    fn new(state: u64, ways: u128) -> Self {
+        Entry {
+            state,
+            ways: [ways as u64, (ways >> 64) as u64],
         }
     }
 
-    fn write_u64(&mut self, x: u64) {
-        let m = (self.0 ^ x) as u128 * 0x9E37_79B9_7F4A_7C15u128;
-        self.0 = (m as u64) ^ ((m >> 64) as u64);
+    fn ways(&self) -> u128 {
+        u128::from(self.ways[0]) | u128::from(self.ways[1]) << 64
     }
+
+    fn add_ways(&mut self, more: u128) {
+        *self = Entry::new(self.state, self.ways() + more);
+    }
+}
+
+/// The next step's states as they are emitted: appended to a batch that, whenever it fills, is
+/// sorted (on all threads), summed by state and merged into the sorted list. A state costs 24 bytes
+/// (a hash map of `u64 -> u128` took 40 to 80 with its growth), states are read back in order, and
+/// the peak is the two lists of consecutive steps plus one batch.
+struct Gather {
+    sorted: Vec<Entry>,
+    batch: Vec<Entry>,
+}
+
+impl Gather {
+    /// Entries per batch: 384 MiB.
+    const BATCH: usize = 1 << 24;
+
+    fn new(expected: usize) -> Self {
+        Gather {
+            sorted: Vec::new(),
+            batch: Vec::with_capacity(expected.saturating_mul(2).clamp(16, Self::BATCH)),
+        }
+    }
+
+    fn add(&mut self, state: u64, ways: u128) {
+        self.batch.push(Entry::new(state, ways));
+        if self.batch.len() >= Self::BATCH {
+            self.compact();
+        }
+    }
+
+    /// Distinct states gathered so far, not counting the unsorted batch.
+    fn distinct(&self) -> usize {
+        self.sorted.len()
+    }
+
+    fn compact(&mut self) {
+        if self.batch.is_empty() {
+            return;
+        }
+        self.batch.par_sort_unstable_by_key(|e| e.state);
+        sum_runs(&mut self.batch);
+        if self.sorted.is_empty() {
+            std::mem::swap(&mut self.sorted, &mut self.batch);
+            self.batch.clear();
+            return;
+        }
+        merge_into(&mut self.sorted, &self.batch);
+        self.batch.clear();
+    }
+
+    /// The sorted, distinct states.
+    fn finish(mut self) -> Vec<Entry> {
+        self.compact();
+        self.sorted
+    }
+}
+
+/// Merge the sorted, distinct `more` into the sorted, distinct `into`, summing the ways of equal
+/// states. In place, from the back: the list grows by `more.len()` (a reallocation, not a second
+/// list), so the peak is one list, not two.
+fn merge_into(into: &mut Vec<Entry>, more: &[Entry]) {
+    let (na, nb) = (into.len(), more.len());
+    into.resize(na + nb, Entry::new(0, 0));
+    // `into[..i]` and `more[..j]` are still to merge; the merged tail is `into[k..]`, and
+    // `k - i >= j` throughout, so writing at `k - 1` never overwrites an unread entry.
+    let (mut i, mut j, mut k) = (na, nb, na + nb);
+    while j > 0 {
+        k -= 1;
+        let b = more[j - 1];
+        if i > 0 && into[i - 1].state > b.state {
+            into[k] = into[i - 1];
+            i -= 1;
+        } else if i > 0 && into[i - 1].state == b.state {
+            let mut e = into[i - 1];
+            e.add_ways(b.ways());
+            into[k] = e;
+            i -= 1;
+            j -= 1;
+        } else {
+            into[k] = b;
+            j -= 1;
+        }
+    }
+    // equal states left a gap `into[i..k]`: close it
+    into.copy_within(k.., i);
+    into.truncate(i + (na + nb - k));
+}
+
+/// Sum the ways of equal consecutive states of the sorted `v` into one entry each.
+fn sum_runs(v: &mut Vec<Entry>) {
+    let mut out = 0;
+    for i in 0..v.len() {
+        if out > 0 && v[out - 1].state == v[i].state {
+            let more = v[i].ways();
+            v[out - 1].add_ways(more);
+        } else {
+            v[out] = v[i];
+            out += 1;
+        }
+    }
+    v.truncate(out);
 }
 
 #[cfg(test)]
@@ -532,6 +643,32 @@ mod tests {
         let mut c = [1, 7, 15, 2, 7, 15, 0];
         normalize(&mut c);
         assert_eq!(c, [1, 3, 4, 2, 3, 4, 0]);
+    }
+
+    #[test]
+    fn gathering_sums_equal_states_whatever_the_batches() {
+        // states emitted in a scrambled order with repeats, gathered with tiny batches and at once
+        let emitted: Vec<(u64, u128)> = (0..5000u64)
+            .map(|i| ((i * 7919) % 613, u128::from(i % 5) << (i % 70)))
+            .collect();
+        let mut want = std::collections::BTreeMap::new();
+        for &(s, w) in &emitted {
+            *want.entry(s).or_insert(0u128) += w;
+        }
+        let want: Vec<Entry> = want.into_iter().map(|(s, w)| Entry::new(s, w)).collect();
+        for batch in [1, 2, 3, 64, 1000, 10_000] {
+            let mut g = Gather {
+                sorted: Vec::new(),
+                batch: Vec::new(),
+            };
+            for chunk in emitted.chunks(batch) {
+                for &(s, w) in chunk {
+                    g.batch.push(Entry::new(s, w));
+                }
+                g.compact();
+            }
+            assert_eq!(g.finish(), want, "batches of {batch}");
+        }
     }
 
     #[test]

@@ -181,7 +181,7 @@ pub enum CountError {
         max: u32,
     },
     /// The frontier counter passed its limit on states.
-    #[error("the frontier count of {board} passed {max_states} states at square {square} (row-major, shorter side across): raise --max-states if memory allows (about 40 to 80 bytes per state, two maps at a time)")]
+    #[error("the frontier count of {board} passed {max_states} states at square {square} (row-major, shorter side across): raise --max-states if memory allows (24 bytes per state, in the lists of two consecutive steps)")]
     TooManyStates {
         /// The board.
         board: Board,
