@@ -346,7 +346,7 @@ fn header_of<T: Serialize + Default>() -> String {
 const RUN_HEADER: &str = "job,rows,cols,rule,method,closed,start_row,start_col,trial,seed,outcome,success,visited,nodes,backtracks,ties,elapsed_ns\n";
 const CHUNK_HEADER: &str = "chunk,group,runs,feasible_runs,successes,dead_ends,budget_exhausted,impossible,visited_total,nodes_total,backtracks_total,backtracks_max,ties_total,elapsed_ns_total\n";
 
-fn append_csv(path: &Path, header: &str) -> Result<csv::Writer<BufWriter<File>>, OutputError> {
+fn append_csv(path: &Path, header: &str) -> Result<BufWriter<File>, OutputError> {
     let new = !path.exists() || fs::metadata(path).map_err(io(path))?.len() == 0;
     let mut f = OpenOptions::new()
         .create(true)
@@ -356,36 +356,61 @@ fn append_csv(path: &Path, header: &str) -> Result<csv::Writer<BufWriter<File>>,
     if new {
         f.write_all(header.as_bytes()).map_err(io(path))?;
     }
-    Ok(csv::WriterBuilder::new()
-        .has_headers(false)
-        .from_writer(BufWriter::with_capacity(1 << 16, f)))
+    Ok(BufWriter::with_capacity(1 << 16, f))
 }
 
-/// The open CSV files of a running sweep.
-pub struct Writers {
-    runs: Option<csv::Writer<BufWriter<File>>>,
-    runs_path: PathBuf,
-    journal: File,
-    journal_path: PathBuf,
-    /// Journal rows waiting for their runs to be flushed first.
-    pending: Vec<ChunkRow>,
+/// The CSV lines of finished chunks, formatted by the worker that ran them (formatting is parallel
+/// work; the writer thread only appends bytes in chunk order).
+#[derive(Clone, Debug, Default)]
+pub struct ChunkLines {
+    /// Lines of `runs.csv` (empty unless `record = "runs"`).
+    runs: Vec<u8>,
+    /// Lines of `chunks.csv`, the journal.
+    journal: Vec<u8>,
 }
 
-impl Writers {
-    /// Record a finished chunk (its runs now, its journal row at the next flush).
-    pub fn write_chunk(
+impl ChunkLines {
+    /// Append the lines of one finished chunk: its runs, then its journal row.
+    pub fn add(
         &mut self,
         chunk: &super::plan::Chunk,
         tally: &Tally,
         runs: &[RunRow],
     ) -> Result<(), OutputError> {
+        csv_lines(runs, &mut self.runs, RUNS)?;
+        let row = ChunkRow::new(chunk.id, chunk.group, tally);
+        csv_lines(&[row], &mut self.journal, CHUNKS)
+    }
+}
+
+/// Append `rows` to `into` as CSV lines without a header, as the files of a sweep are written.
+fn csv_lines<T: Serialize>(rows: &[T], into: &mut Vec<u8>, file: &str) -> Result<(), OutputError> {
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(into);
+    for r in rows {
+        w.serialize(r).map_err(csv_err(Path::new(file)))?;
+    }
+    w.flush().map_err(io(Path::new(file)))
+}
+
+/// The open CSV files of a running sweep.
+pub struct Writers {
+    runs: Option<BufWriter<File>>,
+    runs_path: PathBuf,
+    journal: File,
+    journal_path: PathBuf,
+    /// Journal lines waiting for their runs to be flushed first.
+    pending: Vec<u8>,
+}
+
+impl Writers {
+    /// Record finished chunks (their runs now, their journal rows at the next flush).
+    pub fn write(&mut self, lines: &ChunkLines) -> Result<(), OutputError> {
         if let Some(w) = &mut self.runs {
-            for r in runs {
-                w.serialize(r).map_err(csv_err(&self.runs_path))?;
-            }
+            w.write_all(&lines.runs).map_err(io(&self.runs_path))?;
         }
-        self.pending
-            .push(ChunkRow::new(chunk.id, chunk.group, tally));
+        self.pending.extend_from_slice(&lines.journal);
         Ok(())
     }
 
@@ -397,20 +422,11 @@ impl Writers {
         if self.pending.is_empty() {
             return Ok(());
         }
-        let mut w = csv::WriterBuilder::new()
-            .has_headers(false)
-            .from_writer(Vec::with_capacity(128 * self.pending.len()));
-        for row in self.pending.drain(..) {
-            w.serialize(row).map_err(csv_err(&self.journal_path))?;
-        }
-        let bytes = w.into_inner().map_err(|e| OutputError::Csv {
-            path: self.journal_path.clone(),
-            message: e.to_string(),
-        })?;
         // one write per flush: a crash leaves at most one torn line, which --resume drops
         self.journal
-            .write_all(&bytes)
+            .write_all(&self.pending)
             .map_err(io(&self.journal_path))?;
+        self.pending.clear();
         self.journal.flush().map_err(io(&self.journal_path))
     }
 }

@@ -8,7 +8,7 @@
 //! `runs.csv`; `--resume` drops run rows of chunks the journal does not list and any torn last line.
 //! Chunk rows are therefore kept in memory and written only after `runs.csv` has been flushed.
 
-use super::output::{self, OutDir};
+use super::output::{self, ChunkLines, OutDir};
 use super::plan::{Chunk, Plan, CHUNK_STEPS};
 use super::record::{RunRow, Tally};
 use super::spec::{RecordLevel, Spec};
@@ -104,12 +104,13 @@ pub fn request_stop() {
     STOP.store(true, Ordering::SeqCst);
 }
 
-/// What a worker sends back for one chunk.
-struct ChunkResult {
-    position: usize,
-    chunk: Chunk,
-    tally: Tally,
-    runs: Vec<RunRow>,
+/// What a worker sends back for a block of consecutive positions of `todo` (or for its part before
+/// an error): each chunk's tally, and the CSV lines of all of them, formatted by the worker so that
+/// the writer thread only appends bytes in order.
+struct BlockResult {
+    first: usize,
+    done: Vec<(Chunk, Tally)>,
+    lines: ChunkLines,
 }
 
 fn describe(req: &Request) -> String {
@@ -248,7 +249,7 @@ pub fn run_sweep(spec: &Spec, opts: &SweepOptions) -> Result<SweepReport, SweepE
         .build()
         .expect("thread pool");
     let blocks = blocks(&plan, &todo);
-    let (tx, rx) = mpsc::sync_channel::<Result<Vec<ChunkResult>, SweepError>>(4 * threads);
+    let (tx, rx) = mpsc::sync_channel::<Result<BlockResult, SweepError>>(4 * threads);
     let mut runs_done_now = 0u64;
     let mut first_error = None;
     let mut written = 0usize;
@@ -266,11 +267,15 @@ pub fn run_sweep(spec: &Spec, opts: &SweepOptions) -> Result<SweepReport, SweepE
                     let Some(block) = blocks.get(next.fetch_add(1, Ordering::SeqCst)) else {
                         break;
                     };
-                    let mut results = Vec::with_capacity(block.len());
+                    let mut result = BlockResult {
+                        first: block.start,
+                        done: Vec::with_capacity(block.len()),
+                        lines: ChunkLines::default(),
+                    };
                     let mut error = None;
                     for position in block.clone() {
                         let chunk = todo[position];
-                        match run_chunk(
+                        let ran = run_chunk(
                             plan,
                             chunk,
                             record,
@@ -278,13 +283,13 @@ pub fn run_sweep(spec: &Spec, opts: &SweepOptions) -> Result<SweepReport, SweepE
                             &mut jobs,
                             &mut reqs,
                             &mut out,
-                        ) {
-                            Ok((tally, runs)) => results.push(ChunkResult {
-                                position,
-                                chunk,
-                                tally,
-                                runs,
-                            }),
+                        )
+                        .and_then(|(tally, runs)| {
+                            result.lines.add(&chunk, &tally, &runs)?;
+                            Ok(tally)
+                        });
+                        match ran {
+                            Ok(tally) => result.done.push((chunk, tally)),
                             Err(e) => {
                                 error = Some(e);
                                 break;
@@ -292,7 +297,7 @@ pub fn run_sweep(spec: &Spec, opts: &SweepOptions) -> Result<SweepReport, SweepE
                         }
                     }
                     // what finished before an error is still written
-                    let sent = tx.send(Ok(results)).is_ok();
+                    let sent = tx.send(Ok(result)).is_ok();
                     if let Some(e) = error {
                         let _ = tx.send(Err(e));
                         STOP.store(true, Ordering::SeqCst);
@@ -307,26 +312,32 @@ pub fn run_sweep(spec: &Spec, opts: &SweepOptions) -> Result<SweepReport, SweepE
         }
         drop(tx);
         // The writer: results in chunk order, flushed at least every second.
-        let mut pending: BTreeMap<usize, ChunkResult> = BTreeMap::new();
+        let mut pending: BTreeMap<usize, BlockResult> = BTreeMap::new();
         let mut last_flush = Instant::now();
         for message in rx.iter() {
             match message {
-                Ok(results) => pending.extend(results.into_iter().map(|r| (r.position, r))),
+                Ok(result) => {
+                    pending.insert(result.first, result);
+                }
                 Err(e) => {
                     first_error.get_or_insert(e);
                     continue;
                 }
             }
             while let Some(r) = pending.remove(&written) {
-                let n = r.tally.runs;
-                if let Err(e) = writers.write_chunk(&r.chunk, &r.tally, &r.runs) {
+                if let Err(e) = writers.write(&r.lines) {
                     first_error.get_or_insert(e.into());
                     STOP.store(true, Ordering::SeqCst);
                 }
-                tallies[r.chunk.group as usize].merge(&r.tally);
-                runs_done_now += n;
-                written += 1;
-                bar.inc(n);
+                for (chunk, tally) in &r.done {
+                    tallies[chunk.group as usize].merge(tally);
+                    runs_done_now += tally.runs;
+                    bar.inc(tally.runs);
+                }
+                if r.done.is_empty() {
+                    break; // an error on the block's first chunk: nothing follows it
+                }
+                written += r.done.len();
             }
             if last_flush.elapsed() >= Duration::from_secs(1) {
                 if let Err(e) = writers.flush() {
