@@ -377,16 +377,22 @@ impl ChunkLines {
         tally: &Tally,
         runs: &[RunRow],
     ) -> Result<(), OutputError> {
-        csv_lines(runs, &mut self.runs, RUNS)?;
+        csv_lines(runs, false, &mut self.runs, RUNS)?;
         let row = ChunkRow::new(chunk.id, chunk.group, tally);
-        csv_lines(&[row], &mut self.journal, CHUNKS)
+        csv_lines(&[row], false, &mut self.journal, CHUNKS)
     }
 }
 
-/// Append `rows` to `into` as CSV lines without a header, as the files of a sweep are written.
-fn csv_lines<T: Serialize>(rows: &[T], into: &mut Vec<u8>, file: &str) -> Result<(), OutputError> {
+/// Append `rows` to `into` as CSV lines, as the files of a sweep are written (`header`: the header
+/// line first, from the rows' field names).
+fn csv_lines<T: Serialize>(
+    rows: &[T],
+    header: bool,
+    into: &mut Vec<u8>,
+    file: &str,
+) -> Result<(), OutputError> {
     let mut w = csv::WriterBuilder::new()
-        .has_headers(false)
+        .has_headers(header)
         .from_writer(into);
     for r in rows {
         w.serialize(r).map_err(csv_err(Path::new(file)))?;
@@ -546,16 +552,8 @@ fn write_summary(path: &Path, rows: &[SummaryRow]) -> Result<(), OutputError> {
         .par_chunks(4096)
         .enumerate()
         .map(|(i, part)| {
-            let mut w = csv::WriterBuilder::new()
-                .has_headers(i == 0)
-                .from_writer(Vec::new());
-            for r in part {
-                w.serialize(r).map_err(csv_err(path))?;
-            }
-            w.into_inner().map_err(|e| OutputError::Csv {
-                path: path.into(),
-                message: e.to_string(),
-            })
+            let mut lines = Vec::new();
+            csv_lines(part, i == 0, &mut lines, SUMMARY).map(|()| lines)
         })
         .collect::<Result<Vec<Vec<u8>>, OutputError>>()?;
     write_atomic(path, &pieces.concat())

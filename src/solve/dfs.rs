@@ -300,47 +300,33 @@ pub(crate) fn search<O: Observer>(
     obs: &mut O,
     on_tour: impl FnMut(&SearchState) -> Flow,
 ) -> End {
-    if cfg.order == CandidateOrder::Warnsdorff && rule.is_fixed_order() {
-        let lanes = FixedLanes(state.lane_offsets(rule.scan_order()));
-        return search_ordered(
-            state,
-            &mut stack.masks,
-            &lanes,
-            rule,
-            start,
-            cfg,
-            stats,
-            obs,
-            on_tour,
-        );
-    }
-    if cfg.order == CandidateOrder::Warnsdorff && rule.is_pohl() {
-        let lanes = PohlLanes(state.lane_offsets(rule.scan_order()));
-        return search_ordered(
-            state,
-            &mut stack.masks,
-            &lanes,
-            rule,
-            start,
-            cfg,
-            stats,
-            obs,
-            on_tour,
-        );
-    }
-    if let (CandidateOrder::Warnsdorff, Some((target, scan))) = (cfg.order, rule.distance()) {
-        if let Some(lanes) = class_lanes(&mut stack.classes, state, target, scan) {
+    // The mask loop, with the lane order (and tie rule) of each family that has one.
+    macro_rules! ordered {
+        ($lanes:expr) => {
             return search_ordered(
                 state,
                 &mut stack.masks,
-                lanes,
+                $lanes,
                 rule,
                 start,
                 cfg,
                 stats,
                 obs,
                 on_tour,
-            );
+            )
+        };
+    }
+    if cfg.order == CandidateOrder::Warnsdorff {
+        if rule.is_fixed_order() {
+            ordered!(&FixedLanes(state.lane_offsets(rule.scan_order())));
+        }
+        if rule.is_pohl() {
+            ordered!(&PohlLanes(state.lane_offsets(rule.scan_order())));
+        }
+        if let Some((target, scan)) = rule.distance() {
+            if let Some(lanes) = class_lanes(&mut stack.classes, state, target, scan) {
+                ordered!(lanes);
+            }
         }
     }
     search_sorted(
@@ -561,49 +547,17 @@ mod tests {
             let mut stats = Stats::default();
             let (obs, stop) = (&mut NoObserver, |_: &SearchState| Flow::Stop);
             let end = if ordered {
-                if rule.is_fixed_order() {
-                    let fixed = FixedLanes(state.lane_offsets(rule.scan_order()));
-                    search_ordered(
-                        &mut state,
-                        &mut Vec::new(),
-                        &fixed,
-                        &mut rule,
-                        p,
-                        cfg,
-                        &mut stats,
-                        obs,
-                        stop,
-                    )
-                } else if rule.is_pohl() {
-                    let pohl = PohlLanes(state.lane_offsets(rule.scan_order()));
-                    search_ordered(
-                        &mut state,
-                        &mut Vec::new(),
-                        &pohl,
-                        &mut rule,
-                        p,
-                        cfg,
-                        &mut stats,
-                        obs,
-                        stop,
-                    )
-                } else {
-                    let (target, scan) = rule.distance().expect("a distance rule");
-                    let classes = class_lanes(&mut None, &state, target, scan)
-                        .unwrap()
-                        .clone();
-                    search_ordered(
-                        &mut state,
-                        &mut Vec::new(),
-                        &classes,
-                        &mut rule,
-                        p,
-                        cfg,
-                        &mut stats,
-                        obs,
-                        stop,
-                    )
-                }
+                // through the dispatcher, which must have taken the mask loop
+                let mut stack = Stack::default();
+                let end = search(
+                    &mut state, &mut stack, &mut rule, p, cfg, &mut stats, obs, stop,
+                );
+                let took_masks = board.len() == 1 || stack.masks.capacity() > 0;
+                assert!(
+                    took_masks && stack.frames.capacity() == 0,
+                    "{board} {start:?}"
+                );
+                end
             } else {
                 search_sorted(
                     &mut state,
