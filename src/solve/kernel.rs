@@ -658,6 +658,10 @@ pub(crate) struct LaneJob<R> {
 
 /// Most runs interleaved in one thread (eight measured no better than four).
 pub(crate) const MAX_LANES: usize = 4;
+const _: () = assert!(
+    MAX_LANES <= 4,
+    "`rounds` is written out for four lanes at most"
+);
 
 /// A run in progress: `head` indexes the shared buffer, in the board that starts at `base`.
 struct Lane<R> {
