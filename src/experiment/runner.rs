@@ -325,19 +325,20 @@ pub fn run_sweep(spec: &Spec, opts: &SweepOptions) -> Result<SweepReport, SweepE
                 }
             }
             while let Some(r) = pending.remove(&written) {
-                if let Err(e) = writers.write(&r.lines) {
+                let done = r.done;
+                if let Err(e) = writers.write(r.lines) {
                     first_error.get_or_insert(e.into());
                     STOP.store(true, Ordering::SeqCst);
                 }
-                for (chunk, tally) in &r.done {
+                for (chunk, tally) in &done {
                     tallies[chunk.group as usize].merge(tally);
                     runs_done_now += tally.runs;
                     bar.inc(tally.runs);
                 }
-                if r.done.is_empty() {
+                if done.is_empty() {
                     break; // an error on the block's first chunk: nothing follows it
                 }
-                written += r.done.len();
+                written += done.len();
             }
             if last_flush.elapsed() >= Duration::from_secs(1) {
                 if let Err(e) = writers.flush() {
