@@ -116,22 +116,13 @@ pub fn parse_tour(bytes: &[u8], board: Option<Board>) -> Result<LoadedTour, Tour
     if bytes.starts_with(BIN_MAGIC) {
         return parse_bin(bytes, board);
     }
-    let text = std::str::from_utf8(bytes)
-        .map_err(|e| TourFileError::Unrecognised(format!("not UTF-8 text ({e})")))?;
-    if text.trim_start().starts_with('{') {
-        let rec: TourRecord = serde_json::from_str(text)?;
+    if is_json(bytes) {
+        let rec = parse_record(bytes)?;
         let file_board = Board::new(rec.rows as u64, rec.cols as u64)?;
         if let Some(b) = board {
             if b != file_board {
                 return Err(TourFileError::Inconsistent(format!(
                     "the file is for a {file_board} board but {b} was given"
-                )));
-            }
-        }
-        if let (Some(start), Some(&first)) = (rec.start, rec.squares.first()) {
-            if start != first {
-                return Err(TourFileError::Inconsistent(format!(
-                    "`start` is {start} but the first square is {first}"
                 )));
             }
         }
@@ -142,6 +133,7 @@ pub fn parse_tour(bytes: &[u8], board: Option<Board>) -> Result<LoadedTour, Tour
             claims_found: Some(rec.found),
         });
     }
+    let text = utf8(bytes)?;
     let board = board.ok_or(TourFileError::MissingBoard)?;
     Ok(LoadedTour {
         board,
@@ -149,6 +141,30 @@ pub fn parse_tour(bytes: &[u8], board: Option<Board>) -> Result<LoadedTour, Tour
         claims_closed: None,
         claims_found: None,
     })
+}
+
+/// Whether `bytes` hold a JSON tour record (text whose first non-blank character is `{`).
+pub fn is_json(bytes: &[u8]) -> bool {
+    bytes.trim_ascii_start().starts_with(b"{")
+}
+
+/// The JSON tour record in `bytes` (as `solve --format json` writes it), its `start` checked against
+/// its first square.
+pub fn parse_record(bytes: &[u8]) -> Result<TourRecord, TourFileError> {
+    let rec: TourRecord = serde_json::from_str(utf8(bytes)?)?;
+    if let (Some(start), Some(&first)) = (rec.start, rec.squares.first()) {
+        if start != first {
+            return Err(TourFileError::Inconsistent(format!(
+                "`start` is {start} but the first square is {first}"
+            )));
+        }
+    }
+    Ok(rec)
+}
+
+fn utf8(bytes: &[u8]) -> Result<&str, TourFileError> {
+    std::str::from_utf8(bytes)
+        .map_err(|e| TourFileError::Unrecognised(format!("not UTF-8 text ({e})")))
 }
 
 /// First bytes of a binary tour file.

@@ -6,7 +6,7 @@
 use super::args::read_input;
 use super::{BoardArgs, ExitStatus};
 use crate::render::{tour_svg_with, Numbers, SvgOptions};
-use crate::tour::{parse_tour, TourRecord};
+use crate::tour::{is_json, parse_record, parse_tour, TourRecord};
 use crate::verify::{verify_tour, TourKind, VerifyError};
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
@@ -72,19 +72,9 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitStatus> {
 /// squares that stop short of a tour are drawn as a failed run.
 fn load(bytes: &[u8], args: &RenderArgs) -> anyhow::Result<TourRecord> {
     let name = args.file.display();
-    if String::from_utf8_lossy(&bytes[..bytes.len().min(64)])
-        .trim_start()
-        .starts_with('{')
-    {
-        let rec: TourRecord = serde_json::from_slice(bytes).with_context(|| {
-            format!("{name}: malformed tour JSON (expected the output of `solve --format json`)")
-        })?;
-        if let (Some(start), Some(&first)) = (rec.start, rec.squares.first()) {
-            if start != first {
-                bail!("{name}: `start` is {start} but the first square is {first}");
-            }
-        }
-        return Ok(rec);
+    if is_json(bytes) {
+        return parse_record(bytes)
+            .with_context(|| format!("{name}: expected the output of `solve --format json`"));
     }
     let tour = parse_tour(bytes, args.board.board_opt()?).with_context(|| format!("{name}"))?;
     let kind = match verify_tour(tour.board, &tour.squares) {
