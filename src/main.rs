@@ -9,7 +9,7 @@ fn main() -> ExitCode {
     match ktour::cli::run(cli) {
         Ok(status) => status.into(),
         Err(err) => {
-            eprintln!("error: {err:#}");
+            eprintln!("error: {}", ktour::cli::error_line(&err));
             ExitStatus::InvalidInput.into()
         }
     }

@@ -56,6 +56,21 @@ pub enum Command {
     Count(count::CountArgs),
 }
 
+/// The one line printed for a user error: the error and its causes joined by `: `, each cause left
+/// out when the line already ends with it. Library errors that wrap another one (`#[from]`) quote it
+/// in their own message and also report it as their source, so `{:#}` printed it twice.
+pub fn error_line(err: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in err.chain().map(|c| c.to_string()) {
+        if line.is_empty() {
+            line = cause;
+        } else if !line.ends_with(&cause) {
+            line = format!("{line}: {cause}");
+        }
+    }
+    line
+}
+
 /// Run a parsed command line. User errors come back as `Err` (exit 2); outcomes as an [`ExitStatus`].
 pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
     match cli.command {
@@ -70,5 +85,22 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Sweep(a) => sweep::run(a),
         Command::Merge(a) => sweep::run_merge(a),
         Command::Count(a) => count::run(a),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_line_prints_each_cause_once() {
+        let quoted = crate::tour::parse_tour(b"{\"rows\": 5", None).unwrap_err();
+        let err = anyhow::Error::from(quoted).context("t.json");
+        let line = error_line(&err);
+        assert!(line.starts_with("t.json: malformed tour JSON: "), "{line}");
+        assert_eq!(line.matches("EOF while parsing").count(), 1, "{line}");
+        // causes that are not quoted are all kept
+        let plain = anyhow::anyhow!("inner").context("middle").context("outer");
+        assert_eq!(error_line(&plain), "outer: middle: inner");
     }
 }
