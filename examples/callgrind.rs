@@ -2,7 +2,8 @@
 //! wall time on a shared machine): `cargo build --release --example callgrind`, then
 //! `valgrind --tool=callgrind target/release/examples/callgrind <kernel> <n> <starts>` where
 //! `<kernel>` is `textbook`, `plain`, `run` or `batch` (`first` rule), `roth`, `pohl`, `random`
-//! (batch), and divide the instruction count by the steps it prints. See `benches/README.md`.
+//! (batch), and divide the instruction count by the steps it prints (batches also print how many
+//! steps were ties). See `benches/README.md`.
 
 use ktour::board::{Board, Square};
 use ktour::solve::reference::textbook_warnsdorff as textbook;
@@ -30,6 +31,7 @@ fn main() {
         .collect();
     let mut solver = Solver::new();
     let mut steps = 0u64;
+    let mut ties = None;
     match kernel {
         "textbook" => {
             let mut grid = Vec::new();
@@ -56,7 +58,13 @@ fn main() {
             let mut out = Vec::new();
             solver.run_batch(&reqs, &mut out).unwrap();
             steps = out.iter().map(|s| u64::from(s.visited)).sum();
+            ties = Some(out.iter().map(|s| s.stats.ties).sum::<u64>());
         }
     }
-    println!("{kernel} {n}x{n} {} starts: {steps} steps", starts.len());
+    print!("{kernel} {n}x{n} {} starts: {steps} steps", starts.len());
+    match ties {
+        // how often the rule decided: what the tie-breaking rules' extra cost scales with
+        Some(t) => println!(", {t} ties ({:.3} a step)", t as f64 / steps as f64),
+        None => println!(),
+    }
 }

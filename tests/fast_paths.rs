@@ -68,6 +68,34 @@ fn kernel_equals_plain_loop_for_every_rule_on_all_starts_of_boards_5_to_40() {
     assert!(runs > 100_000);
 }
 
+/// Large boards keep the distance rules' classes packed in 6 bits (`kernel::PackedClasses`), a
+/// second monomorphisation of the kernel: checked against the plain loop, which computes the keys
+/// itself, from starts in every region of the board (each region prefers moves in its own order).
+#[test]
+fn kernel_equals_plain_loop_for_distance_rules_on_large_boards() {
+    let mut fast = Solver::new();
+    let mut plain = Solver::new();
+    for (rows, cols) in [(510u16, 510u16), (600, 523)] {
+        let b = Board::new(rows.into(), cols.into()).unwrap();
+        for rule in ["roth", "roth-original", "center"] {
+            let rule: Rule = rule.parse().unwrap();
+            for start in [
+                (0, 0),
+                (rows / 2, cols / 2),
+                (17, cols - 40),
+                (rows - 3, 101),
+            ] {
+                let req = Request::warnsdorff(b, Square::new(start.0, start.1), rule);
+                let f = fast.solve(&req).unwrap();
+                let p = plain.solve_plain(&req).unwrap();
+                assert_eq!(f.outcome, p.outcome, "{b} {rule} from {start:?}");
+                assert_eq!(f.squares, p.squares, "{b} {rule} from {start:?}");
+                assert_eq!(f.stats.ties, p.stats.ties, "{b} {rule} from {start:?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn kernel_equals_slow_reference_on_all_starts_of_small_boards() {
     let mut fast = Solver::new();

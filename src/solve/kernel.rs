@@ -233,15 +233,16 @@ impl Chooser for Squirrel {
 /// `roth`, `roth-original`, `center`: the key depends only on where the candidate is, so every square
 /// gets a *class*, the order in which it prefers its eight moves (by distance key, then scan order), and
 /// `pick[class << 8 | tied]` is the offset of the preferred lane among `tied` (an offset rather than a
-/// lane: one dependent load fewer on the walk's critical path). Lanes are in label order.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Geometry<'a> {
+/// lane: one dependent load fewer on the walk's critical path). Lanes are in label order. `T` is the
+/// class table: a byte per square, or [`PackedClasses`] on large boards.
+#[derive(Debug)]
+pub(crate) struct Geometry<'a, T: ?Sized> {
     offsets: [isize; 8],
-    class: &'a [u8],
+    class: &'a T,
     pick: &'a [i32],
 }
 
-impl Chooser for Geometry<'_> {
+impl<T: ClassTable + ?Sized> Chooser for Geometry<'_, T> {
     type Run = ();
     #[inline(always)]
     fn offsets(&self) -> &[isize; 8] {
@@ -250,28 +251,117 @@ impl Chooser for Geometry<'_> {
     #[inline(always)]
     fn choose(&self, _: &mut (), _: &[u8], _: usize, square: usize, _: u32, tied: u32) -> isize {
         // Branch-free: a lone minimum is its own pick in the table.
-        debug_assert!(square < self.class.len() && tied < 256);
-        // SAFETY: `square` is a square of the padded layout the class table was built for (the
-        // same board, checked when the chooser is made; each lane's array has that layout's
-        // length, checked when its run starts) and `tied` is one byte of the mask; every class id
-        // stored is below `pick.len() >> 8` (built together), so both indexes are in bounds. The
-        // debug assertions check them in tests. The offset read is one of this layout's knight
-        // offsets, which `step` relies on.
-        let class = unsafe { *self.class.get_unchecked(square) } as usize;
-        let at = class << 8 | tied as usize;
-        debug_assert!(at < self.pick.len());
-        // SAFETY: see above.
+        let at = self.class.class(square) << 8 | tied as usize;
+        debug_assert!(at < self.pick.len() && tied < 256);
+        // SAFETY: every class id stored is below `pick.len() >> 8` (built together) and `tied` is
+        // one byte of the mask, so the index is in bounds; the debug assertion checks it in tests.
+        // The offset read is one of this layout's knight offsets, which `step` relies on.
         (unsafe { *self.pick.get_unchecked(at) }) as isize
     }
 }
 
-/// Per-board tables for the distance rules: 1 byte per padded square plus 1 KiB per class (the
-/// classes are the sectors around the target point: 17 to 35 on the boards measured).
+/// A class per padded square, as the distance rules' chooser reads it.
+pub(crate) trait ClassTable {
+    /// The class of padded `square`, which must be a square of the layout the table was built for.
+    fn class(&self, square: usize) -> usize;
+    /// Padded squares covered.
+    fn len(&self) -> usize;
+}
+
+impl ClassTable for [u8] {
+    #[inline(always)]
+    fn class(&self, square: usize) -> usize {
+        debug_assert!(square < self.len());
+        // SAFETY: `square` is a square of the padded layout the class table was built for (the same
+        // board, checked when the chooser is made; each lane's array has that layout's length,
+        // checked when its run starts). The debug assertion checks it in tests.
+        usize::from(unsafe { *self.get_unchecked(square) })
+    }
+    fn len(&self) -> usize {
+        <[u8]>::len(self)
+    }
+}
+
+/// A class per padded square packed in `width` bits: 6 while there are at most 64 classes (17 to
+/// 35 on the boards measured), else 8. Large boards use it, where a worker walks one lane: there it
+/// keeps the worker at 1.008 (degrees) + 0.756 (classes) bytes per square on one thread, under the
+/// memory target's 2, where a byte per class made 2.016; and the walk is latency-bound, so the
+/// unpacking (a multiply, a load and a shift, beside the survey: the class depends only on the head)
+/// costs no time. Small boards keep bytes: four lanes are throughput-bound, and unpacking made
+/// `roth` 16% slower there (`benches/README.md`).
+#[derive(Clone, Debug)]
+pub(crate) struct PackedClasses {
+    /// The packed fields, little-endian bit order, plus one spare byte so that the last field can
+    /// be read with a 2-byte load.
+    bits: Vec<u8>,
+    width: usize,
+    squares: usize,
+}
+
+impl PackedClasses {
+    fn new(class: &[u8], classes: usize) -> Self {
+        let width = if classes <= 64 { 6 } else { 8 };
+        let mut bits = vec![0u8; (class.len() * width).div_ceil(8) + 1];
+        for (square, &c) in class.iter().enumerate() {
+            let at = square * width;
+            let field = u16::from(c) << (at % 8);
+            bits[at / 8] |= field as u8;
+            bits[at / 8 + 1] |= (field >> 8) as u8;
+        }
+        PackedClasses {
+            bits,
+            width,
+            squares: class.len(),
+        }
+    }
+}
+
+impl ClassTable for PackedClasses {
+    #[inline(always)]
+    fn class(&self, square: usize) -> usize {
+        debug_assert!(
+            square < self.squares,
+            "square {square} outside the class table"
+        );
+        let at = square * self.width;
+        // SAFETY: `square < squares` as for the byte table (same invariant, checked in tests by
+        // the assertion above), so `at / 8 + 1 <= (squares * width - 1) / 8 + 1 < bits.len()`:
+        // both bytes of the unaligned 2-byte read are inside `bits`.
+        let word = u16::from_le(unsafe {
+            self.bits
+                .as_ptr()
+                .add(at / 8)
+                .cast::<u16>()
+                .read_unaligned()
+        });
+        usize::from(word >> (at % 8)) & ((1 << self.width) - 1)
+    }
+    fn len(&self) -> usize {
+        self.squares
+    }
+}
+
+/// The class table of a board: bytes, or packed on large boards ([`PackedClasses`]).
+#[derive(Clone, Debug)]
+enum Classes {
+    Bytes(Vec<u8>),
+    Packed(PackedClasses),
+}
+
+/// A distance rule's chooser, by class table: the kernel is monomorphised for each.
+pub(crate) enum GeometryChooser<'a> {
+    Bytes(Geometry<'a, [u8]>),
+    Packed(Geometry<'a, PackedClasses>),
+}
+
+/// Per-board tables for the distance rules: a class per padded square (a byte, or 6 bits on large
+/// boards: [`PackedClasses`]) plus 1 KiB per class (the classes are the sectors around the target
+/// point: 17 to 35 on the boards measured).
 #[derive(Clone, Debug)]
 pub(crate) struct GeometryTables {
     /// The board they were built for: `pick` holds padded offsets, right only for its stride.
     board: Board,
-    class: Vec<u8>,
+    class: Classes,
     pick: Vec<i32>,
 }
 
@@ -289,6 +379,11 @@ impl GeometryTables {
                 pick[id << 8 | mask] = i32::try_from(offset).ok()?;
             }
         }
+        let class = if is_large(layout) {
+            Classes::Packed(PackedClasses::new(&class, prefs.len()))
+        } else {
+            Classes::Bytes(class)
+        };
         Some(GeometryTables {
             board: layout.board(),
             class,
@@ -296,14 +391,28 @@ impl GeometryTables {
         })
     }
 
-    pub(crate) fn chooser(&self, layout: &Layout) -> Geometry<'_> {
+    pub(crate) fn chooser(&self, layout: &Layout) -> GeometryChooser<'_> {
         // the same board, not only the same length: 10x12 and 12x10 pad to the same size
         assert_eq!(self.board, layout.board(), "tables of another board");
-        assert_eq!(self.class.len(), layout.len(), "tables of another board");
-        Geometry {
-            offsets: *layout.offsets(),
-            class: &self.class,
-            pick: &self.pick,
+        let offsets = *layout.offsets();
+        let pick = &self.pick;
+        match &self.class {
+            Classes::Bytes(class) => {
+                assert_eq!(class.len(), layout.len(), "tables of another board");
+                GeometryChooser::Bytes(Geometry {
+                    offsets,
+                    class: class.as_slice(),
+                    pick,
+                })
+            }
+            Classes::Packed(class) => {
+                assert_eq!(class.len(), layout.len(), "tables of another board");
+                GeometryChooser::Packed(Geometry {
+                    offsets,
+                    class,
+                    pick,
+                })
+            }
         }
     }
 
@@ -832,16 +941,20 @@ fn rounds<const L: usize, C: Chooser>(
     ended
 }
 
-/// How many runs to interleave on `board`: four while the lanes' degree arrays stay small (cache
-/// resident, 1 MiB together at most), else as many as fit in 2 bytes per square (the memory target of
-/// a sweep worker), at least one.
-pub(crate) fn lanes_for(layout: &Layout) -> usize {
+/// Whether `layout`'s board is *large*: four lanes' degree arrays would not stay small (cache
+/// resident, 1 MiB together at most), so memory rather than throughput decides how it is walked.
+pub(crate) fn is_large(layout: &Layout) -> bool {
     const SMALL: usize = 1 << 20;
-    let padded = layout.len();
-    if MAX_LANES * padded <= SMALL {
-        MAX_LANES
+    MAX_LANES * layout.len() > SMALL
+}
+
+/// How many runs to interleave on `board`: four on boards that are not large ([`is_large`]), else as
+/// many as fit in 2 bytes per square (the memory target of a sweep worker), at least one.
+pub(crate) fn lanes_for(layout: &Layout) -> usize {
+    if is_large(layout) {
+        (2 * layout.board().len() as usize / layout.len()).clamp(1, MAX_LANES)
     } else {
-        (2 * layout.board().len() as usize / padded).clamp(1, MAX_LANES)
+        MAX_LANES
     }
 }
 
@@ -947,6 +1060,46 @@ mod tests {
         assert_eq!(wide.len(), tall.len());
         let tables = GeometryTables::new(&wide, Rule::Roth).unwrap();
         let _ = tables.chooser(&tall);
+    }
+
+    #[test]
+    fn packed_classes_read_back_what_was_packed() {
+        // every value of 6 and of 8 bits, in every bit position modulo 8, and at both ends
+        for (classes, width) in [(35, 6), (64, 6), (65, 8), (256, 8)] {
+            let class: Vec<u8> = (0..1000u32)
+                .map(|i| ((i * 37 + i / 7) % classes) as u8)
+                .collect();
+            let packed = PackedClasses::new(&class, classes as usize);
+            assert_eq!(packed.width, width);
+            assert_eq!(ClassTable::len(&packed), class.len());
+            for (square, &c) in class.iter().enumerate() {
+                assert_eq!(
+                    packed.class(square),
+                    usize::from(c),
+                    "{classes} classes, {square}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn large_boards_pack_their_classes_and_small_ones_do_not() {
+        for (n, packed) in [(100u64, false), (508, false), (509, true), (1000, true)] {
+            let layout = Layout::new(Board::square(n).unwrap());
+            assert_eq!(is_large(&layout), packed, "{n}");
+            let t = GeometryTables::new(&layout, Rule::Roth).unwrap();
+            assert_eq!(matches!(t.class, Classes::Packed(_)), packed, "{n}");
+            let (target, scan) = TieBreaker::distance_target(Rule::Roth, layout.board()).unwrap();
+            let (bytes, _) = preference_classes(&layout, target, scan).unwrap();
+            let chooser = t.chooser(&layout);
+            for square in (0..layout.len()).step_by(97) {
+                let got = match &chooser {
+                    GeometryChooser::Bytes(g) => g.class.class(square),
+                    GeometryChooser::Packed(g) => g.class.class(square),
+                };
+                assert_eq!(got, usize::from(bytes[square]), "{n} {square}");
+            }
+        }
     }
 
     #[test]

@@ -34,6 +34,7 @@ use crate::board::{Board, Layout, Square};
 use crate::exists::{self, NoTour};
 use crate::search::SearchState;
 use crate::tour::{StatsRecord, TourRecord};
+use kernel::GeometryChooser;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex, Weak};
@@ -499,9 +500,16 @@ impl Solver {
             }
             Rule::Roth | Rule::RothOriginal | Rule::Center => {
                 let tables = geometry_tables(&mut self.geometry, &layout, rule);
-                let c = tables.chooser(&layout);
                 let jobs = runs.map(|(i, _)| (i, plain(i)));
-                run_indexed(&layout, empty, buf, lanes, &c, jobs, |i, w, _| finish(i, w));
+                let finish = |i, w, _| finish(i, w);
+                match tables.chooser(&layout) {
+                    GeometryChooser::Bytes(c) => {
+                        run_indexed(&layout, empty, buf, lanes, &c, jobs, finish)
+                    }
+                    GeometryChooser::Packed(c) => {
+                        run_indexed(&layout, empty, buf, lanes, &c, jobs, finish)
+                    }
+                }
             }
         }
         // Interleaved runs overlap in time: share the group's wall time by squares visited.
@@ -652,8 +660,14 @@ impl Solver {
             }
             Rule::Roth | Rule::RothOriginal | Rule::Center => {
                 let tables = geometry_tables(&mut self.geometry, &layout, req.rule);
-                let c = tables.chooser(&layout);
-                kernel::walk_with_path(&layout, deg, start, &c, &mut (), path)
+                match tables.chooser(&layout) {
+                    GeometryChooser::Bytes(c) => {
+                        kernel::walk_with_path(&layout, deg, start, &c, &mut (), path)
+                    }
+                    GeometryChooser::Packed(c) => {
+                        kernel::walk_with_path(&layout, deg, start, &c, &mut (), path)
+                    }
+                }
             }
         };
         let stats = Stats {
@@ -682,9 +696,9 @@ fn order_tables(
 }
 
 /// The distance-rule tables for `layout`'s board and `rule`, cached in the solver. They are read-only
-/// and take a byte per square, as much as a batch lane's degrees on a large board, so the process
-/// keeps one copy per board and rule for all its solvers: the workers of a sweep share it, and a
-/// worker's own memory stays one byte per square and lane.
+/// and take 6 bits per square on a large board (`kernel::PackedClasses`), most of what a batch
+/// lane's degrees take, so the process keeps one copy per board and rule for all its solvers: the
+/// workers of a sweep share it, and a worker's own memory stays one byte per square and lane.
 fn geometry_tables<'a>(
     cache: &'a mut Option<(Board, Rule, Arc<kernel::GeometryTables>)>,
     layout: &Layout,
