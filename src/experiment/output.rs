@@ -175,11 +175,12 @@ pub struct OutDir {
 }
 
 impl OutDir {
-    /// Open `dir` for `spec`: refuses another spec's results unless `force`, and this spec's results
-    /// unless `resume` or `force`.
+    /// Open `dir` for `spec` (numbered as `plan`): refuses another spec's results unless `force`,
+    /// and this spec's results unless `resume` or `force`.
     pub fn open(
         dir: &Path,
         spec: &Spec,
+        plan: &Plan,
         shard: Option<(u32, u32)>,
         resume: bool,
         force: bool,
@@ -222,7 +223,6 @@ impl OutDir {
                 }
             }
         }
-        let plan = Plan::new(spec);
         Ok(OutDir {
             dir: dir.into(),
             resume,

@@ -178,6 +178,11 @@ impl Plan {
         }
     }
 
+    /// Whether the runs look for closed tours.
+    pub fn closed(&self) -> bool {
+        self.closed
+    }
+
     /// Total runs.
     pub fn total_runs(&self) -> u64 {
         self.groups.iter().map(|g| g.runs).sum()

@@ -206,7 +206,7 @@ pub fn run_sweep(spec: &Spec, opts: &SweepOptions) -> Result<SweepReport, SweepE
     let plan = Plan::new(spec);
     let (shard_index, shard_count) = opts.shard.unwrap_or((1, 1));
     let mine = plan.shard(shard_index, shard_count);
-    let mut dir = OutDir::open(&opts.out, spec, opts.shard, opts.resume, opts.force)?;
+    let mut dir = OutDir::open(&opts.out, spec, &plan, opts.shard, opts.resume, opts.force)?;
     let done = dir.recover(&plan)?; // chunk id -> tally, from the journal
     let mut tallies = vec![Tally::default(); plan.groups.len()];
     let mut runs_resumed = 0;

@@ -110,7 +110,10 @@ impl fmt::Display for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Rule::Order(o) if *o == LabelOrder::IDENTITY => f.write_str("first"),
-            Rule::Order(o) => write!(f, "order:{o}"),
+            Rule::Order(o) => {
+                f.write_str("order:")?;
+                o.fmt(f)
+            }
             Rule::Random => f.write_str("random"),
             Rule::Pohl => f.write_str("pohl"),
             Rule::Roth => f.write_str("roth"),
@@ -325,6 +328,10 @@ mod tests {
             assert_eq!(r.to_string(), name);
         }
         assert_eq!("order:12345678".parse::<Rule>().unwrap(), Rule::FIRST);
+        for order in LabelOrder::all() {
+            let rule = Rule::Order(order);
+            assert_eq!(rule.to_string().parse::<Rule>().unwrap(), rule);
+        }
         let e = "warp".parse::<Rule>().unwrap_err().to_string();
         assert!(e.contains("known rules"), "{e}");
         for bad in [
