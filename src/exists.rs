@@ -86,10 +86,17 @@ pub fn tour(board: Board, closed: bool) -> Result<(), NoTour> {
 /// tour from `start` (3x4 from (1,1), say): search settles that.
 pub fn tour_from(board: Board, start: Square, closed: bool) -> Result<(), NoTour> {
     tour(board, closed)?;
-    if !closed && board.len() % 2 == 1 && !Board::is_corner_colour(start) {
-        return Err(NoTour::WrongColourStart { board, start });
+    start_colour(board, start, closed)
+}
+
+/// The colour half of [`tour_from`], for a board already known to have a tour: on a board with an
+/// odd number of squares an open tour starts on the corners' colour.
+pub fn start_colour(board: Board, start: Square, closed: bool) -> Result<(), NoTour> {
+    if parity_allows(board, start, closed) {
+        Ok(())
+    } else {
+        Err(NoTour::WrongColourStart { board, start })
     }
-    Ok(())
 }
 
 /// Whether colour parity allows an open tour from `start` (the `feasible_runs` of a sweep).

@@ -296,6 +296,8 @@ pub struct Solver {
     empty: kernel::EmptyBoard,
     /// Degree arrays of the interleaved batch lanes.
     lanes: Vec<u8>,
+    /// Indexes (within the group) of a batch group's runs that can start.
+    startable: Vec<u32>,
 }
 
 impl Default for Solver {
@@ -317,6 +319,7 @@ impl Solver {
             order_bits: None,
             empty: kernel::EmptyBoard::default(),
             lanes: Vec::new(),
+            startable: Vec::new(),
         }
     }
 
@@ -368,7 +371,10 @@ impl Solver {
             let len = reqs[i..]
                 .iter()
                 .take_while(|q| {
-                    q.method == Method::Warnsdorff && q.board == r.board && q.rule == r.rule
+                    q.method == Method::Warnsdorff
+                        && q.board == r.board
+                        && q.rule == r.rule
+                        && q.closed == r.closed
                 })
                 .count();
             self.warnsdorff_group(&reqs[i..i + len], out)?;
@@ -385,12 +391,16 @@ impl Solver {
         Ok(())
     }
 
-    /// Validate one request of a batch group: its tie-breaker, or its theorem verdict.
+    /// Validate one request of a batch group whose board's theorem verdict is `verdict`: an error,
+    /// or the verdict for its start, with its tie-breaker if the rule carries per-run state
+    /// (`random`: its PRNG; `squirrel`: its plan, which also checks the rule's domain). Other rules'
+    /// tie-breakers cannot fail and hold nothing a walk needs, so a batch does not build one a run
+    /// (on 8x8 that and the per-run theorem check were a tenth of the instructions).
     fn prepare(
-        &self,
         req: &Request,
         layout: &Layout,
-    ) -> Result<Result<TieBreaker, NoTour>, SolveError> {
+        verdict: Result<(), NoTour>,
+    ) -> Result<Result<Option<TieBreaker>, NoTour>, SolveError> {
         let board = req.board;
         if !board.contains(req.start.row() as i64, req.start.col() as i64) {
             return Err(SolveError::StartOffBoard {
@@ -398,58 +408,64 @@ impl Solver {
                 start: req.start,
             });
         }
-        let tb = TieBreaker::new(req.rule, layout, req.start, req.seed)?;
-        Ok(match exists::tour_from(board, req.start, req.closed) {
-            Ok(()) => Ok(tb),
-            Err(reason) => Err(reason),
-        })
+        let tb = if matches!(req.rule, Rule::Random | Rule::Squirrel) {
+            Some(TieBreaker::new(req.rule, layout, req.start, req.seed)?)
+        } else {
+            debug_assert!(TieBreaker::new(req.rule, layout, req.start, req.seed).is_ok());
+            None
+        };
+        let verdict = verdict.and_then(|()| exists::start_colour(board, req.start, req.closed));
+        Ok(verdict.map(|()| tb))
     }
 
-    /// A group of Warnsdorff requests with one board and one rule, through the interleaved kernel.
+    /// A group of Warnsdorff requests with one board, one rule and one `closed`, through the
+    /// interleaved kernel.
     fn warnsdorff_group(
         &mut self,
         reqs: &[Request],
         out: &mut Vec<RunSummary>,
     ) -> Result<(), SolveError> {
         let timer = Instant::now();
-        let (board, rule) = (reqs[0].board, reqs[0].rule);
+        let (board, rule, closed) = (reqs[0].board, reqs[0].rule, reqs[0].closed);
         self.check_memory(board, Method::Warnsdorff)?;
         let layout = Layout::new(board);
+        // the theorems' answer for the board, once: runs differ only by their start's colour
+        let verdict = exists::tour(board, closed);
         let first = out.len();
         let mut failure = None;
-        let mut tbs = Vec::with_capacity(reqs.len());
+        let startable = &mut self.startable;
+        startable.clear();
+        // tie-breakers of the rules with per-run state, by run
+        let mut tbs = Vec::new();
         for (i, req) in reqs.iter().enumerate() {
-            match self.prepare(req, &layout) {
+            match Self::prepare(req, &layout, verdict) {
                 Ok(Ok(tb)) => {
-                    tbs.push((i, Some(tb)));
+                    startable.push(i as u32);
+                    tbs.extend(tb.map(|tb| (i, tb)));
                     out.push(RunSummary {
                         outcome: Outcome::DeadEnd,
                         visited: 0,
                         stats: Stats::default(),
                     });
                 }
-                Ok(Err(reason)) => {
-                    tbs.push((i, None));
-                    out.push(RunSummary {
-                        outcome: Outcome::Impossible(Impossibility::Theorem(reason)),
-                        visited: 0,
-                        stats: Stats::default(),
-                    });
-                }
+                Ok(Err(reason)) => out.push(RunSummary {
+                    outcome: Outcome::Impossible(Impossibility::Theorem(reason)),
+                    visited: 0,
+                    stats: Stats::default(),
+                }),
                 Err(e) => {
                     failure = Some(e);
                     break;
                 }
             }
         }
-        let runs = tbs.into_iter().filter_map(|(i, tb)| tb.map(|tb| (i, tb)));
+        let runs = self.startable.iter().map(|&i| i as usize);
         let lanes = kernel::lanes_for(&layout);
-        let squares = board.len();
         let mut total_visited = 0u64;
         let results = &mut out[first..];
         let mut finish = |i: usize, walk: kernel::Walk| {
             let req = &reqs[i];
-            let outcome = walk_outcome(&layout, &walk, layout.pad(req.start), req.closed);
+            let outcome = walk_outcome(&layout, &walk, layout.pad(req.start), closed);
             total_visited += u64::from(walk.visited);
             results[i] = RunSummary {
                 outcome,
@@ -471,11 +487,11 @@ impl Solver {
             Rule::Order(order) => {
                 let bits = order_tables(&mut self.order_bits, order);
                 let c = kernel::Fixed::new(&layout, order, bits);
-                let jobs = runs.map(|(i, _)| (i, plain(i)));
+                let jobs = runs.map(|i| (i, plain(i)));
                 run_indexed(&layout, empty, buf, lanes, &c, jobs, |i, w, _| finish(i, w));
             }
             Rule::Squirrel => {
-                let jobs = runs.map(|(i, tb)| {
+                let jobs = tbs.into_iter().map(|(i, tb)| {
                     let plan = tb.squirrel_plan().expect("squirrel plan").clone();
                     let run = kernel::SquirrelRun::new(plan);
                     let start = start_of(i);
@@ -485,12 +501,12 @@ impl Solver {
                 run_indexed(&layout, empty, buf, lanes, &c, jobs, |i, w, _| finish(i, w));
             }
             Rule::Pohl => {
-                let jobs = runs.map(|(i, _)| (i, plain(i)));
+                let jobs = runs.map(|i| (i, plain(i)));
                 let c = kernel::Pohl::new(&layout);
                 run_indexed(&layout, empty, buf, lanes, &c, jobs, |i, w, _| finish(i, w));
             }
             Rule::Random => {
-                let jobs = runs.map(|(i, mut tb)| {
+                let jobs = tbs.into_iter().map(|(i, mut tb)| {
                     let run = tb.take_rng().expect("random rule has a PRNG");
                     let start = start_of(i);
                     (i, kernel::LaneJob { start, run })
@@ -500,7 +516,7 @@ impl Solver {
             }
             Rule::Roth | Rule::RothOriginal | Rule::Center => {
                 let tables = geometry_tables(&mut self.geometry, &layout, rule);
-                let jobs = runs.map(|(i, _)| (i, plain(i)));
+                let jobs = runs.map(|i| (i, plain(i)));
                 let finish = |i, w, _| finish(i, w);
                 match tables.chooser(&layout) {
                     GeometryChooser::Bytes(c) => {
@@ -512,16 +528,14 @@ impl Solver {
                 }
             }
         }
-        // Interleaved runs overlap in time: share the group's wall time by squares visited.
-        let elapsed = timer.elapsed().as_nanos() as u64;
-        let total = total_visited.max(1);
+        // Interleaved runs overlap in time: share the group's wall time by squares visited (in
+        // floating point: a 128-bit division per run showed in the profile of 8x8 sweeps).
+        let per_square = timer.elapsed().as_nanos() as f64 / total_visited.max(1) as f64;
         for s in &mut out[first..] {
             if !matches!(s.outcome, Outcome::Impossible(_)) {
-                s.stats.elapsed_ns =
-                    (elapsed as u128 * u128::from(s.visited) / u128::from(total)) as u64;
+                s.stats.elapsed_ns = (per_square * f64::from(s.visited)) as u64;
             }
         }
-        let _ = squares;
         match failure {
             Some(e) => Err(e),
             None => Ok(()),
