@@ -807,16 +807,16 @@ struct Lane<R> {
     run: R,
 }
 
-/// Walk `jobs` (all on `layout`'s board) interleaved `lanes` at a time, each in its own board of
-/// `buf`, all sharing the chooser's tables; calls `done(job index, walk, run state)` as each one ends
-/// (not in order). No paths are kept.
+/// Walk `jobs` (all on `layout`'s board; each tagged with the caller's index) interleaved `lanes` at
+/// a time, each in its own board of `buf`, all sharing the chooser's tables; calls `done(index, walk,
+/// run state)` as each one ends (not in order). No paths are kept.
 pub(crate) fn run_lanes<C: Chooser>(
     layout: &Layout,
     empty: &mut EmptyBoard,
     buf: &mut Vec<u8>,
     lanes: usize,
     ch: &C,
-    jobs: impl IntoIterator<Item = LaneJob<C::Run>>,
+    jobs: impl IntoIterator<Item = (usize, LaneJob<C::Run>)>,
     mut done: impl FnMut(usize, Walk, C::Run),
 ) {
     let padded = layout.len();
@@ -824,7 +824,7 @@ pub(crate) fn run_lanes<C: Chooser>(
     let width = lanes.clamp(1, MAX_LANES);
     buf.clear();
     buf.resize(width * padded, BORDER);
-    let mut jobs = jobs.into_iter().enumerate();
+    let mut jobs = jobs.into_iter();
     let mut start_lane =
         |buf: &mut [u8], base: usize, born: u64, (job, j): (usize, LaneJob<C::Run>)| {
             let board = &mut buf[base..base + padded];

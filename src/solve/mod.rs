@@ -488,7 +488,7 @@ impl Solver {
                 let bits = order_tables(&mut self.order_bits, order);
                 let c = kernel::Fixed::new(&layout, order, bits);
                 let jobs = runs.map(|i| (i, plain(i)));
-                run_indexed(&layout, empty, buf, lanes, &c, jobs, |i, w, _| finish(i, w));
+                kernel::run_lanes(&layout, empty, buf, lanes, &c, jobs, |i, w, _| finish(i, w));
             }
             Rule::Squirrel => {
                 let jobs = tbs.into_iter().map(|(i, tb)| {
@@ -498,12 +498,12 @@ impl Solver {
                     (i, kernel::LaneJob { start, run })
                 });
                 let c = kernel::Squirrel::new(&layout);
-                run_indexed(&layout, empty, buf, lanes, &c, jobs, |i, w, _| finish(i, w));
+                kernel::run_lanes(&layout, empty, buf, lanes, &c, jobs, |i, w, _| finish(i, w));
             }
             Rule::Pohl => {
                 let jobs = runs.map(|i| (i, plain(i)));
                 let c = kernel::Pohl::new(&layout);
-                run_indexed(&layout, empty, buf, lanes, &c, jobs, |i, w, _| finish(i, w));
+                kernel::run_lanes(&layout, empty, buf, lanes, &c, jobs, |i, w, _| finish(i, w));
             }
             Rule::Random => {
                 let jobs = tbs.into_iter().map(|(i, mut tb)| {
@@ -512,7 +512,7 @@ impl Solver {
                     (i, kernel::LaneJob { start, run })
                 });
                 let c = kernel::Random::new(&layout);
-                run_indexed(&layout, empty, buf, lanes, &c, jobs, |i, w, _| finish(i, w));
+                kernel::run_lanes(&layout, empty, buf, lanes, &c, jobs, |i, w, _| finish(i, w));
             }
             Rule::Roth | Rule::RothOriginal | Rule::Center => {
                 let tables = geometry_tables(&mut self.geometry, &layout, rule);
@@ -520,10 +520,10 @@ impl Solver {
                 let finish = |i, w, _| finish(i, w);
                 match tables.chooser(&layout) {
                     GeometryChooser::Bytes(c) => {
-                        run_indexed(&layout, empty, buf, lanes, &c, jobs, finish)
+                        kernel::run_lanes(&layout, empty, buf, lanes, &c, jobs, finish)
                     }
                     GeometryChooser::Packed(c) => {
-                        run_indexed(&layout, empty, buf, lanes, &c, jobs, finish)
+                        kernel::run_lanes(&layout, empty, buf, lanes, &c, jobs, finish)
                     }
                 }
             }
@@ -738,30 +738,6 @@ fn geometry_tables<'a>(
         *cache = Some((key.0, key.1, tables));
     }
     &cache.as_ref().expect("just filled").2
-}
-
-/// Run lane jobs tagged with their request index; `done` gets the index back.
-fn run_indexed<C: kernel::Chooser>(
-    layout: &Layout,
-    empty: &mut kernel::EmptyBoard,
-    buf: &mut Vec<u8>,
-    lanes: usize,
-    ch: &C,
-    jobs: impl Iterator<Item = (usize, kernel::LaneJob<C::Run>)>,
-    mut done: impl FnMut(usize, kernel::Walk, C::Run),
-) {
-    let mut index = Vec::new();
-    let jobs = jobs.map(|(i, j)| {
-        index.push(i);
-        j
-    });
-    let mut finished = Vec::new();
-    kernel::run_lanes(layout, empty, buf, lanes, ch, jobs, |k, w, c| {
-        finished.push((k, w, c))
-    });
-    for (k, w, c) in finished {
-        done(index[k], w, c);
-    }
 }
 
 /// How a walk of pure Warnsdorff ended.
