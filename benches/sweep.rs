@@ -55,6 +55,7 @@ fn runner(c: &mut Criterion) {
                     shard: None,
                     progress: false,
                     command: "bench".into(),
+                    lane_memory: ktour::solve::DEFAULT_LANE_MEMORY,
                 };
                 b.iter(|| {
                     let r = run_sweep(&spec, &opts).unwrap();

@@ -49,6 +49,7 @@ fn main() {
             shard: None,
             progress: false,
             command: "overhead".into(),
+            lane_memory: ktour::solve::DEFAULT_LANE_MEMORY,
         };
         let t = Instant::now();
         run_sweep(&spec, &opts).unwrap();

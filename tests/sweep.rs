@@ -109,6 +109,46 @@ fn same_spec_same_csv_with_one_and_two_threads() {
     assert_eq!(total as usize, n_runs);
 }
 
+/// On large boards a chunk is a single run and a worker batches a block of them; how many it walks
+/// side by side depends on `--lane-memory`, and the results must not.
+#[test]
+fn lane_memory_changes_speed_not_results() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(
+        tmp.path(),
+        r#"
+name = "lanes"
+sizes = [509, 520]
+starts = "sample:9"
+rules = ["first", "roth", "pohl", "random"]
+methods = ["warnsdorff"]
+trials = 2
+seed = 7
+record = "runs"
+"#,
+    );
+    let (a, b, c) = (
+        tmp.path().join("a"),
+        tmp.path().join("b"),
+        tmp.path().join("c"),
+    );
+    sweep(&spec, &a, &["--threads", "2"]).assert().success();
+    sweep(&spec, &b, &["--threads", "2", "--lane-memory", "4.5"])
+        .assert()
+        .success();
+    sweep(&spec, &c, &["--threads", "1", "--lane-memory", "0.5"])
+        .assert()
+        .success();
+    same_results(&a, &b);
+    same_results(&a, &c);
+    sweep(&spec, &c, &["--force", "--lane-memory=-1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "positive number of bytes per square",
+        ));
+}
+
 /// Start a sweep, wait until its journal has at least `rows` finished chunks, then signal it.
 fn interrupt_midway(spec: &Path, out: &Path, signal: &str) -> std::process::Output {
     let bin = assert_cmd::cargo::cargo_bin("ktour");

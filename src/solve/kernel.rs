@@ -951,10 +951,13 @@ pub(crate) fn is_large(layout: &Layout) -> bool {
 }
 
 /// How many runs to interleave on `board`: four on boards that are not large ([`is_large`]), else as
-/// many as fit in 2 bytes per square (the memory target of a sweep worker), at least one.
-pub(crate) fn lanes_for(layout: &Layout) -> usize {
+/// many as fit in `bytes_per_square` of the board (a lane is its padded degree array), at least one.
+/// Sweeps default to 2 ([`crate::solve::DEFAULT_LANE_MEMORY`], the memory target of a worker): one
+/// lane on 1000x1000, where two would need 2.016.
+pub(crate) fn lanes_for(layout: &Layout, bytes_per_square: f64) -> usize {
     if is_large(layout) {
-        (2 * layout.board().len() as usize / layout.len()).clamp(1, MAX_LANES)
+        let fit = bytes_per_square * layout.board().len() as f64 / layout.len() as f64;
+        (fit as usize).clamp(1, MAX_LANES)
     } else {
         MAX_LANES
     }
