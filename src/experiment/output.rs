@@ -386,16 +386,17 @@ impl Default for ChunkLines {
 }
 
 impl ChunkLines {
-    /// Append the lines of one finished chunk: its runs, then its journal row.
-    pub fn add(
+    /// Append the line of one run of the chunk being added (before its [`ChunkLines::add_chunk`]).
+    pub fn add_run(&mut self, row: &RunRow) -> Result<(), OutputError> {
+        self.runs.serialize(row).map_err(csv_err(Path::new(RUNS)))
+    }
+
+    /// Append the journal row of a finished chunk, after its runs' lines.
+    pub fn add_chunk(
         &mut self,
         chunk: &super::plan::Chunk,
         tally: &Tally,
-        runs: &[RunRow],
     ) -> Result<(), OutputError> {
-        for r in runs {
-            self.runs.serialize(r).map_err(csv_err(Path::new(RUNS)))?;
-        }
         let row = ChunkRow::new(chunk.id, chunk.group, tally);
         self.journal
             .serialize(row)
@@ -560,7 +561,7 @@ fn repair_runs(path: &Path, plan: &Plan, done: &BTreeMap<u64, Tally>) -> Result<
 }
 
 /// Complete run rows whose job passes `keep`, without duplicates.
-fn read_runs(path: &Path, keep: impl Fn(u64) -> bool) -> Result<Vec<RunRow>, OutputError> {
+fn read_runs(path: &Path, keep: impl Fn(u64) -> bool) -> Result<Vec<RunRow<'static>>, OutputError> {
     let bytes = fs::read(path).map_err(io(path))?;
     let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let mut seen = std::collections::HashSet::new();
@@ -674,7 +675,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
         .map_err(|e| OutputError::Merge(e.to_string()))?;
     let plan = Plan::new(&spec);
     let mut done: BTreeMap<u64, Tally> = BTreeMap::new();
-    let mut runs: BTreeMap<u64, RunRow> = BTreeMap::new();
+    let mut runs: BTreeMap<u64, RunRow<'static>> = BTreeMap::new();
     for d in dirs {
         let rows = read_journal(&d.join(CHUNKS), &plan)?;
         let mine: BTreeMap<u64, Tally> = rows.into_iter().map(|r| (r.chunk, r.tally())).collect();

@@ -3,10 +3,12 @@
 
 use crate::solve::{Outcome, RunSummary};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
-/// One run: a row of `runs.csv`.
+/// One run: a row of `runs.csv`. The names borrow when a sweep writes rows (one rule name per chunk,
+/// static method and outcome names: no allocation per row) and are owned when rows are read back.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RunRow {
+pub struct RunRow<'a> {
     /// Global run number (stable across shards and resumes).
     pub job: u64,
     /// Board rows.
@@ -14,9 +16,9 @@ pub struct RunRow {
     /// Board columns.
     pub cols: u32,
     /// Tie-break rule.
-    pub rule: String,
+    pub rule: Cow<'a, str>,
     /// Solver.
-    pub method: String,
+    pub method: Cow<'a, str>,
     /// Whether a closed tour was required.
     pub closed: bool,
     /// Start row (0-based).
@@ -28,7 +30,7 @@ pub struct RunRow {
     /// The run's own PRNG seed: `ktour solve --seed` replays the run alone.
     pub seed: u64,
     /// `found`, `dead-end`, `not-closed`, `budget`, `no-tour-theorem`, `no-tour-exhausted`.
-    pub outcome: String,
+    pub outcome: Cow<'a, str>,
     /// Whether a tour (closed if required) was found.
     pub success: bool,
     /// Squares on the final path.

@@ -15,6 +15,7 @@ use super::spec::{RecordLevel, Spec};
 use crate::exists;
 use crate::solve::{Outcome, Request, RunSummary, SolveError, Solver, MAX_INTERLEAVED_RUNS};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -177,11 +178,10 @@ fn run_block(
             if at + n > out.len() {
                 break; // the batch stopped at a run of this chunk
             }
-            let (tally, rows) = tally_chunk(&jobs[at..at + n], &out[at..at + n], record);
-            if let Err(e) = lines.add(&chunk, &tally, &rows) {
-                return (done, Some(e.into()));
+            match add_chunk(lines, &chunk, &jobs[at..at + n], &out[at..at + n], record) {
+                Ok(tally) => done.push((chunk, tally)),
+                Err(e) => return (done, Some(e)),
             }
-            done.push((chunk, tally));
             at += n;
         }
         if let Err(source) = ran {
@@ -197,43 +197,51 @@ fn run_block(
     (done, None)
 }
 
-/// The tally of one chunk's runs, and their rows if runs are recorded.
-fn tally_chunk(
+/// Tally one chunk's runs and add its lines: its runs' rows if runs are recorded (straight into
+/// the CSV buffer, borrowing the names: no allocation per row), then its journal row.
+fn add_chunk(
+    lines: &mut ChunkLines,
+    chunk: &Chunk,
     jobs: &[super::plan::Job],
     out: &[RunSummary],
     record: RecordLevel,
-) -> (Tally, Vec<RunRow>) {
+) -> Result<Tally, SweepError> {
     let mut tally = Tally::default();
-    let mut rows = Vec::new();
     let (board, closed) = (jobs[0].request.board, jobs[0].request.closed);
     let board_ok = exists::tour(board, closed).is_ok();
+    // a chunk is one group: one rule, one method
+    let (rule, method) = (
+        jobs[0].request.rule.to_string(),
+        jobs[0].request.method.name(),
+    );
     for (job, s) in jobs.iter().zip(out) {
         let feasible = board_ok && exists::parity_allows(board, job.request.start, closed);
         tally.add_run(s, feasible);
         if record == RecordLevel::Runs {
             let r = &job.request;
-            rows.push(RunRow {
+            lines.add_run(&RunRow {
                 job: job.job,
                 rows: r.board.rows(),
                 cols: r.board.cols(),
-                rule: r.rule.to_string(),
-                method: r.method.to_string(),
+                rule: Cow::Borrowed(&rule),
+                method: Cow::Borrowed(method),
                 closed: r.closed,
                 start_row: r.start.row(),
                 start_col: r.start.col(),
                 trial: job.trial,
                 seed: r.seed,
-                outcome: s.outcome.name().to_string(),
+                outcome: Cow::Borrowed(s.outcome.name()),
                 success: s.outcome == Outcome::Found,
                 visited: s.visited,
                 nodes: s.stats.nodes,
                 backtracks: s.stats.backtracks,
                 ties: s.stats.ties,
                 elapsed_ns: s.stats.elapsed_ns,
-            });
+            })?;
         }
     }
-    (tally, rows)
+    lines.add_chunk(chunk, &tally)?;
+    Ok(tally)
 }
 
 /// Consecutive positions of `todo` that a worker takes at once: about [`CHUNK_STEPS`] of work, so that
