@@ -2,7 +2,8 @@
 //! unmake when the branch fails) per second: open and closed tours on 8x8 from every start (short
 //! runs: per-run setup included), and two closed 8x8 searches that backtrack a lot, where the node
 //! rate of the engine itself shows: `order:36875124` from (6,3) (264,790 nodes, no secondary key) and
-//! `pohl` from every start (803,627 nodes). Every run must find its tour.
+//! `pohl` from every start (803,627 nodes); and `random` from every start with 4 seeds (fresh keys
+//! drawn at every node with a tie). Every run must find its tour.
 //! See `benches/README.md` for how to run and the latest figures.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -62,6 +63,16 @@ fn bench(c: &mut Criterion) {
         (
             "8x8-closed/pohl/all-starts",
             requests(b8, true, Rule::Pohl, &all8),
+        ),
+        (
+            "8x8-closed/random/all-starts-4-seeds",
+            (0..4)
+                .flat_map(|seed| {
+                    requests(b8, true, Rule::Random, &all8)
+                        .into_iter()
+                        .map(move |r| Request { seed, ..r })
+                })
+                .collect(),
         ),
     ];
     for (name, reqs) in cases {

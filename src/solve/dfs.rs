@@ -1,15 +1,16 @@
 //! The explicit-stack depth-first search behind `backtrack`, `naive` and the exhaustive enumerations.
-//! Each stack frame holds the labels of the candidate moves still to try (12 bytes per square of depth),
+//! Each stack frame holds the labels of the candidate moves still to try (12 to 16 bytes per square of depth),
 //! never a recursion, so a 1000x1000 search leaves the thread's call stack alone.
 //!
 //! Fixed-order Warnsdorff rules (`first`, `order:*`), the distance rules (`roth`,
 //! `roth-original`, `center`, whose key depends only on where a candidate lies, so that each square
-//! has one fixed preference order of its eight moves: its *class*) and `pohl` (whose ties are
-//! resolved when popped) take a faster twin of the same loop, [`search_ordered`]: making a square
+//! has one fixed preference order of its eight moves: its *class*), `pohl` (whose ties are
+//! resolved when popped) and `random` (whose keys are drawn when a node is pushed, exactly as the
+//! sorting loop draws them) take a faster twin of the same loop, [`search_ordered`]: making a square
 //! also builds its *candidate mask*
 //! ([`SearchState::make_ordered`]), one bit per free neighbour at `8 * degree + scan position`, so the
 //! candidates in order are the mask's set bits from the lowest, popped lazily, and a frame is the mask
-//! still to try and its square (12 bytes). The stranded-square prune is the mask's low byte (degree
+//! still to try, its square and the order of its ties where a rule keeps one (16 bytes). The stranded-square prune is the mask's low byte (degree
 //! 0), and the closed-tour test reads one byte: the start's sentinel, lowered by one for every
 //! neighbour visited after it, says how many of its neighbours are still free. Both loops visit the
 //! same nodes in the same order (pinned by `tests/backtrack_nodes.rs`, and the twin test below).
@@ -33,13 +34,15 @@ pub(crate) struct Frame {
     stage: u8,
 }
 
-/// Candidates of one square on the path, for [`search_ordered`]: the candidate mask still to try and
-/// the square. Packed to 12 bytes, the size of a [`Frame`] (the memory estimate counts 12 per square).
+/// Candidates of one square on the path, for [`search_ordered`]: the candidate mask still to try,
+/// the square, and what [`Lanes::order`] kept for its ties. Packed to 16 bytes (the memory estimate
+/// counts 16 per square).
 #[derive(Clone, Copy, Debug)]
 #[repr(C, packed(4))]
 pub(crate) struct MaskFrame {
     mask: u64,
     head: u32,
+    order: u32,
 }
 
 /// The DFS stacks, reused across runs: one per loop; and the lane orders of the last distance rule.
@@ -55,13 +58,116 @@ pub(crate) struct Stack {
 trait Lanes {
     fn at(&self, head: usize) -> &LaneOffsets;
 
-    /// The bit of the next candidate to try among the non-empty `mask` of `head` (the state is the
-    /// one right after `head` was made, as every later move has been undone): the lowest, i.e. least
-    /// degree, then lane order.
+    /// What the frame of `head` keeps for [`Lanes::pick`], computed when the frame is pushed (the
+    /// node survived its prunes), from its full `mask`: nothing for most rules.
     #[inline(always)]
-    fn pick(&self, _state: &SearchState, _head: usize, mask: u64) -> u32 {
+    fn order(&self, _rule: &mut TieBreaker, _state: &SearchState, _head: usize, _mask: u64) -> u32 {
+        0
+    }
+
+    /// The bit of the next candidate to try among the non-empty `mask` of `head` (the state is the
+    /// one right after `head` was made, as every later move has been undone; `order` is what
+    /// [`Lanes::order`] kept): the lowest, i.e. least degree, then lane order.
+    #[inline(always)]
+    fn pick(&self, _state: &SearchState, _head: usize, mask: u64, _order: u32) -> u32 {
         mask.trailing_zeros()
     }
+}
+
+/// `random`: label order in lanes, and among candidates of equal least degree the order of keys
+/// drawn when the node is pushed, then lane order. The draws are the sorting loop's exactly (one
+/// key per candidate, in label order, at the nodes where two candidates share a degree), so both
+/// loops give the same search for a seed; the frame keeps each tied lane's rank by (key, lane) among
+/// the lanes of its degree, 3 bits a lane.
+struct RandomLanes(LaneOffsets);
+
+impl Lanes for RandomLanes {
+    #[inline(always)]
+    fn at(&self, _: usize) -> &LaneOffsets {
+        &self.0
+    }
+
+    #[inline(always)]
+    fn order(&self, rule: &mut TieBreaker, state: &SearchState, head: usize, mask: u64) -> u32 {
+        // two candidates share a degree when some byte has two bits: more bits than bytes in use
+        let bytes_in_use = 8 - zero_bytes(mask).count_ones();
+        if mask.count_ones() <= bytes_in_use {
+            return 0;
+        }
+        random_ranks(&self.0, rule, state, head, mask)
+    }
+
+    #[inline(always)]
+    fn pick(&self, _: &SearchState, _: usize, mask: u64, order: u32) -> u32 {
+        let tz = mask.trailing_zeros();
+        let byte = (mask >> (tz & !7)) & 0xFF;
+        if byte & (byte - 1) == 0 {
+            return tz;
+        }
+        let (mut best, mut best_rank) = (0, u32::MAX);
+        let mut rest = byte;
+        while rest != 0 {
+            let lane = rest.trailing_zeros();
+            rest &= rest - 1;
+            let rank = order >> (3 * lane) & 7;
+            if rank < best_rank {
+                (best, best_rank) = (lane, rank);
+            }
+        }
+        (tz & !7) + best
+    }
+}
+
+/// Draw a key for each candidate of `mask` in lane (label) order, as [`candidates`] does, and return
+/// the rank by (key, lane) of each lane among the lanes of its own degree, 3 bits a lane (only ties
+/// are ever ranked: a lane alone in its degree is picked without looking).
+#[inline(never)]
+fn random_ranks(
+    lanes: &LaneOffsets,
+    rule: &mut TieBreaker,
+    state: &SearchState,
+    head: usize,
+    mask: u64,
+) -> u32 {
+    // the lanes present in any byte
+    let mut present = mask;
+    present |= present >> 32;
+    present |= present >> 16;
+    present |= present >> 8;
+    let mut keys = [0u64; 8];
+    let mut rest = present & 0xFF;
+    while rest != 0 {
+        let lane = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let q = head.wrapping_add_signed(lanes.offset(lane));
+        // the sorting loop's key, with the lane below it so that equal keys keep lane order
+        let key = rule.secondary_key(state, q);
+        debug_assert!((0..1 << 32).contains(&key));
+        keys[lane] = (key as u64) << 3 | lane as u64;
+    }
+    let mut order = 0;
+    let mut bytes = mask;
+    while bytes != 0 {
+        let byte = (bytes & 0xFF) as u32;
+        bytes >>= 8;
+        if byte & byte.wrapping_sub(1) == 0 {
+            continue; // no tie in this degree
+        }
+        let mut rest = byte;
+        while rest != 0 {
+            let lane = rest.trailing_zeros();
+            rest &= rest - 1;
+            let mut rank = 0;
+            let mut others = byte;
+            while others != 0 {
+                let other = others.trailing_zeros();
+                others &= others - 1;
+                rank += u32::from(keys[other as usize] < keys[lane as usize]);
+            }
+            order |= rank << (3 * lane);
+        }
+    }
+    order
 }
 
 /// `pohl`: label order in lanes, and among candidates of equal least degree the smallest Pohl sum
@@ -77,7 +183,7 @@ impl Lanes for PohlLanes {
     }
 
     #[inline(always)]
-    fn pick(&self, state: &SearchState, head: usize, mask: u64) -> u32 {
+    fn pick(&self, state: &SearchState, head: usize, mask: u64, _: u32) -> u32 {
         let tz = mask.trailing_zeros();
         let byte = (mask >> (tz & !7)) & 0xFF;
         if byte & (byte - 1) == 0 {
@@ -323,6 +429,9 @@ pub(crate) fn search<O: Observer>(
         if rule.is_pohl() {
             ordered!(&PohlLanes(state.lane_offsets(rule.scan_order())));
         }
+        if rule.is_random() {
+            ordered!(&RandomLanes(state.lane_offsets(rule.scan_order())));
+        }
         if let Some((target, scan)) = rule.distance() {
             if let Some(lanes) = class_lanes(&mut stack.classes, state, target, scan) {
                 ordered!(lanes);
@@ -465,15 +574,17 @@ fn search_ordered<O: Observer>(
         0
     };
     count_tie(mask, stats);
+    let order = lanes.order(rule, state, start, mask);
     frames.push(MaskFrame {
         mask,
         head: start as u32,
+        order,
     });
     while let Some(top) = frames.last_mut() {
         let mask = top.mask;
         if mask != 0 {
             let head = top.head as usize;
-            let bit = lanes.pick(state, head, mask);
+            let bit = lanes.pick(state, head, mask, top.order);
             top.mask = mask & !(1 << bit);
             if cfg.budget != 0 && stats.nodes >= cfg.budget {
                 return End::Budget;
@@ -504,9 +615,11 @@ fn search_ordered<O: Observer>(
                 continue;
             }
             count_tie(next, stats);
+            let order = lanes.order(rule, state, q, next);
             frames.push(MaskFrame {
                 mask: next,
                 head: q as u32,
+                order,
             });
         } else {
             frames.pop();
@@ -587,6 +700,7 @@ mod tests {
             "roth-original",
             "center",
             "pohl",
+            "random",
         ];
         for (rows, cols) in [
             (1, 1),

@@ -253,6 +253,11 @@ impl TieBreaker {
         matches!(self.secondary, Secondary::Pohl)
     }
 
+    /// Whether ties are broken by fresh random keys (`random`).
+    pub(crate) fn is_random(&self) -> bool {
+        matches!(self.secondary, Secondary::Random(_))
+    }
+
     /// The target and tie order of this tie-breaker, if it is a distance rule (`roth`,
     /// `roth-original`, `center`): the backtracking search turns them into per-square lane orders.
     pub(crate) fn distance(&self) -> Option<(roth::Target, LabelOrder)> {
@@ -298,6 +303,7 @@ impl TieBreaker {
 
     /// The rule's key for candidate `q` (smaller is preferred); candidates with equal keys keep scan
     /// order. `random` draws a fresh key.
+    #[inline]
     pub fn secondary_key(&mut self, state: &SearchState, q: usize) -> i64 {
         match &mut self.secondary {
             Secondary::Fixed => 0,
