@@ -89,7 +89,8 @@ pub fn run(args: SweepArgs) -> anyhow::Result<ExitStatus> {
         command: std::env::args().collect::<Vec<_>>().join(" "),
         lane_memory: args.lane_memory,
     };
-    let plan_runs = experiment::Plan::new(&spec).total_runs();
+    let plan = experiment::Plan::new(&spec);
+    let plan_runs = plan.total_runs();
     eprintln!(
         "sweep {:?} ({spec_label}): {} runs{} on {threads} thread{} -> {}",
         spec.file.name,
@@ -98,7 +99,7 @@ pub fn run(args: SweepArgs) -> anyhow::Result<ExitStatus> {
         if threads == 1 { "" } else { "s" },
         out.display()
     );
-    let report = experiment::run_sweep(&spec, &opts)
+    let report = experiment::run_planned_sweep(&spec, &plan, &opts)
         .with_context(|| format!("sweep into {}", out.display()))?;
     print!("{}", report.table);
     let rate = report.runs_done_now as f64 / report.elapsed.as_secs_f64().max(1e-9);

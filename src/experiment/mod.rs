@@ -11,7 +11,9 @@ mod table;
 pub use output::{git_commit, merge, MergeReport, Meta, OutputError, CHUNKS, META, RUNS, SUMMARY};
 pub use plan::{rule_applies, Chunk, Group, Job, Plan, CHUNK_STEPS};
 pub use record::{ChunkRow, RunRow, SummaryRow, Tally};
-pub use runner::{request_stop, run_sweep, SweepError, SweepOptions, SweepReport};
+pub use runner::{
+    request_stop, run_planned_sweep, run_sweep, SweepError, SweepOptions, SweepReport,
+};
 pub use spec::{
     Budget, BudgetSpec, RecordLevel, Sizes, Spec, SpecError, SpecFile, StartSet, Starts,
     DEFAULT_SPEC,

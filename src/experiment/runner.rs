@@ -268,12 +268,21 @@ fn blocks(plan: &Plan, todo: &[Chunk]) -> Vec<std::ops::Range<usize>> {
 
 /// Run (or resume) `spec` into `opts.out`.
 pub fn run_sweep(spec: &Spec, opts: &SweepOptions) -> Result<SweepReport, SweepError> {
+    run_planned_sweep(spec, &Plan::new(spec), opts)
+}
+
+/// [`run_sweep`] with the spec's plan already made (`Plan::new(spec)`), for a caller that needs it
+/// first (the CLI prints the number of runs): an `order:*` plan takes milliseconds to make.
+pub fn run_planned_sweep(
+    spec: &Spec,
+    plan: &Plan,
+    opts: &SweepOptions,
+) -> Result<SweepReport, SweepError> {
     let started = Instant::now();
-    let plan = Plan::new(spec);
     let (shard_index, shard_count) = opts.shard.unwrap_or((1, 1));
     let mine = plan.shard(shard_index, shard_count);
-    let mut dir = OutDir::open(&opts.out, spec, &plan, opts.shard, opts.resume, opts.force)?;
-    let done = dir.recover(&plan)?; // chunk id -> tally, from the journal
+    let mut dir = OutDir::open(&opts.out, spec, plan, opts.shard, opts.resume, opts.force)?;
+    let done = dir.recover(plan)?; // chunk id -> tally, from the journal
     let mut tallies = vec![Tally::default(); plan.groups.len()];
     let mut runs_resumed = 0;
     for (&id, t) in &done {
@@ -314,7 +323,7 @@ pub fn run_sweep(spec: &Spec, opts: &SweepOptions) -> Result<SweepReport, SweepE
         .thread_name(|i| format!("ktour-sweep-{i}"))
         .build()
         .expect("thread pool");
-    let blocks = blocks(&plan, &todo);
+    let blocks = blocks(plan, &todo);
     let (tx, rx) = mpsc::sync_channel::<Result<BlockResult, SweepError>>(4 * threads);
     let mut runs_done_now = 0u64;
     let mut first_error = None;
@@ -322,7 +331,7 @@ pub fn run_sweep(spec: &Spec, opts: &SweepOptions) -> Result<SweepReport, SweepE
     pool.in_place_scope(|scope| {
         for _ in 0..threads {
             let tx = tx.clone();
-            let (plan, todo, blocks, next) = (&plan, &todo, &blocks, &next);
+            let (todo, blocks, next) = (&todo, &blocks, &next);
             scope.spawn(move |_| {
                 let mut solver = Solver::new();
                 solver.set_lane_memory(opts.lane_memory);
@@ -410,7 +419,7 @@ pub fn run_sweep(spec: &Spec, opts: &SweepOptions) -> Result<SweepReport, SweepE
     let chunks_done = mine.len() - todo.len() + written;
     let complete = chunks_done == mine.len();
     // on the sweep's own threads, so that `--threads 1` stays one thread
-    let summary = pool.install(|| output::summary_rows(&plan, &tallies));
+    let summary = pool.install(|| output::summary_rows(plan, &tallies));
     // the table is made while the summary is written: both are serial work at the end of a sweep
     let (written, table) = pool.install(|| {
         rayon::join(
