@@ -99,23 +99,40 @@ impl Lanes for RandomLanes {
 
     #[inline(always)]
     fn pick(&self, _: &SearchState, _: usize, mask: u64, order: u32) -> u32 {
-        let tz = mask.trailing_zeros();
-        let byte = (mask >> (tz & !7)) & 0xFF;
-        if byte & (byte - 1) == 0 {
-            return tz;
-        }
-        let (mut best, mut best_rank) = (0, u32::MAX);
-        let mut rest = byte;
-        while rest != 0 {
-            let lane = rest.trailing_zeros();
-            rest &= rest - 1;
-            let rank = order >> (3 * lane) & 7;
-            if rank < best_rank {
-                (best, best_rank) = (lane, rank);
-            }
-        }
-        (tz & !7) + best
+        lowest_unless_tied(mask, |base, byte| {
+            base + least_lane(byte, |lane| order >> (3 * lane) & 7)
+        })
     }
+}
+
+/// The bit to try next in the non-empty `mask`: the lowest (least degree, then lane order), unless
+/// the least degree is shared, when `tie(base, byte)` picks among its lanes (`byte`: the lanes of
+/// that degree, at bit `base` of the mask).
+#[inline(always)]
+fn lowest_unless_tied(mask: u64, tie: impl FnOnce(u32, u64) -> u32) -> u32 {
+    let tz = mask.trailing_zeros();
+    let byte = (mask >> (tz & !7)) & 0xFF;
+    if byte & (byte - 1) == 0 {
+        tz
+    } else {
+        tie(tz & !7, byte)
+    }
+}
+
+/// The lane of `byte` with the least `key`, the lowest lane among equal keys.
+#[inline(always)]
+fn least_lane(byte: u64, key: impl Fn(u32) -> u32) -> u32 {
+    let (mut best, mut best_key) = (0, u32::MAX);
+    let mut rest = byte;
+    while rest != 0 {
+        let lane = rest.trailing_zeros();
+        rest &= rest - 1;
+        let k = key(lane);
+        if k < best_key {
+            (best, best_key) = (lane, k);
+        }
+    }
+    best
 }
 
 /// Draw a key for each candidate of `mask` in lane (label) order, as [`candidates`] does, and return
@@ -184,29 +201,18 @@ impl Lanes for PohlLanes {
 
     #[inline(always)]
     fn pick(&self, state: &SearchState, head: usize, mask: u64, _: u32) -> u32 {
-        let tz = mask.trailing_zeros();
-        let byte = (mask >> (tz & !7)) & 0xFF;
-        if byte & (byte - 1) == 0 {
-            return tz;
-        }
-        pohl_pick(&self.0, state, head, tz & !7, byte)
+        lowest_unless_tied(mask, |base, byte| {
+            pohl_pick(&self.0, state, head, base, byte)
+        })
     }
 }
 
 /// The bit among the tied `byte` (at bit `base` of the mask) whose candidate has the smallest Pohl sum.
 #[inline(never)]
 fn pohl_pick(lanes: &LaneOffsets, state: &SearchState, head: usize, base: u32, byte: u64) -> u32 {
-    let (mut best, mut best_key) = (0, u32::MAX);
-    let mut rest = byte;
-    while rest != 0 {
-        let lane = rest.trailing_zeros();
-        rest &= rest - 1;
-        let key = pohl_sum(state, head.wrapping_add_signed(lanes.offset(lane as usize)));
-        if key < best_key {
-            (best, best_key) = (lane, key);
-        }
-    }
-    base + best
+    base + least_lane(byte, |lane| {
+        pohl_sum(state, head.wrapping_add_signed(lanes.offset(lane as usize)))
+    })
 }
 
 /// One lane order for the whole run (`first`, `order:*`).
