@@ -133,7 +133,7 @@ fn describe(req: &Request) -> String {
 const BATCH_RUNS: usize = 4 * MAX_INTERLEAVED_RUNS;
 
 /// Run the chunks of a block, then tally each chunk and add its lines to `lines`. Consecutive chunks
-/// go to [`Solver::run_batch`] together until they hold [`MAX_INTERLEAVED_RUNS`] runs, so that on
+/// go to [`Solver::run_batch`] together until they hold [`BATCH_RUNS`] runs, so that on
 /// large boards, where a chunk is a single run (more than 2^18 squares), the kernel still has runs to
 /// interleave; chunks that have enough runs go alone, which keeps a batch's buffers small (a whole
 /// 8x8 block in one batch was 6% slower: 4,096 jobs, requests and summaries out of cache). Returns
@@ -246,8 +246,8 @@ fn add_chunk(
 
 /// Consecutive positions of `todo` that a worker takes at once: about [`CHUNK_STEPS`] of work, so that
 /// the one-chunk groups of small boards (one per ordering in an `order:*` sweep) do not each pay for a
-/// message to the writer thread, and at least [`MAX_INTERLEAVED_RUNS`] runs, so that on large boards
-/// (a run a chunk) the kernel has runs to interleave.
+/// message to the writer thread, and at least [`BATCH_RUNS`] runs, so that on large boards (a run a
+/// chunk) the kernel has runs to interleave.
 fn blocks(plan: &Plan, todo: &[Chunk]) -> Vec<std::ops::Range<usize>> {
     let mut blocks = Vec::new();
     let (mut start, mut work, mut runs) = (0, 0u64, 0usize);
@@ -343,11 +343,7 @@ pub fn run_planned_sweep(
                     let Some(block) = blocks.get(next.fetch_add(1, Ordering::SeqCst)) else {
                         break;
                     };
-                    let mut result = BlockResult {
-                        first: block.start,
-                        done: Vec::new(),
-                        lines: ChunkLines::default(),
-                    };
+                    let mut lines = ChunkLines::default();
                     let (done, error) = run_block(
                         plan,
                         &todo[block.clone()],
@@ -356,9 +352,13 @@ pub fn run_planned_sweep(
                         &mut jobs,
                         &mut reqs,
                         &mut out,
-                        &mut result.lines,
+                        &mut lines,
                     );
-                    result.done = done;
+                    let result = BlockResult {
+                        first: block.start,
+                        done,
+                        lines,
+                    };
                     // what finished before an error is still written
                     let sent = tx.send(Ok(result)).is_ok();
                     if let Some(e) = error {
