@@ -132,6 +132,10 @@ fn describe(req: &Request) -> String {
 /// side by side, so that as runs of different lengths end, others take their lanes.
 const BATCH_RUNS: usize = 4 * MAX_INTERLEAVED_RUNS;
 
+/// Most work a block takes to reach [`BATCH_RUNS`] runs: 2^24 steps, about 0.1 s on one core (16
+/// runs of 1000x1000).
+const MAX_BLOCK_STEPS: u64 = 1 << 24;
+
 /// Run the chunks of a block, then tally each chunk and add its lines to `lines`. Consecutive chunks
 /// go to [`Solver::run_batch`] together until they hold [`BATCH_RUNS`] runs, so that on
 /// large boards, where a chunk is a single run (more than 2^18 squares), the kernel still has runs to
@@ -247,7 +251,8 @@ fn add_chunk(
 /// Consecutive positions of `todo` that a worker takes at once: about [`CHUNK_STEPS`] of work, so that
 /// the one-chunk groups of small boards (one per ordering in an `order:*` sweep) do not each pay for a
 /// message to the writer thread, and at least [`BATCH_RUNS`] runs, so that on large boards (a run a
-/// chunk) the kernel has runs to interleave.
+/// chunk) the kernel has runs to interleave, unless that passes [`MAX_BLOCK_STEPS`]: on a huge board
+/// a block stays one run, so that Ctrl-C and the last blocks of a sweep do not wait for sixteen.
 fn blocks(plan: &Plan, todo: &[Chunk]) -> Vec<std::ops::Range<usize>> {
     let mut blocks = Vec::new();
     let (mut start, mut work, mut runs) = (0, 0u64, 0usize);
@@ -255,7 +260,7 @@ fn blocks(plan: &Plan, todo: &[Chunk]) -> Vec<std::ops::Range<usize>> {
         let squares = plan.boards[plan.groups[c.group as usize].board].len() as u64;
         work += (c.to - c.from) as u64 * squares;
         runs += (c.to - c.from) as usize;
-        if work >= CHUNK_STEPS && runs >= BATCH_RUNS {
+        if work >= CHUNK_STEPS && (runs >= BATCH_RUNS || work >= MAX_BLOCK_STEPS) {
             blocks.push(start..i + 1);
             (start, work, runs) = (i + 1, 0, 0);
         }
@@ -480,6 +485,14 @@ mod tests {
         assert!(todo.iter().all(|c| c.to - c.from == 1));
         let b = blocks(&large, &todo);
         assert_eq!(b, vec![0..16, 16..32, 32..40]);
+        // 2048x2048: four runs reach 2^24 steps; 5000x5000: one run does
+        for (n, per_block) in [(2048, 4), (5000, 1)] {
+            let huge = Plan::new(&spec(&format!(
+                "name = \"h\"\nsizes = [{n}]\nstarts = \"sample:8\"\nrules = [\"first\"]\nmethods = [\"warnsdorff\"]"
+            )));
+            let b = blocks(&huge, &huge.shard(1, 1));
+            assert!(b.iter().all(|r| r.len() == per_block), "{n}: {b:?}");
+        }
         // every chunk is in exactly one block, in order
         for (plan, todo) in [(&small, small.shard(1, 1)), (&large, large.shard(1, 1))] {
             let b = blocks(plan, &todo);
