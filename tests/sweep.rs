@@ -149,6 +149,33 @@ record = "runs"
         ));
 }
 
+/// Workers that could not fit in memory together are refused before anything runs or is written:
+/// a single run's own memory check cannot see the other workers.
+#[test]
+fn workers_that_do_not_fit_in_memory_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(
+        tmp.path(),
+        r#"
+name = "too-big"
+sizes = [9000]
+starts = "corner"
+rules = ["first"]
+methods = ["backtrack"]
+"#,
+    );
+    let out = tmp.path().join("out");
+    // about 1.8 GB a worker (a search's state on 81 million squares): 1,000 of them fit nowhere
+    sweep(&spec, &out, &["--threads", "1000"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "1000 workers on the 9000x9000 board need about",
+        ))
+        .stderr(predicate::str::contains("use fewer --threads"));
+    assert!(!out.join("meta.json").exists());
+}
+
 /// Start a sweep, wait until its journal has at least `rows` finished chunks, then signal it.
 fn interrupt_midway(spec: &Path, out: &Path, signal: &str) -> std::process::Output {
     let bin = assert_cmd::cargo::cargo_bin("ktour");

@@ -74,6 +74,9 @@ pub enum SweepError {
     /// Output folder problems (other spec's results, I/O).
     #[error(transparent)]
     Output(#[from] output::OutputError),
+    /// The workers would not fit in memory together (checked before any run).
+    #[error(transparent)]
+    Memory(#[from] crate::solve::SweepMemoryError),
     /// A run could not start (memory, rule domain).
     #[error("run {job} ({request}): {source}")]
     Solve {
@@ -271,6 +274,27 @@ fn blocks(plan: &Plan, todo: &[Chunk]) -> Vec<std::ops::Range<usize>> {
     blocks
 }
 
+/// Refuse a sweep whose workers would not fit in memory together: each needs, at most, what the
+/// spec's most demanding board and method take (a search's state, or the batch lanes of pure Warnsdorff).
+/// A single run's own check cannot see the other workers.
+fn check_worker_memory(spec: &Spec, opts: &SweepOptions) -> Result<(), SweepError> {
+    let mut solver = Solver::new();
+    solver.set_lane_memory(opts.lane_memory);
+    let worst = spec
+        .boards
+        .iter()
+        .flat_map(|&board| spec.methods.iter().map(move |&m| (board, m)))
+        .map(|(board, method)| {
+            let bytes = crate::solve::worker_bytes(board, method, solver.lanes_for(board));
+            (bytes, board)
+        })
+        .max_by_key(|&(bytes, _)| bytes);
+    if let Some((bytes, board)) = worst {
+        crate::solve::check_workers(board, bytes, opts.threads.max(1))?;
+    }
+    Ok(())
+}
+
 /// Run (or resume) `spec` into `opts.out`.
 pub fn run_sweep(spec: &Spec, opts: &SweepOptions) -> Result<SweepReport, SweepError> {
     run_planned_sweep(spec, &Plan::new(spec), opts)
@@ -284,6 +308,7 @@ pub fn run_planned_sweep(
     opts: &SweepOptions,
 ) -> Result<SweepReport, SweepError> {
     let started = Instant::now();
+    check_worker_memory(spec, opts)?;
     let (shard_index, shard_count) = opts.shard.unwrap_or((1, 1));
     let mine = plan.shard(shard_index, shard_count);
     let mut dir = OutDir::open(&opts.out, spec, plan, opts.shard, opts.resume, opts.force)?;

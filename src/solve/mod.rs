@@ -26,7 +26,7 @@ pub mod rules;
 mod trace;
 pub mod warnsdorff;
 
-pub use memory::{estimate_bytes, MemoryError};
+pub use memory::{check_workers, estimate_bytes, worker_bytes, MemoryError, SweepMemoryError};
 pub use rules::{Rule, RuleError, TieBreaker};
 pub use trace::{trace, Trace, TraceEvent};
 
@@ -341,6 +341,11 @@ impl Solver {
     /// below one lane's need still walk one lane.
     pub fn set_lane_memory(&mut self, bytes_per_square: f64) {
         self.lane_memory = bytes_per_square;
+    }
+
+    /// How many walks [`Solver::run_batch`] interleaves on `board` with this solver's lane memory.
+    pub fn lanes_for(&self, board: Board) -> usize {
+        kernel::lanes_for(&Layout::new(board), self.lane_memory)
     }
 
     /// Run `req`, keeping the path in the solver ([`Solver::path`]); no allocation once warm.
