@@ -278,14 +278,13 @@ fn blocks(plan: &Plan, todo: &[Chunk]) -> Vec<std::ops::Range<usize>> {
 /// spec's most demanding board and method take (a search's state, or the batch lanes of pure Warnsdorff).
 /// A single run's own check cannot see the other workers.
 fn check_worker_memory(spec: &Spec, opts: &SweepOptions) -> Result<(), SweepError> {
-    let mut solver = Solver::new();
-    solver.set_lane_memory(opts.lane_memory);
     let worst = spec
         .boards
         .iter()
         .flat_map(|&board| spec.methods.iter().map(move |&m| (board, m)))
         .map(|(board, method)| {
-            let bytes = crate::solve::worker_bytes(board, method, solver.lanes_for(board));
+            let lanes = crate::solve::interleaved_lanes(board, opts.lane_memory);
+            let bytes = crate::solve::worker_bytes(board, method, lanes);
             (bytes, board)
         })
         .max_by_key(|&(bytes, _)| bytes);

@@ -284,6 +284,12 @@ pub const MAX_INTERLEAVED_RUNS: usize = kernel::MAX_LANES;
 /// take at most 2 bytes per square of the board (one walk at a time on 1000x1000).
 pub const DEFAULT_LANE_MEMORY: f64 = 2.0;
 
+/// How many walks [`Solver::run_batch`] interleaves on `board` when its lane memory is
+/// `bytes_per_square` ([`Solver::set_lane_memory`]).
+pub fn interleaved_lanes(board: Board, bytes_per_square: f64) -> usize {
+    kernel::lanes_for(&Layout::new(board), bytes_per_square)
+}
+
 /// Scratch state for runs, reused across runs: allocate once per worker thread.
 #[derive(Clone, Debug)]
 pub struct Solver {
@@ -341,11 +347,6 @@ impl Solver {
     /// below one lane's need still walk one lane.
     pub fn set_lane_memory(&mut self, bytes_per_square: f64) {
         self.lane_memory = bytes_per_square;
-    }
-
-    /// How many walks [`Solver::run_batch`] interleaves on `board` with this solver's lane memory.
-    pub fn lanes_for(&self, board: Board) -> usize {
-        kernel::lanes_for(&Layout::new(board), self.lane_memory)
     }
 
     /// Run `req`, keeping the path in the solver ([`Solver::path`]); no allocation once warm.
