@@ -98,6 +98,7 @@ fn same_spec_same_csv_with_one_and_two_threads() {
         assert!(meta.get(key).is_some(), "meta.json lacks {key}");
     }
     assert_eq!(meta["status"], "complete");
+    assert_eq!(meta["lane_memory"], ktour::solve::DEFAULT_LANE_MEMORY);
     // summary: success rates are consistent with the runs
     let mut runs = csv::Reader::from_path(a.join("runs.csv")).unwrap();
     let n_runs = runs.records().count();

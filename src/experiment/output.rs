@@ -92,6 +92,10 @@ pub struct Meta {
     pub command: String,
     /// Worker threads.
     pub threads: usize,
+    /// Bytes per square a worker's interleaved runs may take on large boards (`--lane-memory`;
+    /// results do not depend on it, speed does). Absent from files written before it was recorded.
+    #[serde(default)]
+    pub lane_memory: Option<f64>,
     /// CPU model (from /proc/cpuinfo).
     pub cpu_model: String,
     /// Logical CPUs.
@@ -296,6 +300,7 @@ impl OutDir {
             git_commit: git_commit().into(),
             command: opts.command.clone(),
             threads: opts.threads,
+            lane_memory: Some(opts.lane_memory),
             cpu_model: cpu_model(),
             cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
             hostname: hostname(),
