@@ -3,7 +3,9 @@
 //! runs: per-run setup included), and two closed 8x8 searches that backtrack a lot, where the node
 //! rate of the engine itself shows: `order:36875124` from (6,3) (264,790 nodes, no secondary key) and
 //! `pohl` from every start (803,627 nodes); and `random` from every start with 4 seeds (fresh keys
-//! drawn at every node with a tie). Every run must find its tour.
+//! drawn at every node with a tie); `squirrel` from the corner, its domain (switching orderings as
+//! the path grows): 8x8 closed, and a 12x12 closed search that exhausts a budget of 10^6 nodes. Every
+//! other run must find its tour.
 //! See `benches/README.md` for how to run and the latest figures.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -26,12 +28,18 @@ fn requests(board: Board, closed: bool, rule: Rule, starts: &[Square]) -> Vec<Re
         .collect()
 }
 
-/// Nodes of one pass over `reqs`, asserting that every run finds its tour.
+/// Nodes of one pass over `reqs`, asserting that every run finds its tour (or, with a budget,
+/// spends it).
 fn nodes(solver: &mut Solver, reqs: &[Request]) -> u64 {
     reqs.iter()
         .map(|r| {
             let s = solver.run(r).unwrap();
-            assert_eq!(s.outcome, Outcome::Found, "{r:?}");
+            let expected = if r.budget == 0 {
+                Outcome::Found
+            } else {
+                Outcome::BudgetExhausted
+            };
+            assert_eq!(s.outcome, expected, "{r:?}");
             s.stats.nodes
         })
         .sum()
@@ -42,6 +50,7 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("backtrack");
     let b8 = Board::square(8).unwrap();
     let all8: Vec<Square> = b8.squares().collect();
+    let b12 = Board::square(12).unwrap();
     let hard = "order:36875124".parse().unwrap();
     let cases = [
         (
@@ -71,6 +80,20 @@ fn bench(c: &mut Criterion) {
                     requests(b8, true, Rule::Random, &all8)
                         .into_iter()
                         .map(move |r| Request { seed, ..r })
+                })
+                .collect(),
+        ),
+        (
+            "8x8-closed/squirrel/(0,0)",
+            requests(b8, true, Rule::Squirrel, &[Square::new(0, 0)]),
+        ),
+        (
+            "12x12-closed/squirrel/(0,0)-budget-10^6",
+            requests(b12, true, Rule::Squirrel, &[Square::new(0, 0)])
+                .into_iter()
+                .map(|r| Request {
+                    budget: 1_000_000,
+                    ..r
                 })
                 .collect(),
         ),
