@@ -366,6 +366,87 @@ fn cli_render_reads_lines_and_binary_tours() {
         .stderr(predicate::str::contains("not a knight move"));
 }
 
+/// A JSON record is drawn under the title it gives itself, so it is checked like any other tour
+/// file: a jump or a repeat is refused, as is a record that says `found` (or closed) without holding
+/// such a tour, or a board size other than the one given. Failed runs still draw.
+#[test]
+fn cli_render_checks_json_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let render = |input: &Path, extra: &[&str]| {
+        ktour()
+            .arg("render")
+            .arg(input)
+            .args(extra)
+            .arg("-o")
+            .arg(dir.path().join("x.svg"))
+            .assert()
+    };
+    let cases = [
+        (
+            r#"{"rows":5,"cols":5,"squares":[[0,0],[1,1]]}"#,
+            "not a knight move",
+        ),
+        (
+            r#"{"rows":5,"cols":5,"squares":[[0,0],[1,2],[0,0]],"found":false}"#,
+            "already visited",
+        ),
+        (
+            r#"{"rows":5,"cols":5,"squares":[[0,0],[1,2],[2,4]],"found":true}"#,
+            "found: true",
+        ),
+        (r#"{"rows":5,"cols":5,"squares":[]}"#, "no squares"),
+    ];
+    for (i, (json, message)) in cases.iter().enumerate() {
+        render(&write(&format!("{i}.json"), json), &[])
+            .code(2)
+            .stderr(predicate::str::contains(*message));
+    }
+    // an open tour claimed closed
+    let out = ktour()
+        .args(["solve", "-n", "5", "--format", "json"])
+        .output()
+        .unwrap();
+    let open = String::from_utf8(out.stdout).unwrap();
+    assert!(open.contains(r#""closed":false"#), "{open}");
+    render(&write("open.json", &open), &[]).success();
+    render(
+        &write(
+            "claim.json",
+            &open.replace(r#""closed":false"#, r#""closed":true"#),
+        ),
+        &[],
+    )
+    .code(2)
+    .stderr(predicate::str::contains("says closed"));
+    render(&dir.path().join("open.json"), &["-n", "6"])
+        .code(2)
+        .stderr(predicate::str::contains("5x5 board but 6x6"));
+    // a failed run (a dead end) is drawn as one
+    let out = ktour()
+        .args([
+            "solve",
+            "-n",
+            "5",
+            "--start",
+            "0,2",
+            "--method",
+            "warnsdorff",
+        ])
+        .args(["--rule", "order:36875124", "--format", "json"])
+        .output()
+        .unwrap();
+    render(
+        &write("failed.json", &String::from_utf8(out.stdout).unwrap()),
+        &[],
+    )
+    .success();
+}
+
 fn first_lines(text: &str, n: usize) -> String {
     text.lines().take(n).map(|l| format!("{l}\n")).collect()
 }

@@ -5,9 +5,10 @@
 
 use super::args::read_input;
 use super::{BoardArgs, ExitStatus};
+use crate::board::Board;
 use crate::render::{tour_svg_with, Numbers, SvgOptions};
 use crate::tour::{is_json, parse_record, parse_tour, TourRecord};
-use crate::verify::{verify_tour, TourKind, VerifyError};
+use crate::verify::{verify_path, verify_tour, TourKind, VerifyError};
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use std::io::Write;
@@ -69,12 +70,15 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitStatus> {
 
 /// The record to draw: JSON as written (it may carry a failed run's method, rule and counters); other
 /// formats carry only squares, so whether they are a tour, and closed, is what the verifier says, and
-/// squares that stop short of a tour are drawn as a failed run.
+/// squares that stop short of a tour are drawn as a failed run. Either way the squares are checked
+/// first: a picture titled "tour" is one the verifier accepts.
 fn load(bytes: &[u8], args: &RenderArgs) -> anyhow::Result<TourRecord> {
     let name = args.file.display();
     if is_json(bytes) {
-        return parse_record(bytes)
-            .with_context(|| format!("{name}: expected the output of `solve --format json`"));
+        let rec = parse_record(bytes)
+            .with_context(|| format!("{name}: expected the output of `solve --format json`"))?;
+        check_record(&rec, args.board.board_opt()?).with_context(|| format!("{name}"))?;
+        return Ok(rec);
     }
     let tour = parse_tour(bytes, args.board.board_opt()?).with_context(|| format!("{name}"))?;
     let kind = match verify_tour(tour.board, &tour.squares) {
@@ -94,4 +98,31 @@ fn load(bytes: &[u8], args: &RenderArgs) -> anyhow::Result<TourRecord> {
         rule: String::new(),
         stats: Default::default(),
     })
+}
+
+/// A JSON record is drawn as it says, so it must say the truth: its board is the one given (if
+/// any), its squares are a knight path, and a record of a found tour holds a tour (closed if it says
+/// so). A failed run's path may stop short, or cover the board without closing (`--closed`).
+fn check_record(rec: &TourRecord, given: Option<Board>) -> anyhow::Result<()> {
+    let board = Board::new(u64::from(rec.rows), u64::from(rec.cols))?;
+    if let Some(b) = given {
+        if b != board {
+            bail!("the file is for a {board} board but {b} was given");
+        }
+    }
+    if rec.squares.is_empty() {
+        bail!("the record has no squares");
+    }
+    verify_path(board, &rec.squares).context("not a knight path")?;
+    if rec.found {
+        let kind = verify_tour(board, &rec.squares).context("the record says `found: true`")?;
+        if rec.closed && kind != TourKind::Closed {
+            bail!(
+                "the record says closed, but the last square {} is not a knight move from the first {}",
+                rec.squares[rec.squares.len() - 1],
+                rec.squares[0]
+            );
+        }
+    }
+    Ok(())
 }
