@@ -142,7 +142,12 @@ fn exists_answers_from_the_theorems() {
         .args(["exists", "--rows", "3", "--cols", "10", "--closed"])
         .assert()
         .success()
-        .stdout(predicate::str::starts_with("yes"));
+        .stdout("yes: 3x10 has a closed tour (Schwenk 1991)\n");
+    ktour()
+        .args(["exists", "--size", "8"])
+        .assert()
+        .success()
+        .stdout("yes: 8x8 has an open tour (Conrad et al. 1994)\n");
     ktour()
         .args(["exists", "--size", "4"])
         .assert()

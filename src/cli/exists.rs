@@ -15,15 +15,14 @@ pub struct ExistsArgs {
 
 pub fn run(args: ExistsArgs) -> anyhow::Result<ExitStatus> {
     let board = args.board.board()?;
-    let kind = if args.closed { "closed" } else { "open" };
     match crate::exists::tour(board, args.closed) {
         Ok(()) => {
-            let why = if args.closed {
-                "Schwenk (1991)"
+            let (kind, why) = if args.closed {
+                ("a closed", "Schwenk 1991")
             } else {
-                "Conrad et al. (1994)"
+                ("an open", "Conrad et al. 1994")
             };
-            println!("yes: {board} has a {kind} tour ({why})");
+            println!("yes: {board} has {kind} tour ({why})");
             Ok(ExitStatus::Success)
         }
         Err(reason) => {
