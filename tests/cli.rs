@@ -164,6 +164,19 @@ fn exists_answers_from_the_theorems() {
         .success();
 }
 
+/// A start the construction does not reach is a limit of the method (exit 1), not bad input.
+#[test]
+fn construct_at_a_start_it_does_not_reach_is_not_found() {
+    ktour()
+        .args(["solve", "--rows", "4", "--cols", "40", "--start", "0,20"])
+        .args(["--method", "construct"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::starts_with(
+            "not found: construction cannot start",
+        ));
+}
+
 #[test]
 fn solve_reports_outcomes_with_exit_codes() {
     // dead end: exit 1

@@ -116,7 +116,15 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitStatus> {
     };
     let finished = match strategy {
         Strategy::Search(method) => search(&Request { method, ..req }, "")?,
-        Strategy::Construct => build(board, closed, start, "")?,
+        Strategy::Construct => match build(board, closed, start, "") {
+            // a limit of the method, not bad input: a tour may well exist (exit 1, as for a search
+            // that gives up)
+            Err(e) if is_unsupported(&e) => {
+                eprintln!("not found: {e}; a tour may exist there: try --method backtrack");
+                return Ok(ExitStatus::NotFound);
+            }
+            built => built?,
+        },
         Strategy::Auto => {
             let limit = if closed {
                 AUTO_CLOSED_SEARCH
@@ -142,11 +150,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitStatus> {
                     Ok(f) => f,
                     // construction does not reach every start (outer-row starts in the middle of
                     // long 4-row strips): search is the fallback
-                    Err(e)
-                        if e.downcast_ref::<ConstructError>().is_some_and(|e| {
-                            matches!(e, ConstructError::StartUnsupported { .. })
-                        }) =>
-                    {
+                    Err(e) if is_unsupported(&e) => {
                         let budget = if args.budget == 0 {
                             AUTO_BUDGET
                         } else {
@@ -173,6 +177,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitStatus> {
         Outcome::Impossible(_) => ExitStatus::NoTour,
         Outcome::DeadEnd | Outcome::NotClosed | Outcome::BudgetExhausted => ExitStatus::NotFound,
     })
+}
+
+/// Whether construction gave up on a start it does not reach (see [`construct::construct`]).
+fn is_unsupported(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<ConstructError>()
+        .is_some_and(|e| matches!(e, ConstructError::StartUnsupported { .. }))
 }
 
 fn search(req: &Request, note: &'static str) -> anyhow::Result<Finished> {
