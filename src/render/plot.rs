@@ -348,7 +348,12 @@ fn chart_data(summary: &Summary, metric: Metric) -> ChartData {
         let mut points = Vec::new();
         let mut success = Vec::new();
         for (&(rows, cols), p) in boards {
-            let x = if all_square { rows } else { rows * cols } as f64;
+            // in floating point: a hand-made summary may hold sides whose product overflows u32
+            let x = if all_square {
+                f64::from(rows)
+            } else {
+                f64::from(rows) * f64::from(cols)
+            };
             let rate = if p.feasible > 0 {
                 Some(p.successes as f64 / p.feasible as f64)
             } else if p.rate_n > 0 {
