@@ -498,6 +498,16 @@ fn cli_bad_input_is_a_one_line_error_with_exit_2() {
             ],
             "unknown rule",
         ),
+        (
+            vec![
+                "animate".into(),
+                "--size".into(),
+                "6".into(),
+                "--method".into(),
+                "rotate".into(),
+            ],
+            "replay moves and undos",
+        ),
     ];
     for (args, needle) in cases {
         let assert = ktour()

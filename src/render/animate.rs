@@ -13,7 +13,7 @@
 
 use super::escape_xml;
 use crate::board::{Board, Square, KNIGHT_DELTAS};
-use crate::solve::{Impossibility, Outcome, Request, SolveError, Trace, TraceEvent};
+use crate::solve::{Impossibility, Method, Outcome, Request, SolveError, Trace, TraceEvent};
 use serde_json::json;
 
 /// Largest board side that can be animated.
@@ -80,6 +80,9 @@ pub enum AnimationError {
     /// A square off the board.
     #[error("square {0} is off the {1} board")]
     OffBoard(Square, Board),
+    /// A method whose work is not a sequence of moves and undos (`rotate` rewires its path).
+    #[error("animations replay moves and undos: warnsdorff, backtrack or naive (got {0}, whose Pósa rotations rewire the path)")]
+    Method(Method),
 }
 
 /// The label order of `first` or `order:ABCDEFGH`; `None` for anything else.
@@ -237,6 +240,9 @@ pub const MAX_BUDGET: u64 = (MAX_EVENTS / 2) as u64;
 pub fn trace_run(req: &Request) -> Result<Replay, AnimationError> {
     if req.board.rows().max(req.board.cols()) > MAX_ANIMATE_SIDE {
         return Err(AnimationError::TooLarge(req.board));
+    }
+    if req.method == Method::Rotate {
+        return Err(AnimationError::Method(req.method));
     }
     let mut req = *req;
     if req.budget == 0 || req.budget > MAX_BUDGET {
