@@ -116,6 +116,12 @@ pub fn parse_tour(bytes: &[u8], board: Option<Board>) -> Result<LoadedTour, Tour
     if bytes.starts_with(BIN_MAGIC) {
         return parse_bin(bytes, board);
     }
+    let bytes = without_bom(bytes);
+    if bytes.trim_ascii_start().starts_with(b"[") {
+        return Err(TourFileError::Unrecognised(
+            "a JSON array; a tour record is an object, as `solve --format json` writes it".into(),
+        ));
+    }
     if is_json(bytes) {
         let rec = parse_record(bytes)?;
         let file_board = Board::new(rec.rows as u64, rec.cols as u64)?;
@@ -143,15 +149,21 @@ pub fn parse_tour(bytes: &[u8], board: Option<Board>) -> Result<LoadedTour, Tour
     })
 }
 
-/// Whether `bytes` hold a JSON tour record (text whose first non-blank character is `{`).
+/// Whether `bytes` hold a JSON tour record (text whose first non-blank character is `{`, after a
+/// byte-order mark if any).
 pub fn is_json(bytes: &[u8]) -> bool {
-    bytes.trim_ascii_start().starts_with(b"{")
+    without_bom(bytes).trim_ascii_start().starts_with(b"{")
+}
+
+/// `bytes` without a leading UTF-8 byte-order mark (some Windows editors write one).
+fn without_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
 }
 
 /// The JSON tour record in `bytes` (as `solve --format json` writes it), its `start` checked against
 /// its first square.
 pub fn parse_record(bytes: &[u8]) -> Result<TourRecord, TourFileError> {
-    let rec: TourRecord = serde_json::from_str(utf8(bytes)?)?;
+    let rec: TourRecord = serde_json::from_str(utf8(without_bom(bytes))?)?;
     if let (Some(start), Some(&first)) = (rec.start, rec.squares.first()) {
         if start != first {
             return Err(TourFileError::Inconsistent(format!(
@@ -328,6 +340,23 @@ pub fn format_grid(board: Board, squares: &[Square]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_byte_order_mark_is_skipped_and_a_json_array_is_named() {
+        let board = Board::new(5, 5).unwrap();
+        let json = br#"{"rows":5,"cols":5,"squares":[[0,0],[1,2]]}"#;
+        let with_bom = [b"\xEF\xBB\xBF".as_slice(), json].concat();
+        assert_eq!(
+            parse_tour(&with_bom, None).unwrap(),
+            parse_tour(json, None).unwrap()
+        );
+        let lines = parse_tour(b"\xEF\xBB\xBF0,0\n1,2\n", Some(board)).unwrap();
+        assert_eq!(lines.squares, [Square::new(0, 0), Square::new(1, 2)]);
+        let err = parse_tour(b" [1,2,3]", Some(board))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("a JSON array"), "{err}");
+    }
 
     #[test]
     fn moves_round_trip_and_errors_name_the_line() {
