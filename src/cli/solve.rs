@@ -52,9 +52,9 @@ pub struct SolveArgs {
     /// `warnsdorff --closed` means rotate.
     #[arg(long, default_value = "auto")]
     method: String,
-    /// Tie-break rule (`ktour rules` lists them).
-    #[arg(long, default_value = "first")]
-    rule: String,
+    /// Tie-break rule (`ktour rules` lists them) [default: first]. Construction uses none.
+    #[arg(long)]
+    rule: Option<String>,
     /// Node budget for the searches (squares entered); 0 = unlimited.
     #[arg(long, default_value_t = 100_000_000)]
     budget: u64,
@@ -99,7 +99,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitStatus> {
                 .map_err(|e: String| anyhow::anyhow!("{e}, construct, auto"))?,
         ),
     };
-    let rule: Rule = args.rule.parse()?;
+    let rule: Rule = args.rule.as_deref().unwrap_or("first").parse()?;
+    if let (Strategy::Construct, Some(name)) = (&strategy, &args.rule) {
+        eprintln!("note: --rule {name} is ignored: construction breaks no ties");
+    }
     let closed = args.closed || matches!(strategy, Strategy::Search(Method::Rotate));
     if let Err(reason) = crate::exists::tour_from(board, start, closed) {
         eprintln!("no tour: {reason}");
