@@ -175,6 +175,20 @@ fn construct_at_a_start_it_does_not_reach_is_not_found() {
         .stderr(predicate::str::starts_with(
             "not found: construction cannot start",
         ));
+    // construction breaks no ties: a rule given with it is named as ignored
+    ktour()
+        .args([
+            "solve",
+            "-n",
+            "8",
+            "--method",
+            "construct",
+            "--rule",
+            "roth",
+        ])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("--rule roth is ignored"));
 }
 
 #[test]
