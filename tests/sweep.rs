@@ -297,6 +297,191 @@ fn shards_merge_into_the_single_run_result() {
     same_results(&whole, &merged);
 }
 
+/// A spec of a few dozen chunks that takes a fraction of a second and records every run.
+const SMALL_SPEC: &str = r#"
+name = "damaged"
+sizes = "6..=12"
+starts = "all"
+rules = ["first", "random"]
+methods = ["warnsdorff", "backtrack"]
+trials = 2
+seed = 5
+budget = 2000
+record = "runs"
+"#;
+
+/// [`same_results`] in any row order: a chunk run again on resume is appended at the end.
+fn same_rows_any_order(a: &Path, b: &Path) {
+    for f in ["runs.csv", "summary.csv", "chunks.csv"] {
+        let sorted = |d: &Path| {
+            let mut v = rows_without_timing(&d.join(f));
+            v.sort();
+            v
+        };
+        let (x, y) = (sorted(a), sorted(b));
+        assert!(!x.is_empty(), "{f} is empty");
+        assert_eq!(x.len(), y.len(), "{f}: row counts differ");
+        assert!(
+            x == y,
+            "{f} differs between {} and {}",
+            a.display(),
+            b.display()
+        );
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+}
+
+/// A finished sweep of [`SMALL_SPEC`] and a copy of it damaged by `damage`, resumed: the journal
+/// lists every chunk, so a resume that trusted it would run nothing and call the rows complete.
+fn resume_after_damage(damage: impl FnOnce(&Path)) -> (tempfile::TempDir, String) {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(tmp.path(), SMALL_SPEC);
+    let (whole, hurt) = (tmp.path().join("whole"), tmp.path().join("hurt"));
+    sweep(&spec, &whole, &["--threads", "2"]).assert().success();
+    copy_dir(&whole, &hurt);
+    damage(&hurt.join("runs.csv"));
+    let out = sweep(&spec, &hurt, &["--resume", "--threads", "2"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    same_rows_any_order(&whole, &hurt);
+    let meta = std::fs::read_to_string(hurt.join("meta.json")).unwrap();
+    assert!(meta.contains("\"complete\""), "{meta}");
+    (tmp, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn resume_runs_again_what_a_deleted_runs_csv_held() {
+    let (tmp, err) = resume_after_damage(|runs| std::fs::remove_file(runs).unwrap());
+    assert!(err.contains("warning: "), "{err}");
+    assert!(err.contains("running them again"), "{err}");
+    // an intact folder is resumed without a warning and without rewriting its rows
+    let hurt = tmp.path().join("hurt");
+    let before = std::fs::read(hurt.join("runs.csv")).unwrap();
+    let spec = tmp.path().join("spec.toml");
+    #[cfg(unix)]
+    let inode = |p: &Path| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(p).unwrap());
+    #[cfg(unix)]
+    let ino = inode(&hurt.join("runs.csv"));
+    sweep(&spec, &hurt, &["--resume"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("warning").not());
+    #[cfg(unix)]
+    assert_eq!(inode(&hurt.join("runs.csv")), ino, "runs.csv was rewritten");
+    assert_eq!(std::fs::read(hurt.join("runs.csv")).unwrap(), before);
+}
+
+#[test]
+fn resume_runs_again_the_chunk_of_a_deleted_row() {
+    let (_tmp, err) = resume_after_damage(|runs| {
+        let text = std::fs::read_to_string(runs).unwrap();
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines.remove(lines.len() / 2);
+        std::fs::write(runs, lines.join("\n") + "\n").unwrap();
+    });
+    assert!(err.contains("lacks rows of 1 of the"), "{err}");
+}
+
+#[test]
+fn merge_counts_chunks_with_rows_lost_as_missing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(tmp.path(), SMALL_SPEC);
+    let (whole, cut) = (tmp.path().join("whole"), tmp.path().join("cut"));
+    sweep(&spec, &whole, &["--threads", "2"]).assert().success();
+    copy_dir(&whole, &cut);
+    // a copy stopped part way (mid-line)
+    let runs = std::fs::read(cut.join("runs.csv")).unwrap();
+    std::fs::write(cut.join("runs.csv"), &runs[..runs.len() * 3 / 5]).unwrap();
+    let merged = tmp.path().join("m");
+    let ktour = || Cmd::cargo_bin("ktour").unwrap();
+    ktour()
+        .arg("merge")
+        .arg(&cut)
+        .arg("--out")
+        .arg(&merged)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("counted as missing"))
+        .stderr(predicate::str::contains("merged 1 folder:"));
+    let meta = std::fs::read_to_string(merged.join("meta.json")).unwrap();
+    assert!(meta.contains("\"incomplete\""), "{meta}");
+    // what it kept is consistent: the summary counts exactly the rows written, all of them right
+    let rows = rows_without_timing(&merged.join("runs.csv"));
+    let mut sum = csv::Reader::from_path(merged.join("summary.csv")).unwrap();
+    let total: u64 = sum
+        .deserialize::<ktour::experiment::SummaryRow>()
+        .map(|r| r.unwrap().runs)
+        .sum();
+    assert_eq!(total as usize, rows.len());
+    assert!(!rows.is_empty());
+    let all = rows_without_timing(&whole.join("runs.csv"));
+    assert!(rows.iter().all(|r| all.contains(r)));
+    // an intact copy supplies the lost chunks, each row once
+    let merged2 = tmp.path().join("m2");
+    ktour()
+        .arg("merge")
+        .args([&cut, &whole])
+        .arg("--out")
+        .arg(&merged2)
+        .assert()
+        .success();
+    same_results(&whole, &merged2);
+}
+
+#[test]
+fn merge_refuses_a_folder_holding_results_unless_forced() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(tmp.path(), SMALL_SPEC);
+    let whole = tmp.path().join("whole");
+    sweep(&spec, &whole, &["--threads", "2"]).assert().success();
+    let merge_into = |out: &Path, extra: &[&str]| {
+        let mut c = Cmd::cargo_bin("ktour").unwrap();
+        c.arg("merge").arg(&whole).arg("--out").arg(out).args(extra);
+        c
+    };
+    // this spec's results: merge has no --resume to offer
+    merge_into(&whole, &[])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "choose another --out, or pass --force",
+        ))
+        .stderr(predicate::str::contains("--resume").not());
+    // another spec's
+    let other = tmp.path().join("other");
+    let b = tmp.path().join("b.toml");
+    std::fs::write(&b, "name = \"b\"\nsizes = [5]\n").unwrap();
+    sweep(&b, &other, &[]).assert().success();
+    merge_into(&other, &[])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("different experiment"))
+        .stderr(predicate::str::contains("--resume").not());
+    // results without meta.json, as sweep refuses them
+    let bare = tmp.path().join("bare");
+    std::fs::create_dir(&bare).unwrap();
+    std::fs::write(bare.join("chunks.csv"), "precious\n").unwrap();
+    merge_into(&bare, &[])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("without meta.json"));
+    assert_eq!(
+        std::fs::read_to_string(bare.join("chunks.csv")).unwrap(),
+        "precious\n"
+    );
+    merge_into(&bare, &["--force"]).assert().success();
+    same_results(&whole, &bare);
+}
+
 #[test]
 fn spec_errors_name_file_and_key() {
     let tmp = tempfile::tempdir().unwrap();

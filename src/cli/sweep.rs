@@ -156,9 +156,22 @@ pub struct MergeArgs {
 
 pub fn run_merge(args: MergeArgs) -> anyhow::Result<ExitStatus> {
     let r = experiment::merge(&args.dirs, &args.out, args.force)?;
+    for (dir, chunks) in &r.damaged {
+        eprintln!(
+            "warning: {} lacks rows of {} chunk{} its {} lists (chunk {}{}): counted as missing; `sweep --resume` there runs {} again",
+            dir.join(experiment::RUNS).display(),
+            chunks.len(),
+            if chunks.len() == 1 { "" } else { "s" },
+            experiment::CHUNKS,
+            chunks[0],
+            if chunks.len() > 1 { ", ..." } else { "" },
+            if chunks.len() == 1 { "it" } else { "them" },
+        );
+    }
     eprintln!(
-        "merged {} folders: {} of {} chunks, {} runs -> {}",
+        "merged {} folder{}: {} of {} chunks, {} runs -> {}",
         args.dirs.len(),
+        if args.dirs.len() == 1 { "" } else { "s" },
         r.chunks,
         r.total_chunks,
         r.runs,
@@ -166,7 +179,7 @@ pub fn run_merge(args: MergeArgs) -> anyhow::Result<ExitStatus> {
     );
     if r.chunks < r.total_chunks {
         eprintln!(
-            "warning: {} chunks are missing (shards not all run or not finished)",
+            "warning: {} chunks are missing (shards not all run or not finished, or rows lost)",
             r.total_chunks - r.chunks
         );
         return Ok(ExitStatus::NotFound);

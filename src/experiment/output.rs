@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -45,6 +45,12 @@ pub enum OutputError {
     /// The folder holds results of this spec and neither --resume nor --force was given.
     #[error("{dir} already holds results of this spec; pass --resume to continue it, or --force to start over")]
     AlreadyThere {
+        /// The folder.
+        dir: PathBuf,
+    },
+    /// `merge --out` names a folder that already holds results of this spec.
+    #[error("{dir} already holds results of this spec; choose another --out, or pass --force to replace them")]
+    MergeTarget {
         /// The folder.
         dir: PathBuf,
     },
@@ -176,6 +182,7 @@ pub struct OutDir {
     started: String,
     total_runs: u64,
     total_chunks: u64,
+    record: RecordLevel,
 }
 
 impl OutDir {
@@ -234,17 +241,38 @@ impl OutDir {
             started: now(),
             total_runs: plan.total_runs(),
             total_chunks: plan.chunks.len() as u64,
+            record: spec.file.record,
         })
     }
 
     /// After a crash or an interrupt: the finished chunks listed in the journal (a torn last line is
-    /// dropped), with `runs.csv` cut back to exactly their runs. Empty unless resuming.
+    /// dropped) and, with `record = "runs"`, whose rows `runs.csv` holds in full; `runs.csv` is cut
+    /// back to exactly their runs (left untouched when it holds just that). Empty unless resuming.
     pub fn recover(&mut self, plan: &Plan) -> Result<BTreeMap<u64, Tally>, OutputError> {
         if !self.resume {
             return Ok(BTreeMap::new());
         }
-        let done = repair_journal(&self.dir.join(CHUNKS), plan)?;
-        repair_runs(&self.dir.join(RUNS), plan, &done)?;
+        let journal = self.dir.join(CHUNKS);
+        let mut rows = load_journal(&journal, plan)?;
+        let mut done: BTreeMap<u64, Tally> = rows.iter().map(|r| (r.chunk, r.tally())).collect();
+        if self.record == RecordLevel::Runs {
+            let runs = self.dir.join(RUNS);
+            let incomplete = repair_runs(&runs, plan, &mut done)?;
+            if !incomplete.is_empty() {
+                // said here: the runner only learns which chunks are done
+                eprintln!(
+                    "warning: {} lacks rows of {} of the {} chunks {} lists as finished (deleted, truncated or partly copied?); running them again",
+                    runs.display(),
+                    incomplete.len(),
+                    rows.len(),
+                    CHUNKS
+                );
+                rows.retain(|r| done.contains_key(&r.chunk));
+            }
+        }
+        if journal.exists() {
+            write_journal(&journal, &rows)?;
+        }
         Ok(done)
     }
 
@@ -475,19 +503,23 @@ impl Writers {
     }
 }
 
-/// Read the complete journal rows (stopping at a torn line), check them against the plan, rewrite the
-/// journal without the torn tail.
-fn repair_journal(path: &Path, plan: &Plan) -> Result<BTreeMap<u64, Tally>, OutputError> {
-    let mut done = BTreeMap::new();
+/// The journal's complete rows (stopping at a torn line), checked against the plan, each chunk once,
+/// in file order.
+fn load_journal(path: &Path, plan: &Plan) -> Result<Vec<ChunkRow>, OutputError> {
     if !path.exists() {
-        return Ok(done);
+        return Ok(Vec::new());
     }
-    let rows = read_journal(path, plan)?;
+    let mut seen = std::collections::HashSet::new();
+    let mut rows = read_journal(path, plan)?;
+    rows.retain(|r| seen.insert(r.chunk));
+    Ok(rows)
+}
+
+/// Rewrite the journal with exactly `rows` (atomically: a torn tail is cut off).
+fn write_journal(path: &Path, rows: &[ChunkRow]) -> Result<(), OutputError> {
     let mut w = csv::Writer::from_writer(Vec::new());
     for row in rows {
-        if done.insert(row.chunk, row.tally()).is_none() {
-            w.serialize(&row).map_err(csv_err(path))?;
-        }
+        w.serialize(row).map_err(csv_err(path))?;
     }
     let mut bytes = w.into_inner().map_err(|e| OutputError::Csv {
         path: path.into(),
@@ -496,8 +528,7 @@ fn repair_journal(path: &Path, plan: &Plan) -> Result<BTreeMap<u64, Tally>, Outp
     if bytes.is_empty() {
         bytes = CHUNK_HEADER.as_bytes().to_vec();
     }
-    write_atomic(path, &bytes)?;
-    Ok(done)
+    write_atomic(path, &bytes)
 }
 
 /// The journal's complete rows. A row is complete when it parses and ends with a newline.
@@ -527,57 +558,181 @@ fn read_journal(path: &Path, plan: &Plan) -> Result<Vec<ChunkRow>, OutputError> 
     Ok(rows)
 }
 
-fn job_ranges(plan: &Plan, done: &BTreeMap<u64, Tally>) -> Vec<(u64, u64)> {
-    let mut v: Vec<(u64, u64)> = done
-        .keys()
-        .map(|&id| {
-            let c = plan.chunks[id as usize];
-            let first = plan.groups[c.group as usize].first_job;
-            (first + c.from as u64, first + c.to as u64)
-        })
-        .collect();
-    v.sort_unstable();
-    v
+/// The rows `runs.csv` holds of each journaled chunk, counted once per job: a bit per run of those
+/// chunks and a counter per chunk, so a file far larger than memory can be checked as it streams by.
+struct RowCount {
+    /// `(first job, end job, chunk id)` of each journaled chunk, by first job.
+    ranges: Vec<(u64, u64, u64)>,
+    /// The bit of each range's first job in `seen`.
+    offsets: Vec<u64>,
+    seen: Vec<u64>,
+    counts: Vec<u64>,
 }
 
-fn in_ranges(ranges: &[(u64, u64)], job: u64) -> bool {
-    let i = ranges.partition_point(|&(a, _)| a <= job);
-    i > 0 && job < ranges[i - 1].1
-}
-
-/// Keep exactly the run rows of finished chunks, once each, in file order; drop a torn last line.
-fn repair_runs(path: &Path, plan: &Plan, done: &BTreeMap<u64, Tally>) -> Result<(), OutputError> {
-    if !path.exists() {
-        return Ok(());
+impl RowCount {
+    fn new<'a>(plan: &Plan, chunks: impl IntoIterator<Item = &'a u64>) -> RowCount {
+        let mut ranges: Vec<(u64, u64, u64)> = chunks
+            .into_iter()
+            .map(|&id| {
+                let c = plan.chunks[id as usize];
+                let first = plan.groups[c.group as usize].first_job;
+                (first + c.from as u64, first + c.to as u64, id)
+            })
+            .collect();
+        ranges.sort_unstable();
+        let mut offsets = Vec::with_capacity(ranges.len());
+        let mut bits = 0;
+        for &(a, b, _) in &ranges {
+            offsets.push(bits);
+            bits += b - a;
+        }
+        RowCount {
+            seen: vec![0; bits.div_ceil(64) as usize],
+            counts: vec![0; ranges.len()],
+            ranges,
+            offsets,
+        }
     }
-    let ranges = job_ranges(plan, done);
-    let rows = read_runs(path, |job| in_ranges(&ranges, job))?;
+
+    /// Count the row of `job`: false when it belongs to no journaled chunk or was counted already.
+    fn add(&mut self, job: u64) -> bool {
+        let Some(i) = self.range_of(job) else {
+            return false;
+        };
+        let bit = self.offsets[i] + job - self.ranges[i].0;
+        let (word, mask) = ((bit / 64) as usize, 1u64 << (bit % 64));
+        if self.seen[word] & mask != 0 {
+            return false;
+        }
+        self.seen[word] |= mask;
+        self.counts[i] += 1;
+        true
+    }
+
+    /// The index of the chunk `job` belongs to, if any.
+    fn range_of(&self, job: u64) -> Option<usize> {
+        let i = self.ranges.partition_point(|&(a, _, _)| a <= job);
+        (i > 0 && job < self.ranges[i - 1].1).then(|| i - 1)
+    }
+
+    /// The journaled chunks some of whose rows are missing, by chunk id.
+    fn incomplete(&self) -> Vec<u64> {
+        let mut v: Vec<u64> = self
+            .ranges
+            .iter()
+            .zip(&self.counts)
+            .filter(|&(&(a, b, _), &n)| n != b - a)
+            .map(|(&(_, _, id), _)| id)
+            .collect();
+        v.sort_unstable();
+        v
+    }
+}
+
+/// Stream the rows of `runs.csv` to `f` in file order: it may be far larger than memory. Stops at a
+/// torn last line (a crash mid-write) and at the first row that does not parse (nothing after it is
+/// trusted). Returns whether the file is as a sweep writes it: every line read, under this version's
+/// header (rows are appended in its column order). A missing file reads as empty.
+fn each_run(
+    path: &Path,
+    mut f: impl FnMut(RunRow<'static>) -> Result<(), OutputError>,
+) -> Result<bool, OutputError> {
+    let mut file = match File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(true),
+        Err(e) => return Err(io(path)(e)),
+    };
+    let len = file.metadata().map_err(io(path))?.len();
+    let end = complete_len(&mut file, len, path)?;
+    file.seek(SeekFrom::Start(0)).map_err(io(path))?;
+    let mut reader = csv::Reader::from_reader(file.take(end));
+    let bad = |e: csv::Error| {
+        if e.is_io_error() {
+            Err(csv_err(path)(e))
+        } else {
+            Ok(false)
+        }
+    };
+    let headers = match reader.byte_headers() {
+        Ok(h) => h.clone(),
+        Err(e) => return bad(e),
+    };
+    let same_header = headers
+        .iter()
+        .eq(RUN_HEADER.trim_end().split(',').map(str::as_bytes));
+    let mut rec = csv::ByteRecord::new();
+    loop {
+        match reader.read_byte_record(&mut rec) {
+            Ok(true) => {}
+            Ok(false) => return Ok(end == len && same_header),
+            Err(e) => return bad(e),
+        }
+        let Ok(row) = rec.deserialize::<RunRow<'static>>(Some(&headers)) else {
+            return Ok(false);
+        };
+        f(row)?;
+    }
+}
+
+/// The length of `file` up to its last newline, found from the end (a torn last line is left out).
+fn complete_len(file: &mut File, len: u64, path: &Path) -> Result<u64, OutputError> {
+    let mut buf = vec![0; 1 << 16];
+    let mut end = len;
+    while end > 0 {
+        let start = end.saturating_sub(buf.len() as u64);
+        let part = &mut buf[..(end - start) as usize];
+        file.seek(SeekFrom::Start(start)).map_err(io(path))?;
+        file.read_exact(part).map_err(io(path))?;
+        if let Some(i) = part.iter().rposition(|&b| b == b'\n') {
+            return Ok(start + i as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
+}
+
+/// Check `runs.csv` against the journal before resuming, and drop from `done` the chunks whose rows
+/// are not all there; returns them. The journal is written only after a chunk's rows are flushed, so
+/// missing rows mean the file was damaged afterwards (disk full, a partial copy, a deleted file):
+/// trusting the journal would call the sweep complete with rows lost for good, while running the
+/// chunks again costs only time (runs are deterministic). `runs.csv` is then rewritten to hold
+/// exactly the rows of the remaining chunks, once each, so that a chunk run again is not duplicated,
+/// and the rows of unjournaled chunks and a torn tail are cut off. An intact file is left as it is.
+fn repair_runs(
+    path: &Path,
+    plan: &Plan,
+    done: &mut BTreeMap<u64, Tally>,
+) -> Result<Vec<u64>, OutputError> {
+    let mut count = RowCount::new(plan, done.keys());
+    let mut intact = true;
+    let read_all = each_run(path, |row| {
+        intact &= count.add(row.job);
+        Ok(())
+    })?;
+    let incomplete = count.incomplete();
+    for c in &incomplete {
+        done.remove(c);
+    }
+    if (intact && read_all && incomplete.is_empty()) || !path.exists() {
+        return Ok(incomplete);
+    }
+    let mut keep = RowCount::new(plan, done.keys());
     let tmp = path.with_extension("tmp");
-    {
-        let mut f = BufWriter::new(File::create(&tmp).map_err(io(&tmp))?);
-        f.write_all(RUN_HEADER.as_bytes()).map_err(io(&tmp))?;
-        let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(f);
-        for r in &rows {
-            w.serialize(r).map_err(csv_err(&tmp))?;
+    let mut file = BufWriter::with_capacity(1 << 16, File::create(&tmp).map_err(io(&tmp))?);
+    file.write_all(RUN_HEADER.as_bytes()).map_err(io(&tmp))?;
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(file);
+    each_run(path, |row| {
+        if keep.add(row.job) {
+            w.serialize(row).map_err(csv_err(&tmp))?;
         }
-        w.flush().map_err(io(&tmp))?;
-    }
-    fs::rename(&tmp, path).map_err(io(path))
-}
-
-/// Complete run rows whose job passes `keep`, without duplicates.
-fn read_runs(path: &Path, keep: impl Fn(u64) -> bool) -> Result<Vec<RunRow<'static>>, OutputError> {
-    let bytes = fs::read(path).map_err(io(path))?;
-    let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let mut seen = std::collections::HashSet::new();
-    let mut rows = Vec::new();
-    for rec in csv::Reader::from_reader(&bytes[..end]).deserialize::<RunRow>() {
-        let Ok(row) = rec else { break };
-        if keep(row.job) && seen.insert(row.job) {
-            rows.push(row);
-        }
-    }
-    Ok(rows)
+        Ok(())
+    })?;
+    w.flush().map_err(io(&tmp))?;
+    drop(w);
+    fs::rename(&tmp, path).map_err(io(path))?;
+    Ok(incomplete)
 }
 
 fn write_summary(path: &Path, rows: &[SummaryRow]) -> Result<(), OutputError> {
@@ -652,6 +807,9 @@ pub struct MergeReport {
     pub total_chunks: usize,
     /// Runs present.
     pub runs: u64,
+    /// Folders whose `runs.csv` lacks rows of chunks their journal lists, with those chunks (counted
+    /// as missing).
+    pub damaged: Vec<(PathBuf, Vec<u64>)>,
 }
 
 /// Combine shard folders into `out`, exactly as if the sweep had run at once (timing columns aside).
@@ -681,12 +839,33 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
     let plan = Plan::new(&spec);
     let mut done: BTreeMap<u64, Tally> = BTreeMap::new();
     let mut runs: BTreeMap<u64, RunRow<'static>> = BTreeMap::new();
+    let mut damaged = Vec::new();
     for d in dirs {
         let rows = read_journal(&d.join(CHUNKS), &plan)?;
-        let mine: BTreeMap<u64, Tally> = rows.into_iter().map(|r| (r.chunk, r.tally())).collect();
+        let mut mine: BTreeMap<u64, Tally> =
+            rows.into_iter().map(|r| (r.chunk, r.tally())).collect();
         if spec.file.record == RecordLevel::Runs {
-            let ranges = job_ranges(&plan, &mine);
-            for r in read_runs(&d.join(RUNS), |j| in_ranges(&ranges, j))? {
+            // a chunk whose rows are not all in runs.csv counts as missing, like a shard not given:
+            // the merged result then says it is incomplete instead of losing those rows unseen, and
+            // the shard can be resumed (which runs the chunk again) and merged anew
+            let mut count = RowCount::new(&plan, mine.keys());
+            let mut mine_runs = Vec::new();
+            each_run(&d.join(RUNS), |row| {
+                if count.add(row.job) {
+                    mine_runs.push(row);
+                }
+                Ok(())
+            })?;
+            let incomplete = count.incomplete();
+            if !incomplete.is_empty() {
+                for c in &incomplete {
+                    mine.remove(c);
+                }
+                let keep = RowCount::new(&plan, mine.keys());
+                mine_runs.retain(|r| keep.range_of(r.job).is_some());
+                damaged.push((d.clone(), incomplete));
+            }
+            for r in mine_runs {
                 runs.entry(r.job).or_insert(r);
             }
         }
@@ -694,10 +873,14 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
             done.entry(k).or_insert(v);
         }
     }
-    if out.join(META).exists() && !force {
-        return Err(OutputError::AlreadyThere { dir: out.into() });
+    if !force {
+        check_merge_target(out, &first.spec)?;
     }
     fs::create_dir_all(out).map_err(io(out))?;
+    if spec.file.record != RecordLevel::Runs && out.join(RUNS).exists() {
+        // a forced merge replaces the whole result: rows of another spec must not stay beside it
+        fs::remove_file(out.join(RUNS)).map_err(io(&out.join(RUNS)))?;
+    }
     let mut tallies = vec![Tally::default(); plan.groups.len()];
     let mut journal = csv::Writer::from_writer(Vec::new());
     for (&chunk, t) in &done {
@@ -746,5 +929,25 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
         chunks: done.len(),
         total_chunks: plan.chunks.len(),
         runs: tallies.iter().map(|t| t.runs).sum(),
+        damaged,
     })
+}
+
+/// Refuse to merge into a folder that already holds results, as `sweep` refuses one without
+/// `--resume` or `--force` (merge has no `--resume`: it always writes the whole result anew).
+fn check_merge_target(out: &Path, spec: &SpecFile) -> Result<(), OutputError> {
+    match read_meta(out)? {
+        Some(m) if m.spec != *spec => Err(OutputError::OtherSpec {
+            dir: out.into(),
+            what: format!("spec {:?} differs from {:?}", m.spec.name, spec.name),
+        }),
+        Some(_) => Err(OutputError::MergeTarget { dir: out.into() }),
+        None if [RUNS, CHUNKS, SUMMARY].iter().any(|f| out.join(f).exists()) => {
+            Err(OutputError::OtherSpec {
+                dir: out.into(),
+                what: "result files without meta.json".into(),
+            })
+        }
+        None => Ok(()),
+    }
 }
