@@ -159,3 +159,69 @@ fn frontier_method_gives_the_same_counts() {
         .code(2)
         .stderr(contains("--max-states"));
 }
+
+#[test]
+fn frontier_counts_past_u128_are_refused_not_wrapped() {
+    // Directed open tours of 3 x 74 are twice a number above 2^127; release builds printed the
+    // wrapped value (smaller than 3 x 73's) with exit 0.
+    ktour()
+        .args([
+            "count", "--rows", "3", "--cols", "74", "--method", "frontier",
+        ])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(contains(
+            "error: the count of directed open tours on 3x74 exceeds 2^128 - 1",
+        ));
+    // Undirected, 3 x 75 passes it on the way (the multiplicities of the frontier states).
+    ktour()
+        .args([
+            "count", "--rows", "3", "--cols", "75", "--method", "frontier",
+        ])
+        .arg("--undirected")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(contains("exceeds 2^128 - 1"));
+    // Just below the limit the counts are those the counter gave before the check.
+    assert_eq!(
+        last_line(&["count", "--rows", "3", "--cols", "73", "--method", "frontier"]),
+        "102566194229143048370393851154210421824"
+    );
+    assert_eq!(
+        last_line(&[
+            "count",
+            "--rows",
+            "3",
+            "--cols",
+            "74",
+            "--method",
+            "frontier",
+            "--undirected"
+        ]),
+        "177435173263020157275536674745167650504"
+    );
+}
+
+#[test]
+fn endgame_caches_that_cannot_fit_are_refused() {
+    // 64 threads x 2^30 slots x 24 bytes = 1.5 TiB, more than any machine running the tests has; the
+    // allocator used to abort the process (exit 134).
+    ktour()
+        .env("RAYON_NUM_THREADS", "64")
+        .args([
+            "count",
+            "-n",
+            "5",
+            "--endgame-cache",
+            "10",
+            "--cache-bits",
+            "30",
+        ])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(contains("error: the endgame cache needs about 1572864 MiB"))
+        .stderr(contains("lower --cache-bits"));
+}

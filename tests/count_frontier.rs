@@ -13,7 +13,9 @@
 
 use ktour::board::Board;
 use ktour::count::frontier::{count_frontier, count_frontier_with, MAX_WIDTH};
-use ktour::count::{count, Closure, CountError, CountOptions, CountRequest, Orientation, Starts};
+use ktour::count::{
+    count, Closure, CountError, CountOptions, CountRequest, Counted, Orientation, Starts,
+};
 
 fn board(r: u64, c: u64) -> Board {
     Board::new(r, c).unwrap()
@@ -85,7 +87,12 @@ fn equals_search_on_long_narrow_boards() {
 
 #[test]
 fn matches_oeis() {
-    let directed = |r, c| count_frontier(board(r, c), false).unwrap().directed();
+    let directed = |r, c| {
+        count_frontier(board(r, c), false)
+            .unwrap()
+            .directed()
+            .unwrap()
+    };
     assert_eq!(directed(5, 5), 1728);
     for (n, a118067) in [
         (4, 16),
@@ -108,7 +115,7 @@ fn matches_oeis() {
     assert_eq!(frontier(5, 10, true), 13_311_268);
     // Directed closed tours over all starts: 2 per cycle and square.
     let six = count_frontier(board(6, 6), true).unwrap();
-    assert_eq!(six.directed(), 2 * 36 * 9862);
+    assert_eq!(six.directed(), Ok(2 * 36 * 9862));
 }
 
 #[test]
@@ -116,7 +123,7 @@ fn matches_oeis() {
 fn six_by_six_open_matches_a165134() {
     assert_eq!(
         count_frontier(board(6, 6), false).unwrap().directed(),
-        6_637_920
+        Ok(6_637_920)
     );
 }
 
@@ -128,8 +135,44 @@ fn six_by_six_open_matches_a165134() {
 fn seven_by_seven_open_matches_a165134() {
     assert_eq!(
         count_frontier(board(7, 7), false).unwrap().directed(),
-        165_575_218_320
+        Ok(165_575_218_320)
     );
+}
+
+#[test]
+fn counts_past_u128_are_refused() {
+    // 3 x 74 open: the undirected count fits (the value the counter gave before the check), its
+    // double does not.
+    let b = board(3, 74);
+    let open = count_frontier(b, false).unwrap();
+    assert_eq!(
+        open.undirected,
+        177_435_173_263_020_157_275_536_674_745_167_650_504
+    );
+    assert_eq!(
+        open.directed(),
+        Err(CountError::Overflow {
+            board: b,
+            what: Counted::Tours {
+                closure: Closure::Open,
+                orientation: Orientation::Directed
+            },
+            bits: 128
+        })
+    );
+    // 5 x n closed: 5 x 34 fits; on 5 x 36 the states' multiplicities pass 2^128 - 1 before the end.
+    assert_eq!(
+        frontier(5, 34, true),
+        21_821_760_546_806_761_707_309_514_948_565_417_796
+    );
+    assert!(matches!(
+        count_frontier(board(5, 36), true),
+        Err(CountError::Overflow {
+            what: Counted::Partial { .. },
+            bits: 128,
+            ..
+        })
+    ));
 }
 
 #[test]

@@ -65,7 +65,8 @@ pub struct CountArgs {
     #[arg(long, value_enum, default_value_t = CountFormat::Text)]
     format: CountFormat,
     /// Remember the counts of endgames with at most this many squares left (0: off). Same counts,
-    /// fewer nodes; costs 24 x 2^--cache-bits bytes per thread.
+    /// fewer nodes; costs 24 x 2^--cache-bits bytes per thread (refused with exit status 2 when the
+    /// threads' caches would not fit in memory).
     #[arg(long, default_value_t = 0, value_name = "SQUARES")]
     endgame_cache: u32,
     /// Count every (start, first move) pair, not one per symmetry class (a cross-check; slower).
@@ -214,7 +215,7 @@ fn run_frontier(
     let result = count_frontier_with(board, closed, args.max_states, &mut report)?;
     let total = match orientation {
         Orientation::Undirected => result.undirected,
-        Orientation::Directed => result.directed(),
+        Orientation::Directed => result.directed()?,
     };
     match args.format {
         CountFormat::Json => {

@@ -173,7 +173,7 @@ pub fn construct_into(
         }
         exists::tour_from(board, s, closed)?;
     }
-    fits(board, crate::solve::available_memory())?;
+    fits(board, crate::solve::available_bytes())?;
     // fallible: under an address-space limit the allocator refuses rather than aborting the process
     out.try_reserve_exact(board.len() as usize)
         .map_err(|_| ConstructError::AllocationRefused {

@@ -62,11 +62,16 @@ pub struct PathCount {
     pub tours: u64,
     /// Search nodes visited: one per square placed, the starting state included.
     pub nodes: u64,
+    /// `tours` passed `u64::MAX` on the way and is wrong: the caller refuses the count.
+    pub wrapped: bool,
 }
 
 impl std::ops::AddAssign for PathCount {
     fn add_assign(&mut self, other: PathCount) {
-        self.tours += other.tours;
+        let (tours, carry) = self.tours.overflowing_add(other.tours);
+        self.tours = tours;
+        self.wrapped |= carry | other.wrapped;
+        // Nodes are visited one by one: u64::MAX of them is centuries away.
         self.nodes += other.nodes;
     }
 }
@@ -315,7 +320,11 @@ impl KnightBits {
 
     fn count_with<C: SubCounts>(&self, head: u32, free: u64, end: End, cache: &mut C) -> PathCount {
         debug_assert!(free & (1u64 << head) == 0);
-        let mut out = PathCount { tours: 0, nodes: 1 };
+        let mut out = PathCount {
+            tours: 0,
+            nodes: 1,
+            wrapped: false,
+        };
         if free == 0 {
             // Complete: the end square, if fixed, was in `free` and is only ever entered last.
             out.tours = 1;
@@ -336,7 +345,8 @@ impl KnightBits {
             let top = &mut stack[depth - 1];
             if top.moves == 0 {
                 if top.key != NO_KEY {
-                    cache.put(top.key, top.free, out.tours - top.before);
+                    // Wrapping: a count that wrapped is refused anyway (`out.wrapped`).
+                    cache.put(top.key, top.free, out.tours.wrapping_sub(top.before));
                 }
                 depth -= 1;
                 continue;
@@ -346,13 +356,17 @@ impl KnightBits {
             let free = top.free & !(1u64 << next);
             out.nodes += 1;
             if free == 0 {
+                // One per node, like `nodes`: cannot pass u64::MAX in any real run.
                 out.tours += 1;
                 continue;
             }
             let key = if cache.wants(free) {
                 let key = state_key(next, end);
                 if let Some(tours) = cache.get(key, free) {
-                    out.tours += tours;
+                    // A cached count adds many tours at once: checked, with a sticky flag.
+                    let (sum, carry) = out.tours.overflowing_add(tours);
+                    out.tours = sum;
+                    out.wrapped |= carry;
                     continue;
                 }
                 key
@@ -427,15 +441,22 @@ struct Slot {
 }
 
 impl EndgameCache {
-    /// A table of `2^bits` slots (24 bytes each) for states with at most `max_free` free squares.
-    pub fn new(max_free: u32, bits: u32) -> Self {
+    /// Bytes per slot.
+    pub const SLOT_BYTES: u64 = std::mem::size_of::<Slot>() as u64;
+
+    /// A table of `2^bits` slots ([`Self::SLOT_BYTES`] each) for states with at most `max_free` free
+    /// squares; an error, not an abort, if the allocator refuses (`2^30` slots are 24 GiB).
+    pub fn new(max_free: u32, bits: u32) -> Result<Self, std::collections::TryReserveError> {
         assert!((1..=30).contains(&bits), "cache size 2^{bits} out of range");
-        EndgameCache {
-            slots: vec![Slot::default(); 1 << bits],
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(1 << bits)?;
+        slots.resize(1 << bits, Slot::default());
+        Ok(EndgameCache {
+            slots,
             shift: 64 - bits,
             max_free,
             hits: 0,
-        }
+        })
     }
 
     #[inline(always)]
@@ -510,6 +531,24 @@ mod tests {
         }
         assert_eq!(bits(8, 8).all(), u64::MAX);
         assert!(KnightBits::new(Board::new(5, 13).unwrap()).is_none());
+    }
+
+    #[test]
+    fn path_counts_remember_passing_u64_max() {
+        let count = |tours| PathCount {
+            tours,
+            nodes: 1,
+            wrapped: false,
+        };
+        let mut sum = count(u64::MAX - 1);
+        sum += count(1);
+        assert!(!sum.wrapped, "u64::MAX itself is a count");
+        sum += count(1);
+        assert!(sum.wrapped);
+        // and it sticks
+        let mut total = count(0);
+        total += sum;
+        assert!(total.wrapped);
     }
 
     #[test]

@@ -66,7 +66,7 @@
 //! - The slow twin is the backtracking engine: the tests compare the two on every board up to 6x6 and
 //!   on long 3 x n and 4 x n boards.
 
-use super::CountError;
+use super::{Closure, CountError, Counted, Orientation, Wrapped};
 use crate::board::Board;
 use rayon::slice::ParallelSliceMut;
 use std::time::{Duration, Instant};
@@ -99,15 +99,26 @@ pub struct FrontierCount {
 }
 
 impl FrontierCount {
-    /// Directed tours over all starts: 2 per open path (1 on the 1x1 board), `2 x squares` per cycle.
-    pub fn directed(&self) -> u128 {
-        if self.closed {
-            2 * self.board.len() as u128 * self.undirected
+    /// Directed tours over all starts: 2 per open path (1 on the 1x1 board), `2 x squares` per cycle;
+    /// [`CountError::Overflow`] when that passes `u128::MAX` (3 x 74 open already does).
+    pub fn directed(&self) -> Result<u128, CountError> {
+        let per_tour = if self.closed {
+            2 * self.board.len() as u128
         } else if self.board.len() == 1 {
-            self.undirected
+            1
         } else {
-            2 * self.undirected
-        }
+            2
+        };
+        self.undirected
+            .checked_mul(per_tour)
+            .ok_or(CountError::Overflow {
+                board: self.board,
+                what: Counted::Tours {
+                    closure: closure(self.closed),
+                    orientation: Orientation::Directed,
+                },
+                bits: 128,
+            })
     }
 }
 
@@ -132,7 +143,8 @@ pub fn count_frontier(board: Board, closed: bool) -> Result<FrontierCount, Count
 
 /// [`count_frontier`], calling `progress` after every row, and giving up with
 /// [`CountError::TooManyStates`] as soon as one step holds more than `max_states` states (each costs
-/// 24 bytes, in the lists of two consecutive steps, plus a sorting batch of 384 MiB at most).
+/// 24 bytes, in the lists of two consecutive steps, plus a sorting batch of 384 MiB at most), or with
+/// [`CountError::Overflow`] when a sum of ways passes `u128::MAX` (3 x 75 open, 5 x 42 closed).
 pub fn count_frontier_with(
     board: Board,
     closed: bool,
@@ -170,6 +182,8 @@ pub fn count_frontier_with(
     // Every cell of the window starts DONE: virtual squares before the board.
     let mut current = vec![Entry::new(pack(&[DONE; 16], 0, w), 1)];
     let n = plan.n;
+    // Set when the tours completed so far wrapped; checked once a step, off the hot loop.
+    let mut tours_wrapped = false;
     for i in 0..n {
         let last = i + 1 == n;
         let mut next = Gather::new(current.len());
@@ -202,10 +216,12 @@ pub fn count_frontier_with(
                 result.transitions += 1;
                 match outcome {
                     Outcome::Dead => {}
-                    Outcome::Complete => result.undirected += ways,
+                    Outcome::Complete => {
+                        add_wrapping(&mut result.undirected, ways, &mut tours_wrapped)
+                    }
                     Outcome::Continue if last => {
                         if !closed && final_is_path(&c[..=w], &step.terminal_ok) {
-                            result.undirected += ways;
+                            add_wrapping(&mut result.undirected, ways, &mut tours_wrapped);
                         }
                     }
                     Outcome::Continue => {
@@ -243,7 +259,21 @@ pub fn count_frontier_with(
         }
         // the states of this step are no longer needed while the next ones are sorted
         drop(current);
-        current = next.finish();
+        if tours_wrapped {
+            return Err(CountError::Overflow {
+                board,
+                what: Counted::Tours {
+                    closure: closure(closed),
+                    orientation: Orientation::Undirected,
+                },
+                bits: 128,
+            });
+        }
+        current = next.finish().map_err(|Wrapped| CountError::Overflow {
+            board,
+            what: Counted::Partial { square: i as u32 },
+            bits: 128,
+        })?;
         if current.len() > max_states {
             return Err(CountError::TooManyStates {
                 board,
@@ -263,6 +293,23 @@ pub fn count_frontier_with(
     }
     result.elapsed = began.elapsed();
     Ok(result)
+}
+
+fn closure(closed: bool) -> Closure {
+    if closed {
+        Closure::Closed
+    } else {
+        Closure::Open
+    }
+}
+
+/// `*sum += more`, wrapping, and remembering in `wrapped` that it did: a branch-free flag the caller
+/// checks once a step keeps the hot loops as fast as unchecked sums.
+#[inline(always)]
+fn add_wrapping(sum: &mut u128, more: u128, wrapped: &mut bool) {
+    let (total, carry) = sum.overflowing_add(more);
+    *sum = total;
+    *wrapped |= carry;
 }
 
 /// What adding a square's edges did to a state.
@@ -530,8 +577,11 @@ impl Entry {
         u128::from(self.ways[0]) | u128::from(self.ways[1]) << 64
     }
 
-    fn add_ways(&mut self, more: u128) {
-        *self = Entry::new(self.state, self.ways() + more);
+    /// Add `more` ways, wrapping; `wrapped` is set if the sum passed `u128::MAX`.
+    fn add_ways(&mut self, more: u128, wrapped: &mut bool) {
+        let mut ways = self.ways();
+        add_wrapping(&mut ways, more, wrapped);
+        *self = Entry::new(self.state, ways);
     }
 }
 
@@ -542,6 +592,8 @@ impl Entry {
 struct Gather {
     sorted: Vec<Entry>,
     batch: Vec<Entry>,
+    /// A sum of ways wrapped (checked by [`Gather::finish`]).
+    wrapped: bool,
 }
 
 impl Gather {
@@ -552,6 +604,7 @@ impl Gather {
         Gather {
             sorted: Vec::new(),
             batch: Vec::with_capacity(expected.saturating_mul(2).clamp(16, Self::BATCH)),
+            wrapped: false,
         }
     }
 
@@ -572,27 +625,30 @@ impl Gather {
             return;
         }
         self.batch.par_sort_unstable_by_key(|e| e.state);
-        sum_runs(&mut self.batch);
+        sum_runs(&mut self.batch, &mut self.wrapped);
         if self.sorted.is_empty() {
             std::mem::swap(&mut self.sorted, &mut self.batch);
             self.batch.clear();
             return;
         }
-        merge_into(&mut self.sorted, &self.batch);
+        merge_into(&mut self.sorted, &self.batch, &mut self.wrapped);
         self.batch.clear();
     }
 
-    /// The sorted, distinct states.
-    fn finish(mut self) -> Vec<Entry> {
+    /// The sorted, distinct states, or [`Wrapped`] if a sum of ways passed `u128::MAX`.
+    fn finish(mut self) -> Result<Vec<Entry>, Wrapped> {
         self.compact();
-        self.sorted
+        if self.wrapped {
+            return Err(Wrapped);
+        }
+        Ok(self.sorted)
     }
 }
 
 /// Merge the sorted, distinct `more` into the sorted, distinct `into`, summing the ways of equal
 /// states. In place, from the back: the list grows by `more.len()` (a reallocation, not a second
-/// list), so the peak is one list, not two.
-fn merge_into(into: &mut Vec<Entry>, more: &[Entry]) {
+/// list), so the peak is one list, not two. Sets `wrapped` if a sum passes `u128::MAX`.
+fn merge_into(into: &mut Vec<Entry>, more: &[Entry], wrapped: &mut bool) {
     let (na, nb) = (into.len(), more.len());
     into.resize(na + nb, Entry::new(0, 0));
     // `into[..i]` and `more[..j]` are still to merge; the merged tail is `into[k..]`, and
@@ -606,7 +662,7 @@ fn merge_into(into: &mut Vec<Entry>, more: &[Entry]) {
             i -= 1;
         } else if i > 0 && into[i - 1].state == b.state {
             let mut e = into[i - 1];
-            e.add_ways(b.ways());
+            e.add_ways(b.ways(), wrapped);
             into[k] = e;
             i -= 1;
             j -= 1;
@@ -620,13 +676,14 @@ fn merge_into(into: &mut Vec<Entry>, more: &[Entry]) {
     into.truncate(i + (na + nb - k));
 }
 
-/// Sum the ways of equal consecutive states of the sorted `v` into one entry each.
-fn sum_runs(v: &mut Vec<Entry>) {
+/// Sum the ways of equal consecutive states of the sorted `v` into one entry each. Sets `wrapped` if a
+/// sum passes `u128::MAX`.
+fn sum_runs(v: &mut Vec<Entry>, wrapped: &mut bool) {
     let mut out = 0;
     for i in 0..v.len() {
         if out > 0 && v[out - 1].state == v[i].state {
             let more = v[i].ways();
-            v[out - 1].add_ways(more);
+            v[out - 1].add_ways(more, wrapped);
         } else {
             v[out] = v[i];
             out += 1;
@@ -661,6 +718,7 @@ mod tests {
             let mut g = Gather {
                 sorted: Vec::new(),
                 batch: Vec::new(),
+                wrapped: false,
             };
             for chunk in emitted.chunks(batch) {
                 for &(s, w) in chunk {
@@ -668,8 +726,29 @@ mod tests {
                 }
                 g.compact();
             }
-            assert_eq!(g.finish(), want, "batches of {batch}");
+            assert_eq!(g.finish().as_ref(), Ok(&want), "batches of {batch}");
         }
+    }
+
+    #[test]
+    fn gathering_reports_sums_past_u128_max() {
+        let half = u128::MAX / 2 + 1;
+        // within one batch (summed runs) and across batches (merged lists)
+        for batch in [1, 3] {
+            let mut g = Gather::new(4);
+            for ways in [half, 1, half] {
+                g.add(5, ways);
+                if batch == 1 {
+                    g.compact();
+                }
+            }
+            assert_eq!(g.finish(), Err(Wrapped), "batches of {batch}");
+        }
+        // u128::MAX itself is still a count
+        let mut g = Gather::new(4);
+        g.add(5, half);
+        g.add(5, half - 1);
+        assert_eq!(g.finish(), Ok(vec![Entry::new(5, u128::MAX)]));
     }
 
     #[test]
@@ -677,7 +756,7 @@ mod tests {
         let b = |r, c| Board::new(r, c).unwrap();
         assert_eq!(count_frontier(b(1, 1), false).unwrap().undirected, 1);
         assert_eq!(count_frontier(b(1, 1), true).unwrap().undirected, 0);
-        assert_eq!(count_frontier(b(3, 4), false).unwrap().directed(), 16);
-        assert_eq!(count_frontier(b(5, 5), false).unwrap().directed(), 1728);
+        assert_eq!(count_frontier(b(3, 4), false).unwrap().directed(), Ok(16));
+        assert_eq!(count_frontier(b(5, 5), false).unwrap().directed(), Ok(1728));
     }
 }

@@ -198,6 +198,95 @@ pub enum CountError {
         /// The requested start.
         start: Square,
     },
+    /// A count, or a sum of partial counts on the way to it, does not fit the counter's integers:
+    /// refused rather than wrapped.
+    #[error("the count of {what} on {board} exceeds 2^{bits} - 1, the largest the counter's u{bits} integers hold: it cannot be given exactly")]
+    Overflow {
+        /// The board.
+        board: Board,
+        /// What passed the limit.
+        what: Counted,
+        /// The width of the counter's integers.
+        bits: u32,
+    },
+    /// The endgame caches of the worker threads would not fit in memory together.
+    #[error("the endgame cache needs about {needed_mib} MiB ({threads} threads x 2^{bits} slots of 24 bytes) but only {available_mib} MiB is available; lower --cache-bits (or the threads, with RAYON_NUM_THREADS)")]
+    CacheTooLarge {
+        /// Worker threads, one cache each.
+        threads: usize,
+        /// Log2 of the slots per cache.
+        bits: u32,
+        /// Estimated need of all caches.
+        needed_mib: u64,
+        /// Available memory.
+        available_mib: u64,
+    },
+}
+
+/// What a count that passed its integer type was counting, for [`CountError::Overflow`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counted {
+    /// Tours of this kind over all starts.
+    Tours {
+        /// Open or closed.
+        closure: Closure,
+        /// Directed or undirected.
+        orientation: Orientation,
+    },
+    /// The frontier counter's partial tours (the multiplicities of its states) after adding this
+    /// square (row-major, shorter side across): the tours themselves may or may not fit.
+    Partial {
+        /// The index of the square.
+        square: u32,
+    },
+}
+
+impl std::fmt::Display for Counted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Counted::Tours {
+                closure,
+                orientation,
+            } => {
+                let orientation = match orientation {
+                    Orientation::Directed => "directed",
+                    Orientation::Undirected => "undirected",
+                };
+                let closure = match closure {
+                    Closure::Open => "open",
+                    Closure::Closed => "closed",
+                };
+                write!(f, "{orientation} {closure} tours")
+            }
+            Counted::Partial { square } => write!(f, "partial tours at square {square}"),
+        }
+    }
+}
+
+/// A sum of counts passed the largest value of its integer type: what was summed is wrong and must
+/// not be used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Wrapped;
+
+/// Bytes of the endgame caches of `threads` worker threads, `2^bits` slots of 24 bytes each.
+pub fn cache_bytes(bits: u32, threads: usize) -> u64 {
+    (EndgameCache::SLOT_BYTES << bits).saturating_mul(threads as u64)
+}
+
+/// Whether the endgame caches of `threads` threads fit within 80% of `available` bytes (the rule of
+/// [`crate::solve::check_workers`]), so that a cache too large is refused instead of aborting the
+/// process when the allocation fails.
+pub fn check_cache_memory(bits: u32, threads: usize, available: u64) -> Result<(), CountError> {
+    let needed = cache_bytes(bits, threads);
+    if needed > available / 10 * 8 {
+        return Err(CountError::CacheTooLarge {
+            threads,
+            bits,
+            needed_mib: needed.div_ceil(1 << 20),
+            available_mib: available >> 20,
+        });
+    }
+    Ok(())
 }
 
 /// Count tours as `request` says. See the module documentation for the definitions.
@@ -209,6 +298,18 @@ pub fn count(request: &CountRequest, options: &CountOptions) -> Result<CountResu
         squares: board.rows() as u64 * board.cols() as u64,
     };
     let bits = KnightBits::new(board).ok_or(too_large)?;
+    if let Cache::Endgame { bits, .. } = options.cache {
+        let threads = rayon::current_num_threads();
+        check_cache_memory(bits, threads, crate::solve::available_bytes())?;
+    }
+    let overflow = |closure, orientation| CountError::Overflow {
+        board,
+        what: Counted::Tours {
+            closure,
+            orientation,
+        },
+        bits: u64::BITS,
+    };
     let starts: Vec<Square> = match request.starts {
         Starts::All => board.squares().collect(),
         Starts::From(start) => {
@@ -220,8 +321,9 @@ pub fn count(request: &CountRequest, options: &CountOptions) -> Result<CountResu
     };
     let (per_start, total, nodes) = match request.closure {
         Closure::Open => {
-            let (counts, nodes) = open_counts(&bits, &starts, options);
-            let directed: u64 = counts.iter().sum();
+            let wrapped = overflow(Closure::Open, Orientation::Directed);
+            let (counts, nodes) = open_counts(&bits, &starts, options, wrapped)?;
+            let directed = checked_sum(counts.iter().copied()).ok_or(wrapped)?;
             let total = match (request.starts, request.orientation) {
                 (Starts::From(_), _) | (Starts::All, Orientation::Directed) => directed,
                 (Starts::All, Orientation::Undirected) if board.len() == 1 => 1,
@@ -233,15 +335,21 @@ pub fn count(request: &CountRequest, options: &CountOptions) -> Result<CountResu
             (counts, total, nodes)
         }
         Closure::Closed => {
-            let (cycles, nodes) = closed_cycles(&bits, options);
+            let (cycles, nodes) = closed_cycles(
+                &bits,
+                options,
+                overflow(Closure::Closed, Orientation::Undirected),
+            )?;
+            let directed = overflow(Closure::Closed, Orientation::Directed);
             let per = match request.orientation {
-                Orientation::Directed => 2 * cycles,
+                Orientation::Directed => cycles.checked_mul(2).ok_or(directed)?,
                 Orientation::Undirected => cycles,
             };
             let total = match (request.starts, request.orientation) {
-                (Starts::All, Orientation::Directed) => 2 * cycles * board.len() as u64,
-                (Starts::From(_), Orientation::Directed) => 2 * cycles,
-                (_, Orientation::Undirected) => cycles,
+                (Starts::All, Orientation::Directed) => {
+                    per.checked_mul(board.len() as u64).ok_or(directed)?
+                }
+                (Starts::From(_), _) | (_, Orientation::Undirected) => per,
             };
             (vec![per; starts.len()], total, nodes)
         }
@@ -258,11 +366,22 @@ pub fn count(request: &CountRequest, options: &CountOptions) -> Result<CountResu
     })
 }
 
-/// Directed open tours from each of `starts`, and the nodes visited.
-fn open_counts(bits: &KnightBits, starts: &[Square], options: &CountOptions) -> (Vec<u64>, u64) {
+/// The sum of `counts`, or `None` if it passes `u64::MAX`.
+fn checked_sum(mut counts: impl Iterator<Item = u64>) -> Option<u64> {
+    counts.try_fold(0u64, u64::checked_add)
+}
+
+/// Directed open tours from each of `starts`, and the nodes visited; `wrapped` if a count passes
+/// `u64::MAX`.
+fn open_counts(
+    bits: &KnightBits,
+    starts: &[Square],
+    options: &CountOptions,
+    wrapped: CountError,
+) -> Result<(Vec<u64>, u64), CountError> {
     let board = bits.board();
     if board.len() == 1 {
-        return (vec![1; starts.len()], 1);
+        return Ok((vec![1; starts.len()], 1));
     }
     let group = match options.symmetry {
         Symmetry::Exploit => symmetries(board),
@@ -298,19 +417,23 @@ fn open_counts(bits: &KnightBits, starts: &[Square], options: &CountOptions) -> 
         }
         pairs.push(mine);
     }
-    let (counts, nodes) = run_roots(bits, &roots, options);
+    let (counts, nodes) = run_roots(bits, &roots, options, wrapped)?;
     let per_start = pairs
         .iter()
-        .map(|ids| ids.iter().map(|&id| counts[id]).sum())
-        .collect();
-    (per_start, nodes + starts.len() as u64)
+        .map(|ids| checked_sum(ids.iter().map(|&id| counts[id])).ok_or(wrapped))
+        .collect::<Result<_, _>>()?;
+    Ok((per_start, nodes + starts.len() as u64))
 }
 
-/// Undirected closed tours (cycles), and the nodes visited.
-fn closed_cycles(bits: &KnightBits, options: &CountOptions) -> (u64, u64) {
+/// Undirected closed tours (cycles), and the nodes visited; `wrapped` if a count passes `u64::MAX`.
+fn closed_cycles(
+    bits: &KnightBits,
+    options: &CountOptions,
+    wrapped: CountError,
+) -> Result<(u64, u64), CountError> {
     let board = bits.board();
     if crate::exists::closed_tour(board).is_err() {
-        return (0, 0);
+        return Ok((0, 0));
     }
     let all = bits.all();
     // The fixed start: a square of least degree (a corner), so that few pairs of neighbours remain.
@@ -328,8 +451,9 @@ fn closed_cycles(bits: &KnightBits, options: &CountOptions) -> (u64, u64) {
             });
         }
     }
-    let (counts, nodes) = run_roots(bits, &roots, options);
-    (counts.iter().sum(), nodes + 1)
+    let (counts, nodes) = run_roots(bits, &roots, options, wrapped)?;
+    let cycles = checked_sum(counts.into_iter()).ok_or(wrapped)?;
+    Ok((cycles, nodes + 1))
 }
 
 /// A state to count from: the path stands on `head`, must visit `free`, and end as `end` says.
@@ -348,8 +472,14 @@ struct Task {
 }
 
 /// Count every root: split into at least `options.min_tasks` prefixes, count them in parallel, and sum
-/// per root. Returns the tours per root and the total nodes.
-fn run_roots(bits: &KnightBits, roots: &[Root], options: &CountOptions) -> (Vec<u64>, u64) {
+/// per root. Returns the tours per root and the total nodes; `wrapped` if a count passes `u64::MAX`,
+/// [`CountError::CacheTooLarge`] if an endgame cache cannot be allocated.
+fn run_roots(
+    bits: &KnightBits,
+    roots: &[Root],
+    options: &CountOptions,
+    wrapped: CountError,
+) -> Result<(Vec<u64>, u64), CountError> {
     let mut done = vec![PathCount::default(); roots.len()];
     let mut level: Vec<Task> = roots
         .iter()
@@ -365,7 +495,8 @@ fn run_roots(bits: &KnightBits, roots: &[Root], options: &CountOptions) -> (Vec<
             let tally = &mut done[task.root];
             tally.nodes += 1;
             if free == 0 {
-                // Complete (a fixed end square is only ever entered last).
+                // Complete (a fixed end square is only ever entered last). One per task of a level:
+                // far from u64::MAX.
                 tally.tours += 1;
                 continue;
             }
@@ -401,26 +532,39 @@ fn run_roots(bits: &KnightBits, roots: &[Root], options: &CountOptions) -> (Vec<
             bits: size,
         } => {
             let pool = Mutex::new(Vec::new());
-            level
+            let counted: Result<Vec<PathCount>, CountError> = level
                 .par_iter()
                 .map_init(
                     || Pooled::take(&pool, || EndgameCache::new(max_free, size)),
                     |cache, task| {
+                        // The memory check passed but the allocator said no: the same refusal, not
+                        // an abort.
+                        let cache = cache.as_mut().map_err(|_| CountError::CacheTooLarge {
+                            threads: rayon::current_num_threads(),
+                            bits: size,
+                            needed_mib: cache_bytes(size, rayon::current_num_threads())
+                                .div_ceil(1 << 20),
+                            available_mib: crate::solve::available_bytes() >> 20,
+                        })?;
                         let Root { head, free, end } = task.state;
                         let c = bits.count_paths_cached(head, free, end, cache.get());
                         bar.tick();
-                        c
+                        Ok(c)
                     },
                 )
-                .collect()
+                .collect();
+            counted?
         }
     };
     bar.finish();
     for (task, c) in level.iter().zip(counted) {
         done[task.root] += c;
     }
+    if done.iter().any(|c| c.wrapped) {
+        return Err(wrapped);
+    }
     let nodes = done.iter().map(|c| c.nodes).sum();
-    (done.into_iter().map(|c| c.tours).collect(), nodes)
+    Ok((done.into_iter().map(|c| c.tours).collect(), nodes))
 }
 
 /// A cache borrowed from a pool for one rayon job and given back when the job ends, so that the
@@ -431,12 +575,20 @@ struct Pooled<'a> {
 }
 
 impl<'a> Pooled<'a> {
-    fn take(pool: &'a Mutex<Vec<EndgameCache>>, make: impl FnOnce() -> EndgameCache) -> Self {
+    /// A cache from the pool, or a new one from `make` (whose error is passed on) when it is empty.
+    fn take<E>(
+        pool: &'a Mutex<Vec<EndgameCache>>,
+        make: impl FnOnce() -> Result<EndgameCache, E>,
+    ) -> Result<Self, E> {
         let cache = pool.lock().expect("no panics while held").pop();
-        Pooled {
-            cache: Some(cache.unwrap_or_else(make)),
+        let cache = match cache {
+            Some(cache) => cache,
+            None => make()?,
+        };
+        Ok(Pooled {
+            cache: Some(cache),
             pool,
-        }
+        })
     }
 
     fn get(&mut self) -> &mut EndgameCache {
@@ -566,6 +718,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn endgame_caches_must_fit_in_memory() {
+        let gib = 1u64 << 30;
+        // 2 threads x 24 GiB (--cache-bits 30) on a 32 GiB machine: refused, with the numbers
+        assert_eq!(
+            check_cache_memory(30, 2, 32 * gib),
+            Err(CountError::CacheTooLarge {
+                threads: 2,
+                bits: 30,
+                needed_mib: 48 * 1024,
+                available_mib: 32 * 1024,
+            })
+        );
+        // the default 2^20 slots: 24 MiB a thread
+        assert_eq!(check_cache_memory(20, 2, 32 * gib), Ok(()));
+        assert_eq!(cache_bytes(20, 2), 48 << 20);
+        // within 80% of what is available, as for solves and sweeps
+        assert_eq!(check_cache_memory(30, 1, 30 * gib), Ok(()));
+        assert!(check_cache_memory(30, 1, 29 * gib).is_err());
     }
 
     #[test]
