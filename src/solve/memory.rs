@@ -77,7 +77,7 @@ pub fn check_workers(
 }
 
 /// Available memory in bytes: `MemAvailable` from /proc/meminfo, else 4 GiB.
-fn available_bytes() -> u64 {
+pub fn available_bytes() -> u64 {
     std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|s| {

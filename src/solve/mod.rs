@@ -26,7 +26,9 @@ pub mod rules;
 mod trace;
 pub mod warnsdorff;
 
-pub use memory::{check_workers, estimate_bytes, worker_bytes, MemoryError, SweepMemoryError};
+pub use memory::{
+    available_bytes, check_workers, estimate_bytes, worker_bytes, MemoryError, SweepMemoryError,
+};
 pub use rules::{Rule, RuleError, TieBreaker};
 pub use trace::{trace, Trace, TraceEvent};
 
