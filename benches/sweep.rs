@@ -23,7 +23,7 @@ fn spec(orderings: usize) -> Spec {
 
 fn runner(c: &mut Criterion) {
     let spec = spec(2_000);
-    let plan = Plan::new(&spec);
+    let plan = Plan::new(&spec).unwrap();
     let runs = plan.total_runs();
     let tmp = tempfile::tempdir().unwrap();
     let mut g = c.benchmark_group("sweep_8x8_order_slice");

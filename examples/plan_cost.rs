@@ -7,7 +7,7 @@ fn main() {
     let spec = Spec::from_toml(&text, "x").unwrap();
     let parse = t.elapsed();
     let t = Instant::now();
-    let plan = Plan::new(&spec);
+    let plan = Plan::new(&spec).unwrap();
     let p = t.elapsed();
     println!(
         "spec {:?}, plan {:?} ({} groups, {} chunks)",

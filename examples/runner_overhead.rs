@@ -16,7 +16,7 @@ fn main() {
         rules.join(", ")
     );
     let spec = Spec::from_toml(&text, "o").unwrap();
-    let plan = Plan::new(&spec);
+    let plan = Plan::new(&spec).unwrap();
     let runs = plan.total_runs() as f64;
     let mut solver = Solver::new();
     for round in 0..3 {

@@ -532,3 +532,89 @@ fn another_specs_folder_is_refused_unless_forced() {
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     assert!(summary.contains("\n7,7,"), "{summary}");
 }
+
+/// `sweep` with its address space limited to `kib` KiB: a plan that tries to fill memory then dies
+/// quickly (abort) instead of swapping the test machine.
+fn sweep_within(kib: u64, spec: &Path, out: &Path, extra: &[&str]) -> Cmd {
+    let mut c = Cmd::new("sh");
+    c.arg("-c")
+        .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
+        .arg(assert_cmd::cargo::cargo_bin("ktour"))
+        .arg("sweep")
+        .arg(spec)
+        .arg("--out")
+        .arg(out)
+        .args(extra);
+    c
+}
+
+/// Specs whose plan cannot be held are refused with exit 2, not by the allocator's abort.
+#[test]
+fn giant_plans_are_refused_before_they_are_built() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("o");
+    // four billion sizes were listed before the first too large one was noticed
+    let spec = write_spec(tmp.path(), "name = \"g\"\nsizes = \"1..=4294967295\"\n");
+    sweep_within(1 << 20, &spec, &out, &[])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("`sizes`").and(predicate::str::contains("65535")));
+    // every start of every board up to 10000x10000: 3.3 * 10^11 runs, each numbered up front
+    let spec = write_spec(tmp.path(), "name = \"g\"\nsizes = \"5..=10000\"\n");
+    sweep_within(1 << 20, &spec, &out, &[])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("333383334970 runs").and(predicate::str::contains(
+                "lower sizes, starts, rules or trials",
+            )),
+        );
+    assert!(!out.exists());
+}
+
+/// `rotate` always closes its path: with `closed = false` its runs are still judged by the
+/// closed-tour theorem, so on 5x5 (no closed tour) none is feasible and all are impossible.
+#[test]
+fn rotate_feasibility_follows_the_closed_tour_theorem() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(
+        tmp.path(),
+        "name = \"r\"\nsizes = [5, 6]\nmethods = [\"rotate\", \"warnsdorff\"]\nclosed = false\n",
+    );
+    let out = tmp.path().join("o");
+    sweep(&spec, &out, &[]).assert().success();
+    let mut r = csv::Reader::from_path(out.join("summary.csv")).unwrap();
+    let rows: Vec<ktour::experiment::SummaryRow> = r.deserialize().map(|x| x.unwrap()).collect();
+    let row = |n: u32, method: &str| {
+        rows.iter()
+            .find(|r| r.rows == n && r.method == method)
+            .unwrap()
+            .clone()
+    };
+    let rotate5 = row(5, "rotate");
+    assert_eq!(
+        (rotate5.runs, rotate5.feasible_runs, rotate5.impossible),
+        (25, 0, 25)
+    );
+    assert_eq!(rotate5.success_rate_feasible, None);
+    // pure Warnsdorff looks for open tours: 13 of the 25 starts have the corners' colour
+    assert_eq!(row(5, "warnsdorff").feasible_runs, 13);
+    assert_eq!(row(6, "rotate").feasible_runs, 36);
+}
+
+#[test]
+fn threads_are_bounded_and_a_pool_that_cannot_start_is_an_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(tmp.path(), "name = \"t\"\nsizes = [5]\n");
+    let out = tmp.path().join("o");
+    sweep(&spec, &out, &["--threads", "1025"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("from 1 to 1024"));
+    // 1000 thread stacks (2 MiB each) do not fit in 400 MB of address space
+    sweep_within(400_000, &spec, &out, &["--threads", "1000"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot start 1000 worker threads"));
+    assert!(!out.exists());
+}

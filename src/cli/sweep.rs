@@ -3,7 +3,7 @@
 
 use super::ExitStatus;
 use crate::experiment::{self, Spec, SweepOptions, DEFAULT_SPEC};
-use anyhow::{bail, Context};
+use anyhow::Context;
 use clap::Args;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -17,8 +17,8 @@ pub struct SweepArgs {
     /// Output folder (default: `results/<name>/`).
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads (default: all cores; at most 1024).
+    #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
     /// Continue an interrupted sweep of the same spec in the output folder.
     #[arg(long, conflicts_with = "force")]
@@ -44,6 +44,20 @@ fn parse_lane_memory(s: &str) -> Result<f64, String> {
         Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
         _ => Err(format!(
             "expected a positive number of bytes per square, got {s:?}"
+        )),
+    }
+}
+
+/// Most `--threads`: far past any machine's cores (workers are CPU-bound, more only share them), and
+/// fixed, so that a command line that runs on one machine runs on another; 100,000 threads made
+/// the sweep look hung.
+const MAX_THREADS: usize = 1024;
+
+fn parse_threads(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(t) if (1..=MAX_THREADS).contains(&t) => Ok(t),
+        _ => Err(format!(
+            "expected a number of threads from 1 to {MAX_THREADS}, got {s:?}"
         )),
     }
 }
@@ -74,9 +88,8 @@ pub fn run(args: SweepArgs) -> anyhow::Result<ExitStatus> {
         .clone()
         .unwrap_or_else(|| PathBuf::from("results").join(&spec.file.name));
     let threads = match args.threads {
-        Some(0) => bail!("--threads must be at least 1"),
         Some(t) => t,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        None => std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS)),
     };
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     let opts = SweepOptions {
@@ -89,7 +102,7 @@ pub fn run(args: SweepArgs) -> anyhow::Result<ExitStatus> {
         command: std::env::args().collect::<Vec<_>>().join(" "),
         lane_memory: args.lane_memory,
     };
-    let plan = experiment::Plan::new(&spec);
+    let plan = experiment::Plan::new(&spec).with_context(|| spec_label.clone())?;
     let plan_runs = plan.total_runs();
     eprintln!(
         "sweep {:?} ({spec_label}): {} runs{} on {threads} thread{} -> {}",

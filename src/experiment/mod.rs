@@ -9,7 +9,7 @@ mod spec;
 mod table;
 
 pub use output::{git_commit, merge, MergeReport, Meta, OutputError, CHUNKS, META, RUNS, SUMMARY};
-pub use plan::{rule_applies, Chunk, Group, Job, Plan, CHUNK_STEPS};
+pub use plan::{rule_applies, Chunk, Group, Job, Plan, PlanError, PlanSize, CHUNK_STEPS};
 pub use record::{ChunkRow, RunRow, SummaryRow, Tally};
 pub use runner::{
     request_stop, run_planned_sweep, run_sweep, SweepError, SweepOptions, SweepReport,

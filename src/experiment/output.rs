@@ -836,7 +836,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
     }
     let spec = Spec::validate(first.spec.clone(), "meta.json")
         .map_err(|e| OutputError::Merge(e.to_string()))?;
-    let plan = Plan::new(&spec);
+    let plan = Plan::new(&spec).map_err(|e| OutputError::Merge(e.to_string()))?;
     let mut done: BTreeMap<u64, Tally> = BTreeMap::new();
     let mut runs: BTreeMap<u64, RunRow<'static>> = BTreeMap::new();
     let mut damaged = Vec::new();

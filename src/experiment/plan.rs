@@ -7,6 +7,7 @@
 //! order (boards, then rules, then methods; starts row-major, then trials) and bump the spec format if
 //! you must change it.
 
+use super::record::{SummaryRow, Tally};
 use super::spec::{Budget, Spec, StartSet};
 use crate::board::{Board, Square};
 use crate::solve::{run_seed, Method, Request, Rule};
@@ -35,7 +36,9 @@ pub struct Group {
     pub runs: u64,
 }
 
-/// A range of consecutive runs of one group.
+/// A range of consecutive runs of one group. Group numbers and runs within a group are `u32`:
+/// validation refuses a spec with more of either ([`PlanSize`]), which keeps a chunk 24 bytes (a
+/// plan of large boards holds a chunk per run) and the job lookup in 32-bit arithmetic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Chunk {
     /// Chunk number (global, shard-independent).
@@ -81,9 +84,23 @@ pub fn rule_applies(rule: Rule, board: Board, start: Square) -> bool {
         || (board.rows() == board.cols() && board.rows() >= 5 && start == Square::new(0, 0))
 }
 
-fn starts_for(set: &StartSet, board: Board, seed: u64) -> Vec<Square> {
-    match set {
-        StartSet::All => board.squares().collect(),
+/// Runs per chunk on `board`: about [`CHUNK_STEPS`] squares of work.
+fn chunk_runs(board: Board) -> u64 {
+    (CHUNK_STEPS / board.len() as u64).clamp(1, 1 << 16)
+}
+
+fn starts_for(
+    set: &StartSet,
+    board: Board,
+    seed: u64,
+) -> Result<Vec<Square>, std::collections::TryReserveError> {
+    Ok(match set {
+        StartSet::All => {
+            let mut v = Vec::new();
+            v.try_reserve_exact(board.len() as usize)?;
+            v.extend(board.squares());
+            v
+        }
         StartSet::Corner => vec![Square::new(0, 0)],
         StartSet::Corners => {
             let (r, c) = (board.rows() as u16 - 1, board.cols() as u16 - 1);
@@ -113,20 +130,150 @@ fn starts_for(set: &StartSet, board: Board, seed: u64) -> Vec<Square> {
                 .collect()
         }
         StartSet::List(v) => v.clone(),
+    })
+}
+
+/// How many start squares `set` gives on `board`, without listing them.
+fn start_count(set: &StartSet, board: Board) -> u64 {
+    match set {
+        StartSet::All => board.len() as u64,
+        StartSet::Corner => 1,
+        StartSet::Corners => starts_for(set, board, 0).map_or(4, |v| v.len() as u64),
+        StartSet::Sample(k) => (*k as u64).min(board.len() as u64),
+        StartSet::List(v) => v.len() as u64,
     }
 }
 
+/// The size of a spec's plan, counted without building it, so that a plan too large to number or
+/// to hold in memory is refused before anything is allocated. `squirrel` groups are counted on
+/// every board where they could apply (a sample may miss the corner), so counts are upper bounds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlanSize {
+    /// Entries of the boards' start lists.
+    pub start_squares: u64,
+    /// Groups (board x rule x method).
+    pub groups: u64,
+    /// Runs.
+    pub runs: u64,
+    /// Chunks.
+    pub chunks: u64,
+    /// Runs of the largest group.
+    pub largest_group: u64,
+}
+
+impl PlanSize {
+    /// The size of `spec`'s plan; `None` past `u64`.
+    pub fn of(spec: &Spec) -> Option<PlanSize> {
+        let mut size = PlanSize::default();
+        let methods = spec.methods.len() as u64;
+        let random = spec.rules.iter().filter(|r| r.is_random()).count() as u64;
+        let squirrel = spec.rules.contains(&Rule::Squirrel) as u64;
+        let fixed = spec.rules.len() as u64 - random - squirrel;
+        let corner_listed = match &spec.starts {
+            StartSet::List(v) => v.contains(&Square::new(0, 0)),
+            _ => true,
+        };
+        for &board in &spec.boards {
+            let n_starts = start_count(&spec.starts, board);
+            size.start_squares = size.start_squares.checked_add(n_starts)?;
+            let squirrel_applies =
+                corner_listed && rule_applies(Rule::Squirrel, board, Square::new(0, 0));
+            let per_chunk = chunk_runs(board);
+            // (rules, runs of each of their groups)
+            let kinds = [
+                (fixed, n_starts),
+                (random, n_starts.checked_mul(spec.file.trials as u64)?),
+                (squirrel * squirrel_applies as u64, 1),
+            ];
+            for (rules, runs) in kinds {
+                let groups = rules.checked_mul(methods)?;
+                if groups == 0 {
+                    continue;
+                }
+                size.groups = size.groups.checked_add(groups)?;
+                size.runs = size.runs.checked_add(groups.checked_mul(runs)?)?;
+                let chunks = groups.checked_mul(runs.div_ceil(per_chunk))?;
+                size.chunks = size.chunks.checked_add(chunks)?;
+                size.largest_group = size.largest_group.max(runs);
+            }
+        }
+        Some(size)
+    }
+
+    /// About the bytes that the plan and the runner's lists derived from it take: per chunk the
+    /// plan's, the shard's and the to-do list's copies, a block's range and a journal entry on
+    /// resume; per group its tally and summary row (names included); per start square its entry.
+    pub fn bytes(&self) -> u64 {
+        use std::mem::size_of;
+        let chunk = 3 * size_of::<Chunk>()
+            + size_of::<std::ops::Range<usize>>()
+            + size_of::<(u64, Tally)>();
+        let group = size_of::<Group>() + size_of::<Tally>() + size_of::<SummaryRow>() + 64;
+        (self.chunks.saturating_mul(chunk as u64))
+            .saturating_add(self.groups.saturating_mul(group as u64))
+            .saturating_add(
+                self.start_squares
+                    .saturating_mul(size_of::<Square>() as u64),
+            )
+    }
+}
+
+/// A plan that could not be made.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum PlanError {
+    /// More runs or chunks than `u64` counts (validation refuses such specs).
+    #[error("the sweep has more than 2^64 runs; lower sizes, starts, rules or trials")]
+    TooLarge,
+    /// The plan would not fit in memory.
+    #[error("the sweep's plan ({runs} runs in {chunks} chunks, {start_squares} start squares) needs about {needed_mib} MiB but only {available_mib} MiB is available; lower sizes, starts, rules or trials")]
+    Memory {
+        /// Runs.
+        runs: u64,
+        /// Chunks.
+        chunks: u64,
+        /// Entries of the start lists.
+        start_squares: u64,
+        /// Estimated need.
+        needed_mib: u64,
+        /// Available memory.
+        available_mib: u64,
+    },
+}
+
 impl Plan {
-    /// Number the spec's work.
-    pub fn new(spec: &Spec) -> Plan {
+    /// Number the spec's work; refused when the plan would not fit in memory (within 80% of what
+    /// is available, as for the workers), rather than dying in the allocator.
+    pub fn new(spec: &Spec) -> Result<Plan, PlanError> {
         let f = &spec.file;
+        let size = PlanSize::of(spec).ok_or(PlanError::TooLarge)?;
+        let available = crate::solve::available_bytes();
+        let too_big = || PlanError::Memory {
+            runs: size.runs,
+            chunks: size.chunks,
+            start_squares: size.start_squares,
+            needed_mib: size.bytes().div_ceil(1 << 20),
+            available_mib: available >> 20,
+        };
+        if size.bytes() > available / 10 * 8 {
+            return Err(too_big());
+        }
+        let count = |n: u64| usize::try_from(n).map_err(|_| too_big());
         let boards = spec.boards.clone();
-        let starts: Vec<Vec<Square>> = boards
-            .iter()
-            .map(|&b| starts_for(&spec.starts, b, f.seed))
-            .collect();
+        let mut starts = Vec::new();
+        starts
+            .try_reserve_exact(boards.len())
+            .map_err(|_| too_big())?;
+        for &b in &boards {
+            starts.push(starts_for(&spec.starts, b, f.seed).map_err(|_| too_big())?);
+        }
         let mut groups = Vec::new();
+        groups
+            .try_reserve_exact(count(size.groups)?)
+            .map_err(|_| too_big())?;
         let mut chunks = Vec::new();
+        chunks
+            .try_reserve_exact(count(size.chunks)?)
+            .map_err(|_| too_big())?;
         let mut next_job = 0u64;
         for (bi, &board) in boards.iter().enumerate() {
             for &rule in &spec.rules {
@@ -142,8 +289,9 @@ impl Plan {
                         starts[bi].len() as u64
                     };
                     let runs = n_starts * trials as u64;
+                    // validation keeps groups and their runs within u32 (see `Chunk`)
                     let g = groups.len() as u32;
-                    let per_chunk = (CHUNK_STEPS / board.len() as u64).clamp(1, 1 << 16);
+                    let per_chunk = chunk_runs(board);
                     let mut from = 0;
                     while from < runs {
                         let to = (from + per_chunk).min(runs);
@@ -167,7 +315,7 @@ impl Plan {
                 }
             }
         }
-        Plan {
+        Ok(Plan {
             boards,
             starts,
             groups,
@@ -175,7 +323,7 @@ impl Plan {
             closed: f.closed,
             seed: f.seed,
             budget: spec.budget,
-        }
+        })
     }
 
     /// Whether the runs look for closed tours.
@@ -235,7 +383,15 @@ mod tests {
             "t",
         )
         .unwrap();
-        let plan = Plan::new(&spec);
+        let plan = Plan::new(&spec).unwrap();
+        assert_eq!(
+            PlanSize::of(&spec).map(|s| (s.runs, s.chunks, s.groups)),
+            Some((
+                plan.total_runs(),
+                plan.chunks.len() as u64,
+                plan.groups.len() as u64
+            ))
+        );
         // per board: first 1 trial x n^2, random 3 x n^2, squirrel 1 run; x 2 methods
         let expect: u64 = [5u64, 8, 100]
             .iter()
@@ -263,9 +419,9 @@ mod tests {
     #[test]
     fn samples_are_seeded_and_distinct() {
         let b = Board::square(10).unwrap();
-        let a = starts_for(&StartSet::Sample(7), b, 1);
-        assert_eq!(a, starts_for(&StartSet::Sample(7), b, 1));
-        assert_ne!(a, starts_for(&StartSet::Sample(7), b, 2));
+        let a = starts_for(&StartSet::Sample(7), b, 1).unwrap();
+        assert_eq!(a, starts_for(&StartSet::Sample(7), b, 1).unwrap());
+        assert_ne!(a, starts_for(&StartSet::Sample(7), b, 2).unwrap());
         let mut d = a.clone();
         d.dedup();
         assert_eq!(d.len(), 7);

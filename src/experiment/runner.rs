@@ -13,7 +13,9 @@ use super::plan::{Chunk, Plan, CHUNK_STEPS};
 use super::record::{RunRow, Tally};
 use super::spec::{RecordLevel, Spec};
 use crate::exists;
-use crate::solve::{Outcome, Request, RunSummary, SolveError, Solver, MAX_INTERLEAVED_RUNS};
+use crate::solve::{
+    Method, Outcome, Request, RunSummary, SolveError, Solver, MAX_INTERLEAVED_RUNS,
+};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -77,6 +79,17 @@ pub enum SweepError {
     /// The workers would not fit in memory together (checked before any run).
     #[error(transparent)]
     Memory(#[from] crate::solve::SweepMemoryError),
+    /// The plan would not fit in memory.
+    #[error(transparent)]
+    Plan(#[from] super::plan::PlanError),
+    /// The worker threads could not be started.
+    #[error("cannot start {threads} worker threads: {reason}; use fewer --threads")]
+    Threads {
+        /// Threads asked for.
+        threads: usize,
+        /// Why.
+        reason: rayon::ThreadPoolBuildError,
+    },
     /// A run could not start (memory, rule domain).
     #[error("run {job} ({request}): {source}")]
     Solve {
@@ -215,8 +228,10 @@ fn add_chunk(
 ) -> Result<Tally, SweepError> {
     let mut tally = Tally::default();
     let (board, closed) = (jobs[0].request.board, jobs[0].request.closed);
+    // a chunk is one group: one rule, one method. `rotate` always closes its path, so its runs
+    // are feasible by the closed-tour theorem, as the solver judges them
+    let closed = closed || jobs[0].request.method == Method::Rotate;
     let board_ok = exists::tour(board, closed).is_ok();
-    // a chunk is one group: one rule, one method
     let (rule, method) = (
         jobs[0].request.rule.to_string(),
         jobs[0].request.method.name(),
@@ -296,7 +311,7 @@ fn check_worker_memory(spec: &Spec, opts: &SweepOptions) -> Result<(), SweepErro
 
 /// Run (or resume) `spec` into `opts.out`.
 pub fn run_sweep(spec: &Spec, opts: &SweepOptions) -> Result<SweepReport, SweepError> {
-    run_planned_sweep(spec, &Plan::new(spec), opts)
+    run_planned_sweep(spec, &Plan::new(spec)?, opts)
 }
 
 /// [`run_sweep`] with the spec's plan already made (`Plan::new(spec)`), for a caller that needs it
@@ -308,6 +323,13 @@ pub fn run_planned_sweep(
 ) -> Result<SweepReport, SweepError> {
     let started = Instant::now();
     check_worker_memory(spec, opts)?;
+    // before the output folder is touched: a sweep that cannot start leaves nothing behind
+    let threads = opts.threads.max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("ktour-sweep-{i}"))
+        .build()
+        .map_err(|reason| SweepError::Threads { threads, reason })?;
     let (shard_index, shard_count) = opts.shard.unwrap_or((1, 1));
     let mine = plan.shard(shard_index, shard_count);
     let mut dir = OutDir::open(&opts.out, spec, plan, opts.shard, opts.resume, opts.force)?;
@@ -346,12 +368,6 @@ pub fn run_planned_sweep(
     install_interrupt_handler();
     STOP.store(false, Ordering::SeqCst);
     let next = AtomicUsize::new(0);
-    let threads = opts.threads.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("ktour-sweep-{i}"))
-        .build()
-        .expect("thread pool");
     let blocks = blocks(plan, &todo);
     let (tx, rx) = mpsc::sync_channel::<Result<BlockResult, SweepError>>(4 * threads);
     let mut runs_done_now = 0u64;
@@ -496,7 +512,8 @@ mod tests {
         // 8x8, one chunk (64 runs) per ordering: 64 chunks make 2^18 steps
         let small = Plan::new(&spec(
             "name = \"s\"\nsizes = [8]\nrules = [\"order:*\"]\nmethods = [\"warnsdorff\"]",
-        ));
+        ))
+        .unwrap();
         let todo = small.shard(1, 1);
         let b = blocks(&small, &todo);
         assert_eq!(b[0], 0..64);
@@ -504,7 +521,8 @@ mod tests {
         // to keep the kernel's lanes busy
         let large = Plan::new(&spec(
             "name = \"l\"\nsizes = [600]\nstarts = \"sample:40\"\nrules = [\"first\"]\nmethods = [\"warnsdorff\"]",
-        ));
+        ))
+        .unwrap();
         let todo = large.shard(1, 1);
         assert!(todo.iter().all(|c| c.to - c.from == 1));
         let b = blocks(&large, &todo);
@@ -513,7 +531,8 @@ mod tests {
         for (n, per_block) in [(2048, 4), (5000, 1)] {
             let huge = Plan::new(&spec(&format!(
                 "name = \"h\"\nsizes = [{n}]\nstarts = \"sample:8\"\nrules = [\"first\"]\nmethods = [\"warnsdorff\"]"
-            )));
+            )))
+            .unwrap();
             let b = blocks(&huge, &huge.shard(1, 1));
             assert!(b.iter().all(|r| r.len() == per_block), "{n}: {b:?}");
         }

@@ -1,7 +1,8 @@
 //! Experiment specs: a TOML file naming boards, starts, rules, methods and how to record them.
 //! Unknown keys are rejected with the key named; every error names the file and the key.
 
-use crate::board::{Board, Square};
+use super::plan::PlanSize;
+use crate::board::{Board, BoardError, Square, MAX_SIDE};
 use crate::solve::rules::LabelOrder;
 use crate::solve::{Method, Rule};
 use serde::{Deserialize, Serialize};
@@ -42,7 +43,9 @@ pub enum SpecError {
 }
 
 /// Board sizes: a list, a range string `"A..=B"` (optionally `"A..=B step S"`), or `{from, to, step}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Deserialized by hand: an untagged enum would accept a table with misspelt keys (its variant
+/// cannot deny unknown fields) and say only "did not match any variant" for a bad value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Sizes {
     /// Explicit sizes.
@@ -63,6 +66,44 @@ pub enum Sizes {
 
 fn one() -> u32 {
     1
+}
+
+/// The table form of [`Sizes`], which rejects unknown keys.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SizesTable {
+    from: u32,
+    to: u32,
+    #[serde(default = "one")]
+    step: u32,
+}
+
+impl<'de> Deserialize<'de> for Sizes {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Sizes;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a list like [8, 10], a range like \"5..=64\" or a table { from = 5, to = 64, step = 1 }")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Sizes, E> {
+                Ok(Sizes::Range(s.to_string()))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Sizes, A::Error> {
+                Vec::deserialize(SeqAccessDeserializer::new(seq)).map(Sizes::List)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Sizes, A::Error> {
+                let t = SizesTable::deserialize(MapAccessDeserializer::new(map))?;
+                Ok(Sizes::Table {
+                    from: t.from,
+                    to: t.to,
+                    step: t.step,
+                })
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
 }
 
 /// Start squares: `"all"`, `"corner"`, `"corners"`, `"sample:K"`, or a list of `[row, col]`.
@@ -162,7 +203,8 @@ impl Budget {
     pub fn for_board(self, board: Board) -> u64 {
         match self {
             Budget::Nodes(n) => n,
-            Budget::PerSquare(k) => k * board.len() as u64,
+            // validation refused a product past u64 (wrapping could make it small, or 0 = unlimited)
+            Budget::PerSquare(k) => k.saturating_mul(board.len() as u64),
         }
     }
 }
@@ -238,7 +280,11 @@ impl Spec {
             key: key.to_string(),
             message,
         };
+        // a single plain folder name: `results/<name>` must not escape `results/` (".."), and
+        // `--force` empties it
         if raw.name.is_empty()
+            || raw.name.starts_with('.')
+            || raw.name.ends_with('.')
             || !raw
                 .name
                 .chars()
@@ -246,21 +292,34 @@ impl Spec {
         {
             return Err(err(
                 "name",
-                "expected a non-empty name of letters, digits, '-', '_' or '.' (it names the output folder)".into(),
+                format!("{:?}: expected a folder name of letters, digits, '-', '_' and '.' (not first or last); it names the output folder", raw.name),
             ));
         }
-        let mut boards = Vec::new();
+        let mut boards: Vec<Board> = Vec::new();
+        // a board twice would make two summary rows with the same key
+        let mut seen = std::collections::HashSet::new();
+        let mut add_board = |board: Board, key: &str| {
+            if !seen.insert(board) {
+                return Err(err(key, format!("the {board} board is listed twice")));
+            }
+            boards.push(board);
+            Ok(())
+        };
         if let Some(sizes) = &raw.sizes {
             for n in expand_sizes(sizes).map_err(|m| err("sizes", m))? {
-                boards.push(Board::square(n as u64).map_err(|e| err("sizes", e.to_string()))?);
+                add_board(
+                    Board::square(n as u64).map_err(|e| err("sizes", e.to_string()))?,
+                    "sizes",
+                )?;
             }
         }
         if let Some(list) = &raw.boards {
             for (i, [r, c]) in list.iter().enumerate() {
-                boards.push(
-                    Board::new(*r as u64, *c as u64)
-                        .map_err(|e| err(&format!("boards[{i}]"), e.to_string()))?,
-                );
+                let key = format!("boards[{i}]");
+                add_board(
+                    Board::new(*r as u64, *c as u64).map_err(|e| err(&key, e.to_string()))?,
+                    &key,
+                )?;
             }
         }
         if boards.is_empty() {
@@ -285,6 +344,13 @@ impl Spec {
                     }
                 },
             },
+            // an empty list would run nothing and exit 0
+            Starts::List(list) if list.is_empty() => {
+                return Err(err(
+                    "starts",
+                    "the list of starts is empty; give at least one [row, col] or \"all\"".into(),
+                ))
+            }
             Starts::List(list) => {
                 let mut squares = Vec::new();
                 for (i, [r, c]) in list.iter().enumerate() {
@@ -296,28 +362,50 @@ impl Spec {
                             ));
                         }
                     }
-                    squares.push(Square::new(*r as u16, *c as u16));
+                    let square = Square::new(*r as u16, *c as u16);
+                    if let Some(j) = squares.iter().position(|&s| s == square) {
+                        return Err(err(
+                            &format!("starts[{i}]"),
+                            format!("[{r}, {c}] is already starts[{j}]"),
+                        ));
+                    }
+                    squares.push(square);
                 }
                 StartSet::List(squares)
             }
         };
+        // A rule twice (also as `first` and `order:12345678`, or inside `order:*`) would make two
+        // summary rows with the same key: compared after parsing, which normalises the spelling.
         let mut rules = Vec::new();
+        let mut rule_entry = std::collections::HashMap::new();
         for (i, name) in raw.rules.iter().enumerate() {
-            if name == "order:*" {
-                rules.extend(LabelOrder::all().map(Rule::Order));
+            let key = format!("rules[{i}]");
+            let expanded: Vec<Rule> = if name == "order:*" {
+                LabelOrder::all().map(Rule::Order).collect()
             } else {
-                rules.push(
-                    name.parse::<Rule>()
-                        .map_err(|e| err(&format!("rules[{i}]"), e.to_string()))?,
-                );
+                vec![name.parse::<Rule>().map_err(|e| err(&key, e.to_string()))?]
+            };
+            for rule in expanded {
+                if let Some(j) = rule_entry.insert(rule, i) {
+                    return Err(err(
+                        &key,
+                        format!(
+                            "{name:?} repeats rule {rule} of rules[{j}] ({:?})",
+                            raw.rules[j]
+                        ),
+                    ));
+                }
+                rules.push(rule);
             }
         }
         let mut methods = Vec::new();
         for (i, name) in raw.methods.iter().enumerate() {
-            methods.push(
-                name.parse::<Method>()
-                    .map_err(|e| err(&format!("methods[{i}]"), e))?,
-            );
+            let key = format!("methods[{i}]");
+            let method = name.parse::<Method>().map_err(|e| err(&key, e))?;
+            if let Some(j) = methods.iter().position(|&m| m == method) {
+                return Err(err(&key, format!("{name:?} is already methods[{j}]")));
+            }
+            methods.push(method);
         }
         if rules.is_empty() {
             return Err(err("rules", "give at least one rule".into()));
@@ -338,14 +426,56 @@ impl Spec {
             ));
         }
         let budget = parse_budget(&raw.budget).map_err(|m| err("budget", m))?;
-        Ok(Spec {
+        if let Budget::PerSquare(k) = budget {
+            // a product past u64 would wrap to a small budget, or to 0 = unlimited
+            if let Some(b) = boards
+                .iter()
+                .find(|b| k.checked_mul(b.len() as u64).is_none())
+            {
+                return Err(err(
+                    "budget",
+                    format!(
+                        "\"{k}*squares\" is more than {} nodes on the {b} board; lower K (0 = unlimited)",
+                        u64::MAX
+                    ),
+                ));
+            }
+        }
+        let spec = Spec {
             file: raw,
             boards,
             starts,
             rules,
             methods,
             budget,
-        })
+        };
+        // The plan numbers runs within a group and groups in u32 (see `Chunk`).
+        let size = PlanSize::of(&spec).ok_or_else(|| {
+            err(
+                "trials",
+                "the sweep has more than 2^64 runs; lower sizes, starts, rules or trials".into(),
+            )
+        })?;
+        let limit = u32::MAX as u64;
+        if size.largest_group > limit {
+            return Err(err(
+                "trials",
+                format!(
+                    "a board x rule x method would have {} runs (starts x trials), more than the {limit} a group can hold; lower trials or starts",
+                    size.largest_group
+                ),
+            ));
+        }
+        if size.groups > limit {
+            return Err(err(
+                "rules",
+                format!(
+                    "the sweep would have {} groups (boards x rules x methods), more than {limit}; lower sizes, rules or methods",
+                    size.groups
+                ),
+            ));
+        }
+        Ok(spec)
     }
 }
 
@@ -356,6 +486,12 @@ fn expand_sizes(sizes: &Sizes) -> Result<Vec<u32>, String> {
         }
         if from > to {
             return Err(format!("empty range {from}..={to}"));
+        }
+        // checked before expanding: "1..=4294967295" would collect four billion sizes first
+        let last = from + (to - from) / step * step;
+        if last > MAX_SIDE {
+            let n = last as u64;
+            return Err(BoardError::TooLarge { rows: n, cols: n }.to_string());
         }
         Ok((from..=to).step_by(step as usize).collect())
     };
@@ -464,5 +600,100 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("methods[0]"), "{e}");
+    }
+
+    #[test]
+    fn misspelt_keys_of_the_sizes_table_are_refused() {
+        let e = parse("name = \"a\"\nsizes = { from = 5, to = 9, stpe = 2 }")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("stpe") && e.contains("`step`"), "{e}");
+        let e = parse("name = \"a\"\nsizes = 5").unwrap_err().to_string();
+        assert!(e.contains("a range like"), "{e}");
+    }
+
+    #[test]
+    fn names_are_plain_folder_names() {
+        for name in [".", "..", ".hidden", "a.", "a\\\\b", ""] {
+            let e = parse(&format!("name = \"{name}\"\nsizes = [8]"))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("`name`"), "{name}: {e}");
+        }
+        parse("name = \"v1.2_b-c\"\nsizes = [8]").unwrap();
+        for entry in std::fs::read_dir("experiments").unwrap() {
+            Spec::from_path(&entry.unwrap().path()).unwrap();
+        }
+    }
+
+    #[test]
+    fn duplicates_and_empty_starts_are_refused() {
+        for (body, key, what) in [
+            (
+                "rules = [\"first\", \"order:12345678\"]",
+                "rules[1]",
+                "rules[0]",
+            ),
+            ("rules = [\"order:*\", \"order:*\"]", "rules[1]", "rules[0]"),
+            (
+                "rules = [\"roth\", \"order:87654321\", \"order:*\"]",
+                "rules[2]",
+                "rules[1]",
+            ),
+            (
+                "methods = [\"rotate\", \"backtrack\", \"rotate\"]",
+                "methods[2]",
+                "methods[0]",
+            ),
+            (
+                "starts = [[0, 0], [1, 2], [0, 0]]",
+                "starts[2]",
+                "starts[0]",
+            ),
+            ("starts = []", "`starts`", "empty"),
+            ("boards = [[8, 8]]", "boards[0]", "8x8"),
+        ] {
+            let e = parse(&format!("name = \"a\"\nsizes = [8]\n{body}"))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(key) && e.contains(what), "{body}: {e}");
+        }
+        let e = parse("name = \"a\"\nsizes = [8, 9, 8]")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`sizes`") && e.contains("8x8"), "{e}");
+        // the same board turned is another board
+        parse("name = \"a\"\nboards = [[5, 6], [6, 5]]").unwrap();
+    }
+
+    #[test]
+    fn budgets_past_u64_are_refused() {
+        // 2^58 + 1 times 64 squares wraps to 64; 2^58 times 64 wraps to 0 = unlimited
+        for k in [288230376151711745u64, 288230376151711744] {
+            let e = parse(&format!(
+                "name = \"a\"\nsizes = [5, 8]\nbudget = \"{k}*squares\""
+            ))
+            .unwrap_err()
+            .to_string();
+            assert!(e.contains("`budget`") && e.contains("8x8"), "{e}");
+        }
+        let s =
+            parse("name = \"a\"\nsizes = [8]\nbudget = \"288230376151711743*squares\"").unwrap();
+        assert_eq!(s.budget.for_board(s.boards[0]), u64::MAX - 63);
+    }
+
+    #[test]
+    fn groups_of_more_than_u32_runs_are_refused() {
+        // 25 starts x 2^32 - 1 trials: run numbers within a group are u32
+        let e = parse("name = \"a\"\nsizes = [5]\nrules = [\"random\"]\ntrials = 4294967295")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("`trials`") && e.contains("107374182375 runs"),
+            "{e}"
+        );
+        let s =
+            parse("name = \"a\"\nsizes = [5]\nrules = [\"random\"]\ntrials = 171798691").unwrap();
+        assert_eq!(PlanSize::of(&s).unwrap().largest_group, 4294967275);
     }
 }
