@@ -602,6 +602,21 @@ fn rotate_feasibility_follows_the_closed_tour_theorem() {
     assert_eq!(row(6, "rotate").feasible_runs, 36);
 }
 
+/// A spec whose only rule applies to none of its boards is refused, not run as an empty success.
+#[test]
+fn a_spec_without_runs_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(
+        tmp.path(),
+        "name = \"t\"\nsizes = [4, 6]\nrules = [\"squirrel\"]\nstarts = [[1, 2]]\n",
+    );
+    sweep(&spec, &tmp.path().join("out"), &[])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no runs"));
+    assert!(!tmp.path().join("out").exists());
+}
+
 #[test]
 fn threads_are_bounded_and_a_pool_that_cannot_start_is_an_error() {
     let tmp = tempfile::tempdir().unwrap();

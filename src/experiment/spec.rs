@@ -107,13 +107,34 @@ impl<'de> Deserialize<'de> for Sizes {
 }
 
 /// Start squares: `"all"`, `"corner"`, `"corners"`, `"sample:K"`, or a list of `[row, col]`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Deserialized by hand, as [`Sizes`] is, so that a bad value is named.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Starts {
     /// A keyword.
     Keyword(String),
     /// Explicit squares (must lie on every board of the sweep).
     List(Vec<[u32; 2]>),
+}
+
+impl<'de> Deserialize<'de> for Starts {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::value::SeqAccessDeserializer;
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Starts;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("\"all\", \"corner\", \"corners\", \"sample:K\" or a list of squares like [[0, 0], [2, 3]]")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Starts, E> {
+                Ok(Starts::Keyword(s.to_string()))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Starts, A::Error> {
+                Vec::deserialize(SeqAccessDeserializer::new(seq)).map(Starts::List)
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
 }
 
 /// What to write per run.
@@ -179,14 +200,39 @@ fn default_budget() -> BudgetSpec {
     BudgetSpec::Nodes(100_000)
 }
 
-/// A node budget as written in a spec.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A node budget as written in a spec. Deserialized by hand, as [`Sizes`] is, so that a bad value
+/// (a negative or fractional budget) is named.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum BudgetSpec {
     /// Absolute nodes (0 = unlimited).
     Nodes(u64),
     /// `"K*squares"`.
     Relative(String),
+}
+
+impl<'de> Deserialize<'de> for BudgetSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = BudgetSpec;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a whole number of nodes like 100000 (0 = unlimited) or \"K*squares\"")
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<BudgetSpec, E> {
+                Ok(BudgetSpec::Nodes(v))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<BudgetSpec, E> {
+                u64::try_from(v)
+                    .map(BudgetSpec::Nodes)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(v), &self))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<BudgetSpec, E> {
+                Ok(BudgetSpec::Relative(s.to_string()))
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
 }
 
 /// A validated node budget.
@@ -610,6 +656,31 @@ mod tests {
         assert!(e.contains("stpe") && e.contains("`step`"), "{e}");
         let e = parse("name = \"a\"\nsizes = 5").unwrap_err().to_string();
         assert!(e.contains("a range like"), "{e}");
+    }
+
+    #[test]
+    fn bad_starts_and_budgets_are_named() {
+        for (line, needle) in [
+            ("starts = 5", "\"sample:K\" or a list of squares"),
+            ("starts = [[-1, 0]]", "integer `-1`"),
+            ("budget = 1.5", "a whole number of nodes"),
+            (
+                "budget = -3",
+                "integer `-3`, expected a whole number of nodes",
+            ),
+        ] {
+            let e = parse(&format!("name = \"a\"\nsizes = [8]\n{line}"))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(needle), "{line}: {e}");
+        }
+        let ok = parse("name = \"a\"\nsizes = [8]\nstarts = [[0, 0]]\nbudget = 0").unwrap();
+        assert_eq!(ok.file.budget, BudgetSpec::Nodes(0));
+        let ok = parse("name = \"a\"\nsizes = [8]\nstarts = \"corner\"\nbudget = \"2*squares\"");
+        assert_eq!(
+            ok.unwrap().file.budget,
+            BudgetSpec::Relative("2*squares".into())
+        );
     }
 
     #[test]
