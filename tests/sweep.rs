@@ -75,6 +75,12 @@ fn sweep(spec: &Path, out: &Path, extra: &[&str]) -> Cmd {
     c
 }
 
+fn merge<P: AsRef<std::ffi::OsStr>>(dirs: &[P], out: &Path, extra: &[&str]) -> Cmd {
+    let mut c = Cmd::cargo_bin("ktour").unwrap();
+    c.arg("merge").args(dirs).arg("--out").arg(out).args(extra);
+    c
+}
+
 #[test]
 fn same_spec_same_csv_with_one_and_two_threads() {
     let tmp = tempfile::tempdir().unwrap();
@@ -274,26 +280,11 @@ fn shards_merge_into_the_single_run_result() {
     }
     let merged = tmp.path().join("merged");
     // an incomplete merge says so
-    Cmd::cargo_bin("ktour")
-        .unwrap()
-        .args([
-            "merge",
-            shards[0].to_str().unwrap(),
-            shards[1].to_str().unwrap(),
-            "--out",
-        ])
-        .arg(tmp.path().join("partial"))
+    merge(&shards[..2], &tmp.path().join("partial"), &[])
         .assert()
         .code(1)
         .stderr(predicate::str::contains("missing"));
-    Cmd::cargo_bin("ktour")
-        .unwrap()
-        .arg("merge")
-        .args(&shards)
-        .arg("--out")
-        .arg(&merged)
-        .assert()
-        .success();
+    merge(&shards, &merged, &[]).assert().success();
     same_results(&whole, &merged);
 }
 
@@ -402,12 +393,7 @@ fn merge_counts_chunks_with_rows_lost_as_missing() {
     let runs = std::fs::read(cut.join("runs.csv")).unwrap();
     std::fs::write(cut.join("runs.csv"), &runs[..runs.len() * 3 / 5]).unwrap();
     let merged = tmp.path().join("m");
-    let ktour = || Cmd::cargo_bin("ktour").unwrap();
-    ktour()
-        .arg("merge")
-        .arg(&cut)
-        .arg("--out")
-        .arg(&merged)
+    merge(&[&cut], &merged, &[])
         .assert()
         .code(1)
         .stderr(predicate::str::contains("counted as missing"))
@@ -427,13 +413,7 @@ fn merge_counts_chunks_with_rows_lost_as_missing() {
     assert!(rows.iter().all(|r| all.contains(r)));
     // an intact copy supplies the lost chunks, each row once
     let merged2 = tmp.path().join("m2");
-    ktour()
-        .arg("merge")
-        .args([&cut, &whole])
-        .arg("--out")
-        .arg(&merged2)
-        .assert()
-        .success();
+    merge(&[&cut, &whole], &merged2, &[]).assert().success();
     same_results(&whole, &merged2);
 }
 
@@ -443,11 +423,7 @@ fn merge_refuses_a_folder_holding_results_unless_forced() {
     let spec = write_spec(tmp.path(), SMALL_SPEC);
     let whole = tmp.path().join("whole");
     sweep(&spec, &whole, &["--threads", "2"]).assert().success();
-    let merge_into = |out: &Path, extra: &[&str]| {
-        let mut c = Cmd::cargo_bin("ktour").unwrap();
-        c.arg("merge").arg(&whole).arg("--out").arg(out).args(extra);
-        c
-    };
+    let merge_into = |out: &Path, extra: &[&str]| merge(&[&whole], out, extra);
     // this spec's results: merge has no --resume to offer
     merge_into(&whole, &[])
         .assert()
