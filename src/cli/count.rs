@@ -169,7 +169,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitStatus> {
             println!("{}", serde_json::to_string(&json)?);
         }
         CountFormat::Text => {
-            let kind = kind_label(closure, orientation);
+            let kind = crate::count::tours_label(closure, orientation);
             if args.per_start {
                 println!("tours from each start square (row by row):");
                 print!("{}", per_start_table(board.cols(), &result.per_start));
@@ -235,7 +235,7 @@ fn run_frontier(
             println!("{}", serde_json::to_string(&json)?);
         }
         CountFormat::Text => {
-            let kind = kind_label(closure, orientation);
+            let kind = crate::count::tours_label(closure, orientation);
             println!(
                 "{kind} on {board} (frontier): {} transitions, peak {} states, in {:.3} s",
                 result.transitions,
@@ -265,14 +265,4 @@ fn per_start_table(cols: u32, counts: &[StartCount]) -> String {
             cells.join(" ") + "\n"
         })
         .collect()
-}
-
-/// What a count counts, in words.
-fn kind_label(closure: Closure, orientation: Orientation) -> &'static str {
-    match (closure, orientation) {
-        (Closure::Open, Orientation::Directed) => "directed open tours",
-        (Closure::Open, Orientation::Undirected) => "undirected open tours",
-        (Closure::Closed, Orientation::Directed) => "directed closed tours",
-        (Closure::Closed, Orientation::Undirected) => "closed tours (undirected cycles)",
-    }
 }

@@ -247,19 +247,19 @@ impl std::fmt::Display for Counted {
             Counted::Tours {
                 closure,
                 orientation,
-            } => {
-                let orientation = match orientation {
-                    Orientation::Directed => "directed",
-                    Orientation::Undirected => "undirected",
-                };
-                let closure = match closure {
-                    Closure::Open => "open",
-                    Closure::Closed => "closed",
-                };
-                write!(f, "{orientation} {closure} tours")
-            }
+            } => f.write_str(tours_label(*closure, *orientation)),
             Counted::Partial { square } => write!(f, "partial tours at square {square}"),
         }
+    }
+}
+
+/// What tours of this closure and orientation are called in output and messages.
+pub fn tours_label(closure: Closure, orientation: Orientation) -> &'static str {
+    match (closure, orientation) {
+        (Closure::Open, Orientation::Directed) => "directed open tours",
+        (Closure::Open, Orientation::Undirected) => "undirected open tours",
+        (Closure::Closed, Orientation::Directed) => "directed closed tours",
+        (Closure::Closed, Orientation::Undirected) => "closed tours (undirected cycles)",
     }
 }
 
