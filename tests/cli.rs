@@ -242,6 +242,15 @@ fn bad_input_is_a_one_line_error_with_exit_2() {
             "off the 8x8 board",
         ),
         (&["solve", "--size", "8", "--start", "a,b"], "ROW,COL"),
+        // a negative row is a value, not an option
+        (
+            &["solve", "--size", "8", "--start", "-1,0"],
+            "off the 8x8 board",
+        ),
+        (
+            &["count", "--size", "5", "--start", "-1,0"],
+            "off the 5x5 board",
+        ),
         (&["solve", "--size", "8", "--rule", "bogus"], "known rules"),
         (
             &["solve", "--size", "8", "--rule", "order:1234"],

@@ -21,7 +21,7 @@ pub struct AnimateArgs {
     #[arg(long, default_value = "warnsdorff")]
     method: String,
     /// First square as ROW,COL (0-based, row 0 on top).
-    #[arg(long, default_value = "0,0")]
+    #[arg(long, default_value = "0,0", allow_hyphen_values = true)]
     start: String,
     /// Require a closed (re-entrant) tour.
     #[arg(long)]

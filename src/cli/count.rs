@@ -50,7 +50,7 @@ pub struct CountArgs {
     #[arg(long)]
     closed: bool,
     /// Count tours from this square only, `ROW,COL` (0-based).
-    #[arg(long, value_name = "R,C")]
+    #[arg(long, value_name = "R,C", allow_hyphen_values = true)]
     start: Option<String>,
     /// Count a tour and its reverse once (the default for closed tours, which are counted as cycles).
     #[arg(long)]

@@ -42,7 +42,7 @@ pub struct SolveArgs {
     #[command(flatten)]
     board: BoardArgs,
     /// First square as ROW,COL (0-based, row 0 on top).
-    #[arg(long, default_value = "0,0")]
+    #[arg(long, default_value = "0,0", allow_hyphen_values = true)]
     start: String,
     /// Require a closed (re-entrant) tour.
     #[arg(long)]
