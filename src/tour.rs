@@ -240,10 +240,15 @@ pub fn parse_bin(bytes: &[u8], board: Option<Board>) -> Result<LoadedTour, TourF
     };
     let count = u64::from_le_bytes(bytes[24..32].try_into().unwrap());
     let body = &bytes[BIN_HEADER_LEN..];
-    if count.checked_mul(4) != Some(body.len() as u64) {
+    let announced = count.checked_mul(4);
+    if announced != Some(body.len() as u64) {
+        let (size, why) = match announced {
+            Some(n) if n > body.len() as u64 => (format!("{n} bytes"), "truncated?"),
+            Some(n) => (format!("{n} bytes"), "trailing bytes?"),
+            None => ("more than 2^64 bytes".to_string(), "a corrupt header?"),
+        };
         return Err(bad(format!(
-            "the header announces {count} squares ({} bytes) but {} bytes follow (truncated?)",
-            count.saturating_mul(4),
+            "the header announces {count} squares ({size}) but {} bytes follow ({why})",
             body.len()
         )));
     }
@@ -404,6 +409,19 @@ mod tests {
         for cut in 0..bytes.len() {
             assert!(parse_tour(&bytes[..cut], None).is_err(), "cut at {cut}");
         }
+        // A body of the wrong length says which way it is wrong, in true sizes.
+        let message = |v: &[u8]| parse_tour(v, None).unwrap_err().to_string();
+        let e = message(&bytes[..bytes.len() - 4]);
+        assert!(
+            e.contains("(48 bytes) but 44 bytes follow (truncated?)"),
+            "{e}"
+        );
+        let e = message(&[bytes.as_slice(), &[0; 4]].concat());
+        assert!(e.contains("but 52 bytes follow (trailing bytes?)"), "{e}");
+        let mut v = bytes.clone();
+        v[24..32].copy_from_slice(&(u64::MAX / 2).to_le_bytes());
+        let e = message(&v);
+        assert!(e.contains("(more than 2^64 bytes)"), "{e}");
         let mut v = bytes.clone();
         v[8] = 9; // version
         assert!(matches!(
