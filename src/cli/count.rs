@@ -113,11 +113,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitStatus> {
         Some(text) => Starts::From(parse_start(text, board)?),
         None => Starts::All,
     };
-    let closure = if args.closed {
-        Closure::Closed
-    } else {
-        Closure::Open
-    };
+    let closure = Closure::of(args.closed);
     let orientation = match (closure, args.undirected, args.directed) {
         (_, true, _) | (Closure::Closed, false, false) => Orientation::Undirected,
         _ => Orientation::Directed,

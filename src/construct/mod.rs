@@ -148,7 +148,7 @@ fn tour_bytes(board: Board) -> u64 {
 /// Whether the tour of `board` fits within 80% of `available` bytes (as searches are checked).
 fn fits(board: Board, available: u64) -> Result<(), ConstructError> {
     let needed = tour_bytes(board);
-    if needed > available / 10 * 8 {
+    if !crate::solve::fits_in(needed, available) {
         return Err(ConstructError::TooLarge {
             board,
             needed_mib: needed.div_ceil(1 << 20),

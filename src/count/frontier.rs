@@ -114,7 +114,7 @@ impl FrontierCount {
             .ok_or(CountError::Overflow {
                 board: self.board,
                 what: Counted::Tours {
-                    closure: closure(self.closed),
+                    closure: Closure::of(self.closed),
                     orientation: Orientation::Directed,
                 },
                 bits: 128,
@@ -263,7 +263,7 @@ pub fn count_frontier_with(
             return Err(CountError::Overflow {
                 board,
                 what: Counted::Tours {
-                    closure: closure(closed),
+                    closure: Closure::of(closed),
                     orientation: Orientation::Undirected,
                 },
                 bits: 128,
@@ -293,14 +293,6 @@ pub fn count_frontier_with(
     }
     result.elapsed = began.elapsed();
     Ok(result)
-}
-
-fn closure(closed: bool) -> Closure {
-    if closed {
-        Closure::Closed
-    } else {
-        Closure::Open
-    }
 }
 
 /// `*sum += more`, wrapping, and remembering in `wrapped` that it did: a branch-free flag the caller

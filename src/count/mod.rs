@@ -45,6 +45,17 @@ pub enum Closure {
     Closed,
 }
 
+impl Closure {
+    /// `Closed` when `closed`, else `Open`.
+    pub fn of(closed: bool) -> Closure {
+        if closed {
+            Closure::Closed
+        } else {
+            Closure::Open
+        }
+    }
+}
+
 /// Whether a tour and its reverse count once or twice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -278,7 +289,7 @@ pub fn cache_bytes(bits: u32, threads: usize) -> u64 {
 /// process when the allocation fails.
 pub fn check_cache_memory(bits: u32, threads: usize, available: u64) -> Result<(), CountError> {
     let needed = cache_bytes(bits, threads);
-    if needed > available / 10 * 8 {
+    if !crate::solve::fits_in(needed, available) {
         return Err(CountError::CacheTooLarge {
             threads,
             bits,

@@ -254,7 +254,7 @@ impl Plan {
             needed_mib: size.bytes().div_ceil(1 << 20),
             available_mib: available >> 20,
         };
-        if size.bytes() > available / 10 * 8 {
+        if !crate::solve::fits_in(size.bytes(), available) {
             return Err(too_big());
         }
         let count = |n: u64| usize::try_from(n).map_err(|_| too_big());

@@ -65,7 +65,7 @@ pub fn check_workers(
 ) -> Result<(), SweepMemoryError> {
     let needed = per_worker.saturating_mul(workers as u64);
     let available = available_bytes();
-    if needed > available / 10 * 8 {
+    if !fits_in(needed, available) {
         return Err(SweepMemoryError {
             workers,
             board,
@@ -74,6 +74,12 @@ pub fn check_workers(
         });
     }
     Ok(())
+}
+
+/// Whether `needed` bytes are within the share of `available` that ktour lets itself take: 80%, so
+/// that the estimates' slack and the rest of the machine have room. Every memory check uses it.
+pub fn fits_in(needed: u64, available: u64) -> bool {
+    needed <= available / 10 * 8
 }
 
 /// Available memory in bytes: `MemAvailable` from /proc/meminfo, else 4 GiB.
@@ -94,7 +100,7 @@ pub(super) fn check(board: Board, method: Method) -> Result<(), MemoryError> {
     let needed = estimate_bytes(board, method);
     let available = available_bytes();
     let padded_fits_u32 = Layout::new(board).len() as u64 <= u32::MAX as u64;
-    if needed > available / 10 * 8 || !padded_fits_u32 {
+    if !fits_in(needed, available) || !padded_fits_u32 {
         return Err(MemoryError {
             board,
             needed_mib: needed.div_ceil(1 << 20),
