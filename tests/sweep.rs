@@ -116,6 +116,44 @@ fn same_spec_same_csv_with_one_and_two_threads() {
     assert_eq!(total as usize, n_runs);
 }
 
+/// Workers write finished blocks themselves, whoever finds the writing turn free (no writer
+/// thread). Many more workers than cores and a few hundred small blocks make them meet at the hand-off
+/// often; a block lost there would leave its chunks out of the journal, and one written twice or out
+/// of turn would change `chunks.csv`.
+#[test]
+fn many_workers_write_every_block_once_and_in_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(
+        tmp.path(),
+        r#"
+name = "hand-off"
+sizes = [5, 6]
+starts = "all"
+rules = ["order:*"]
+methods = ["warnsdorff"]
+record = "summary"
+"#,
+    );
+    let one = tmp.path().join("one");
+    sweep(&spec, &one, &["--threads", "1"]).assert().success();
+    let journal = rows_without_timing(&one.join("chunks.csv"));
+    assert_eq!(
+        journal.len(),
+        2 * 40_320,
+        "one chunk per ordering and board"
+    );
+    for round in 0..3 {
+        let many = tmp.path().join(format!("many-{round}"));
+        sweep(&spec, &many, &["--threads", "16"]).assert().success();
+        for f in ["summary.csv", "chunks.csv"] {
+            assert!(
+                rows_without_timing(&one.join(f)) == rows_without_timing(&many.join(f)),
+                "{f} differs with 16 workers (round {round})"
+            );
+        }
+    }
+}
+
 /// On large boards a chunk is a single run and a worker batches a block of them; how many it walks
 /// side by side depends on `--lane-memory`, and the results must not.
 #[test]

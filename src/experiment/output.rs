@@ -393,7 +393,7 @@ fn append_csv(path: &Path, header: &str) -> Result<BufWriter<File>, OutputError>
 }
 
 /// The CSV lines of finished chunks, formatted by the worker that ran them (formatting is parallel
-/// work; the writer thread only appends bytes in chunk order). One pair of CSV writers serves a
+/// work; writing them is only appending bytes in chunk order). One pair of CSV writers serves a
 /// whole block of chunks: a `csv::Writer` starts with a zeroed 8 KiB buffer, which once per chunk
 /// cost 5% of an 8x8 `order:*` sweep.
 #[derive(Debug)]
