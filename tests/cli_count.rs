@@ -117,6 +117,41 @@ fn bad_input_exits_2() {
         .code(2);
 }
 
+/// A search that could not finish is refused at once, with its estimate and what to do instead;
+/// `--max-nodes` moves the line and reads powers of ten.
+#[test]
+fn searches_that_would_run_for_years_are_refused_with_exit_2() {
+    ktour()
+        .args(["count", "-n", "8"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(2)
+        .stderr(contains("Knuth"))
+        .stderr(contains("years"))
+        .stderr(contains("at most 7 wide"));
+    ktour()
+        .args(["count", "--rows", "5", "--cols", "8", "--max-nodes", "1e6"])
+        .assert()
+        .code(2)
+        .stderr(contains("--method frontier"));
+    let json = ktour()
+        .args(["count", "-n", "5", "--max-nodes", "5e3", "--format", "json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    assert!(v["estimated_nodes"].as_f64().unwrap() > 0.0);
+    for bad in ["1e2.5", "2e19", "1.5e0", "many"] {
+        ktour()
+            .args(["count", "-n", "5", "--max-nodes", bad])
+            .assert()
+            .code(2)
+            .stderr(contains("--max-nodes"));
+    }
+}
+
 #[test]
 fn frontier_method_gives_the_same_counts() {
     let f = |extra: &[&str]| {

@@ -383,3 +383,77 @@ fn bitboard_engine_matches_reference_on_5x5_corners_and_centre() {
         assert_eq!(one.count, reference::open_from(b, sq), "from {sq}");
     }
 }
+
+/// Knuth's estimate, made before every search, against the nodes the search then visits: within 25%
+/// on boards whose trees differ in size by four orders of magnitude (it measured within 11%).
+#[test]
+fn the_node_estimate_is_close_to_the_nodes_searched() {
+    for (r, c, closure) in [
+        (5, 6, Closure::Open),
+        (6, 6, Closure::Open),
+        (3, 12, Closure::Open),
+        (4, 9, Closure::Open),
+        (5, 7, Closure::Open),
+        (6, 6, Closure::Closed),
+        (6, 7, Closure::Closed),
+    ] {
+        let res = run(board(r, c), closure, Orientation::Directed, Starts::All);
+        let ratio = res.estimated_nodes / res.nodes as f64;
+        assert!(
+            (0.75..1.25).contains(&ratio),
+            "{r}x{c} {closure:?}: estimated {:.3e}, searched {} (ratio {ratio:.3})",
+            res.estimated_nodes,
+            res.nodes
+        );
+    }
+}
+
+/// A count whose estimate passes the limit is refused before it starts, with the estimate. (8x8
+/// open, refused by default, is tested on the binary with a timeout: with a broken estimate it
+/// would run for years.)
+#[test]
+fn counts_estimated_past_the_node_limit_are_refused() {
+    // 5x8 open searches 2.4 x 10^8 nodes (about a second)
+    let request = CountRequest {
+        board: board(5, 8),
+        closure: Closure::Open,
+        orientation: Orientation::Directed,
+        starts: Starts::All,
+    };
+    let tight = CountOptions {
+        max_nodes: Some(100_000_000),
+        ..CountOptions::default()
+    };
+    match count(&request, &tight) {
+        Err(CountError::TooManyNodes {
+            estimated,
+            max_nodes,
+            ..
+        }) => {
+            assert!(
+                (1.8e8..3.0e8).contains(&estimated),
+                "5x8 open estimated at {estimated:.3e}"
+            );
+            assert_eq!(max_nodes, 100_000_000);
+        }
+        other => panic!("5x8 open was not refused: {other:?}"),
+    }
+    // no limit: 6x6 open, estimated past a limit of 10^6, is counted
+    let six = CountRequest {
+        board: board(6, 6),
+        ..request
+    };
+    let small = CountOptions {
+        max_nodes: Some(1_000_000),
+        ..CountOptions::default()
+    };
+    assert!(matches!(
+        count(&six, &small),
+        Err(CountError::TooManyNodes { .. })
+    ));
+    let none = CountOptions {
+        max_nodes: None,
+        ..small
+    };
+    assert_eq!(count(&six, &none).unwrap().count, 6_637_920);
+}

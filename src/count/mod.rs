@@ -21,6 +21,7 @@
 //! board maps onto each other are counted once.
 
 pub mod bitboard;
+pub mod estimate;
 pub mod frontier;
 pub mod reference;
 
@@ -121,7 +122,15 @@ pub struct CountOptions {
     pub progress: Progress,
     /// Endgame cache.
     pub cache: Cache,
+    /// Refuse, before searching, a count whose search is estimated ([`estimate`]) to visit more
+    /// nodes than this ([`CountError::TooManyNodes`]); `None`: no limit.
+    pub max_nodes: Option<u64>,
 }
+
+/// The default [`CountOptions::max_nodes`]: 10^12 nodes, about an hour and a half on two cores of
+/// the machines here (100-200 million nodes/s per core). 7x7 open (about 6 x 10^11) passes;
+/// 8x8 open (about 4 x 10^16) and 8x8 closed (about 4 x 10^14) are refused at once.
+pub const DEFAULT_MAX_NODES: u64 = 1_000_000_000_000;
 
 impl Default for CountOptions {
     fn default() -> Self {
@@ -130,6 +139,7 @@ impl Default for CountOptions {
             symmetry: Symmetry::Exploit,
             progress: Progress::Hidden,
             cache: Cache::Off,
+            max_nodes: Some(DEFAULT_MAX_NODES),
         }
     }
 }
@@ -157,7 +167,7 @@ pub struct StartCount {
 }
 
 /// The answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CountResult {
     /// The number of tours asked for.
     pub count: u64,
@@ -166,12 +176,14 @@ pub struct CountResult {
     pub per_start: Vec<StartCount>,
     /// Search nodes visited (squares placed), over all tasks.
     pub nodes: u64,
+    /// The nodes [`estimate`] expected before the search began (without the endgame cache).
+    pub estimated_nodes: f64,
     /// Wall-clock time of the count.
     pub elapsed: Duration,
 }
 
 /// Why a count was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 pub enum CountError {
     /// More than 64 squares.
     #[error("{board} has {squares} squares; exact counting handles boards of at most {MAX_SQUARES} squares (one bit of a u64 per square): choose smaller --rows/--cols")]
@@ -220,6 +232,18 @@ pub enum CountError {
         /// The width of the counter's integers.
         bits: u32,
     },
+    /// The search would take too long: Knuth's estimate of its nodes passed the limit.
+    #[error("counting {what} on {board} by search would visit about {estimated:.1e} nodes (Knuth's random-probe estimate), more than --max-nodes {max_nodes}: at 1-2 x 10^8 nodes/s per core, {} of one core. {}", duration_words(*estimated / 1e8), too_many_nodes_advice(*board))]
+    TooManyNodes {
+        /// The board.
+        board: Board,
+        /// What was to be counted.
+        what: Counted,
+        /// The estimated nodes.
+        estimated: f64,
+        /// The limit.
+        max_nodes: u64,
+    },
     /// The endgame caches of the worker threads would not fit in memory together.
     #[error("the endgame cache needs about {needed_mib} MiB ({threads} threads x 2^{bits} slots of 24 bytes) but only {available_mib} MiB is available; lower --cache-bits (or the threads, with RAYON_NUM_THREADS)")]
     CacheTooLarge {
@@ -232,6 +256,33 @@ pub enum CountError {
         /// Available memory.
         available_mib: u64,
     },
+}
+
+/// A rough duration, `seconds` in the largest unit it reaches: "about 14 years".
+fn duration_words(seconds: f64) -> String {
+    const UNITS: [(f64, &str); 5] = [
+        (365.25 * 86400.0, "years"),
+        (86400.0, "days"),
+        (3600.0, "hours"),
+        (60.0, "minutes"),
+        (1.0, "seconds"),
+    ];
+    match UNITS.into_iter().find(|&(size, _)| seconds >= size) {
+        Some((size, unit)) if seconds / size >= 10.0 => {
+            format!("about {:.0} {unit}", seconds / size)
+        }
+        Some((size, unit)) => format!("about {:.1} {unit}", seconds / size),
+        None => "under a second".to_string(),
+    }
+}
+
+/// What to do instead of a search refused as too long.
+fn too_many_nodes_advice(board: Board) -> &'static str {
+    if board.rows().min(board.cols()) <= frontier::MAX_WIDTH {
+        "Use --method frontier (boards at most 7 wide; its time grows with the width, not the tours), or raise --max-nodes to search anyway"
+    } else {
+        "The frontier method handles boards at most 7 wide, so there is no faster way here; raise --max-nodes to search anyway"
+    }
 }
 
 /// What a count that passed its integer type was counting, for [`CountError::Overflow`].
@@ -330,10 +381,10 @@ pub fn count(request: &CountRequest, options: &CountOptions) -> Result<CountResu
             vec![start]
         }
     };
-    let (per_start, total, nodes) = match request.closure {
+    let (per_start, total, nodes, estimated_nodes) = match request.closure {
         Closure::Open => {
             let wrapped = overflow(Closure::Open, Orientation::Directed);
-            let (counts, nodes) = open_counts(&bits, &starts, options, wrapped)?;
+            let (counts, nodes, estimated) = open_counts(&bits, &starts, options, wrapped)?;
             let directed = checked_sum(counts.iter().copied()).ok_or(wrapped)?;
             let total = match (request.starts, request.orientation) {
                 (Starts::From(_), _) | (Starts::All, Orientation::Directed) => directed,
@@ -343,10 +394,10 @@ pub fn count(request: &CountRequest, options: &CountOptions) -> Result<CountResu
                     directed / 2
                 }
             };
-            (counts, total, nodes)
+            (counts, total, nodes, estimated)
         }
         Closure::Closed => {
-            let (cycles, nodes) = closed_cycles(
+            let (cycles, nodes, estimated) = closed_cycles(
                 &bits,
                 options,
                 overflow(Closure::Closed, Orientation::Undirected),
@@ -362,7 +413,7 @@ pub fn count(request: &CountRequest, options: &CountOptions) -> Result<CountResu
                 }
                 (Starts::From(_), _) | (_, Orientation::Undirected) => per,
             };
-            (vec![per; starts.len()], total, nodes)
+            (vec![per; starts.len()], total, nodes, estimated)
         }
     };
     Ok(CountResult {
@@ -373,6 +424,7 @@ pub fn count(request: &CountRequest, options: &CountOptions) -> Result<CountResu
             .map(|(&start, count)| StartCount { start, count })
             .collect(),
         nodes,
+        estimated_nodes,
         elapsed: began.elapsed(),
     })
 }
@@ -382,17 +434,17 @@ fn checked_sum(mut counts: impl Iterator<Item = u64>) -> Option<u64> {
     counts.try_fold(0u64, u64::checked_add)
 }
 
-/// Directed open tours from each of `starts`, and the nodes visited; `wrapped` if a count passes
-/// `u64::MAX`.
+/// Directed open tours from each of `starts`, the nodes visited and the nodes estimated before the
+/// search; `wrapped` if a count passes `u64::MAX`.
 fn open_counts(
     bits: &KnightBits,
     starts: &[Square],
     options: &CountOptions,
     wrapped: CountError,
-) -> Result<(Vec<u64>, u64), CountError> {
+) -> Result<(Vec<u64>, u64, f64), CountError> {
     let board = bits.board();
     if board.len() == 1 {
-        return Ok((vec![1; starts.len()], 1));
+        return Ok((vec![1; starts.len()], 1, 1.0));
     }
     let group = match options.symmetry {
         Symmetry::Exploit => symmetries(board),
@@ -428,12 +480,21 @@ fn open_counts(
         }
         pairs.push(mine);
     }
-    let (counts, nodes) = run_roots(bits, &roots, options, wrapped)?;
+    let what = Counted::Tours {
+        closure: Closure::Open,
+        orientation: Orientation::Directed,
+    };
+    let (counts, nodes, estimated) = run_roots(bits, &roots, options, what, wrapped)?;
     let per_start = pairs
         .iter()
         .map(|ids| checked_sum(ids.iter().map(|&id| counts[id])).ok_or(wrapped))
         .collect::<Result<_, _>>()?;
-    Ok((per_start, nodes + starts.len() as u64))
+    let starts_placed = starts.len() as u64;
+    Ok((
+        per_start,
+        nodes + starts_placed,
+        estimated + starts_placed as f64,
+    ))
 }
 
 /// Undirected closed tours (cycles), and the nodes visited; `wrapped` if a count passes `u64::MAX`.
@@ -441,10 +502,10 @@ fn closed_cycles(
     bits: &KnightBits,
     options: &CountOptions,
     wrapped: CountError,
-) -> Result<(u64, u64), CountError> {
+) -> Result<(u64, u64, f64), CountError> {
     let board = bits.board();
     if crate::exists::closed_tour(board).is_err() {
-        return Ok((0, 0));
+        return Ok((0, 0, 0.0));
     }
     let all = bits.all();
     // The fixed start: a square of least degree (a corner), so that few pairs of neighbours remain.
@@ -462,18 +523,17 @@ fn closed_cycles(
             });
         }
     }
-    let (counts, nodes) = run_roots(bits, &roots, options, wrapped)?;
+    let what = Counted::Tours {
+        closure: Closure::Closed,
+        orientation: Orientation::Undirected,
+    };
+    let (counts, nodes, estimated) = run_roots(bits, &roots, options, what, wrapped)?;
     let cycles = checked_sum(counts.into_iter()).ok_or(wrapped)?;
-    Ok((cycles, nodes + 1))
+    Ok((cycles, nodes + 1, estimated + 1.0))
 }
 
 /// A state to count from: the path stands on `head`, must visit `free`, and end as `end` says.
-#[derive(Clone, Copy, Debug)]
-struct Root {
-    head: u32,
-    free: u64,
-    end: End,
-}
+type Root = estimate::State;
 
 /// A prefix of a root, counted as one parallel task.
 #[derive(Clone, Copy, Debug)]
@@ -483,14 +543,17 @@ struct Task {
 }
 
 /// Count every root: split into at least `options.min_tasks` prefixes, count them in parallel, and sum
-/// per root. Returns the tours per root and the total nodes; `wrapped` if a count passes `u64::MAX`,
-/// [`CountError::CacheTooLarge`] if an endgame cache cannot be allocated.
+/// per root. Returns the tours per root, the total nodes and the nodes estimated before the search;
+/// `wrapped` if a count passes `u64::MAX`, [`CountError::TooManyNodes`] (counting `what`) if the
+/// estimate passes `options.max_nodes`, [`CountError::CacheTooLarge`] if an endgame cache cannot be
+/// allocated.
 fn run_roots(
     bits: &KnightBits,
     roots: &[Root],
     options: &CountOptions,
+    what: Counted,
     wrapped: CountError,
-) -> Result<(Vec<u64>, u64), CountError> {
+) -> Result<(Vec<u64>, u64, f64), CountError> {
     let mut done = vec![PathCount::default(); roots.len()];
     let mut level: Vec<Task> = roots
         .iter()
@@ -526,6 +589,19 @@ fn run_roots(
             }
         }
         level = next;
+    }
+    let split_nodes: u64 = done.iter().map(|c| c.nodes).sum();
+    let estimated =
+        split_nodes as f64 + estimate::estimate_nodes(bits, level.len(), |i| level[i].state);
+    if let Some(max_nodes) = options.max_nodes {
+        if estimated > max_nodes as f64 {
+            return Err(CountError::TooManyNodes {
+                board: bits.board(),
+                what,
+                estimated,
+                max_nodes,
+            });
+        }
     }
     let bar = ProgressReporter::new(options.progress, level.len() as u64);
     let counted: Vec<PathCount> = match options.cache {
@@ -575,7 +651,11 @@ fn run_roots(
         return Err(wrapped);
     }
     let nodes = done.iter().map(|c| c.nodes).sum();
-    Ok((done.into_iter().map(|c| c.tours).collect(), nodes))
+    Ok((
+        done.into_iter().map(|c| c.tours).collect(),
+        nodes,
+        estimated,
+    ))
 }
 
 /// A cache borrowed from a pool for one rayon job and given back when the job ends, so that the
