@@ -105,10 +105,8 @@ pub fn run(args: SweepArgs) -> anyhow::Result<ExitStatus> {
     let plan = experiment::Plan::new(&spec).with_context(|| spec_label.clone())?;
     let plan_runs = plan.total_runs();
     if plan_runs == 0 {
-        // validation refuses empty lists, so only a rule with a narrow domain gets here
-        anyhow::bail!(
-            "{spec_label}: the spec gives no runs: `squirrel` runs only on n x n boards with n >= 5, from the corner (0,0)"
-        );
+        // before the banner; the library refuses it too
+        return Err(experiment::SweepError::NoRuns).with_context(|| spec_label.clone());
     }
     eprintln!(
         "sweep {:?} ({spec_label}): {} runs{} on {threads} thread{} -> {}",

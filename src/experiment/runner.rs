@@ -92,6 +92,10 @@ pub enum SweepError {
         /// Why.
         reason: rayon::ThreadPoolBuildError,
     },
+    /// The spec gives no runs. Validation refuses empty lists, so only a rule with a narrow domain
+    /// gets here.
+    #[error("the spec gives no runs: `squirrel` runs only on n x n boards with n >= 5, from the corner (0,0)")]
+    NoRuns,
     /// A run could not start (memory, rule domain).
     #[error("run {job} ({request}): {source}")]
     Solve {
@@ -429,6 +433,9 @@ pub fn run_planned_sweep(
     opts: &SweepOptions,
 ) -> Result<SweepReport, SweepError> {
     let started = Instant::now();
+    if plan.total_runs() == 0 {
+        return Err(SweepError::NoRuns);
+    }
     check_worker_memory(spec, opts)?;
     // before the output folder is touched: a sweep that cannot start leaves nothing behind
     let threads = opts.threads.max(1);
@@ -623,6 +630,30 @@ mod tests {
 
     fn spec(text: &str) -> Spec {
         Spec::from_toml(text, "test").unwrap()
+    }
+
+    /// The library refuses a spec without runs as the CLI does, before touching the folder.
+    #[test]
+    fn a_spec_without_runs_is_an_error_not_an_empty_result() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("out");
+        let opts = SweepOptions {
+            out: out.clone(),
+            threads: 1,
+            resume: false,
+            force: false,
+            shard: None,
+            progress: false,
+            command: String::new(),
+            lane_memory: crate::solve::DEFAULT_LANE_MEMORY,
+        };
+        let squirrel_off_its_domain =
+            spec("name = \"t\"\nsizes = [4, 6]\nrules = [\"squirrel\"]\nstarts = [[1, 2]]\n");
+        assert!(matches!(
+            run_sweep(&squirrel_off_its_domain, &opts),
+            Err(SweepError::NoRuns)
+        ));
+        assert!(!out.exists());
     }
 
     #[test]
