@@ -322,7 +322,11 @@ fn shards_merge_into_the_single_run_result() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("missing"));
-    merge(&shards, &merged, &[]).assert().success();
+    // shards write their rows in job order, so the merge streams them
+    merge(&shards, &merged, &[])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("sorted in memory").not());
     same_results(&whole, &merged);
 }
 
@@ -411,13 +415,25 @@ fn resume_runs_again_what_a_deleted_runs_csv_held() {
 
 #[test]
 fn resume_runs_again_the_chunk_of_a_deleted_row() {
-    let (_tmp, err) = resume_after_damage(|runs| {
+    let (tmp, err) = resume_after_damage(|runs| {
         let text = std::fs::read_to_string(runs).unwrap();
         let mut lines: Vec<&str> = text.lines().collect();
         lines.remove(lines.len() / 2);
         std::fs::write(runs, lines.join("\n") + "\n").unwrap();
     });
     assert!(err.contains("lacks rows of 1 of the"), "{err}");
+    // the chunk run again sits at the end of runs.csv; merged, the rows are in job order again,
+    // with the folder that streams first winning any job both hold
+    let (whole, hurt) = (tmp.path().join("whole"), tmp.path().join("hurt"));
+    let merged = tmp.path().join("merged");
+    merge(&[&hurt], &merged, &[])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("sorted in memory"));
+    same_results(&whole, &merged);
+    let twice = tmp.path().join("twice");
+    merge(&[&whole, &hurt], &twice, &[]).assert().success();
+    same_results(&whole, &twice);
 }
 
 #[test]
@@ -631,8 +647,11 @@ fn a_spec_without_runs_is_refused() {
     assert!(!tmp.path().join("out").exists());
 }
 
+/// (A pool that cannot start is an error too, `SweepError::Threads`, but no test here provokes it
+/// reliably: under `ulimit -v`, 1000 threads failed at spawn 38 times in 40 and twice started far
+/// enough for std's own thread start-up to abort on its signal stack, which no program can catch.)
 #[test]
-fn threads_are_bounded_and_a_pool_that_cannot_start_is_an_error() {
+fn threads_are_bounded() {
     let tmp = tempfile::tempdir().unwrap();
     let spec = write_spec(tmp.path(), "name = \"t\"\nsizes = [5]\n");
     let out = tmp.path().join("o");
@@ -640,10 +659,5 @@ fn threads_are_bounded_and_a_pool_that_cannot_start_is_an_error() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("from 1 to 1024"));
-    // 1000 thread stacks (2 MiB each) do not fit in 400 MB of address space
-    sweep_within(400_000, &spec, &out, &["--threads", "1000"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("cannot start 1000 worker threads"));
     assert!(!out.exists());
 }

@@ -185,6 +185,12 @@ pub fn run_merge(args: MergeArgs) -> anyhow::Result<ExitStatus> {
             if chunks.len() == 1 { "it" } else { "them" },
         );
     }
+    for file in &r.sorted_in_memory {
+        eprintln!(
+            "note: the rows of {} are not in job order (a resume ran chunks again): they were sorted in memory",
+            file.display()
+        );
+    }
     eprintln!(
         "merged {} folder{}: {} of {} chunks, {} runs -> {}",
         args.dirs.len(),

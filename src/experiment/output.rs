@@ -637,40 +637,100 @@ fn each_run(
     path: &Path,
     mut f: impl FnMut(RunRow<'static>) -> Result<(), OutputError>,
 ) -> Result<bool, OutputError> {
-    let mut file = match File::open(path) {
-        Ok(file) => file,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(true),
-        Err(e) => return Err(io(path)(e)),
+    let Some(mut rows) = RunRows::open(path)? else {
+        return Ok(true);
     };
-    let len = file.metadata().map_err(io(path))?.len();
-    let end = complete_len(&mut file, len, path)?;
-    file.seek(SeekFrom::Start(0)).map_err(io(path))?;
-    let mut reader = csv::Reader::from_reader(file.take(end));
-    let bad = |e: csv::Error| {
-        if e.is_io_error() {
-            Err(csv_err(path)(e))
-        } else {
-            Ok(false)
-        }
-    };
-    let headers = match reader.byte_headers() {
-        Ok(h) => h.clone(),
-        Err(e) => return bad(e),
-    };
-    let same_header = headers
-        .iter()
-        .eq(RUN_HEADER.trim_end().split(',').map(str::as_bytes));
-    let mut rec = csv::ByteRecord::new();
-    loop {
-        match reader.read_byte_record(&mut rec) {
-            Ok(true) => {}
-            Ok(false) => return Ok(end == len && same_header),
-            Err(e) => return bad(e),
-        }
-        let Ok(row) = rec.deserialize::<RunRow<'static>>(Some(&headers)) else {
-            return Ok(false);
-        };
+    while let Some(row) = rows.next_row()? {
         f(row)?;
+    }
+    Ok(rows.intact())
+}
+
+/// The rows of a `runs.csv`, read one at a time, as [`each_run`] reads them.
+struct RunRows {
+    path: PathBuf,
+    reader: csv::Reader<std::io::Take<File>>,
+    headers: csv::ByteRecord,
+    record: csv::ByteRecord,
+    /// Every line up to the end of the file is read (none torn, none unreadable).
+    whole: bool,
+    same_header: bool,
+    done: bool,
+}
+
+impl RunRows {
+    /// `None` if there is no such file.
+    fn open(path: &Path) -> Result<Option<RunRows>, OutputError> {
+        let mut file = match File::open(path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(io(path)(e)),
+        };
+        let len = file.metadata().map_err(io(path))?.len();
+        let end = complete_len(&mut file, len, path)?;
+        file.seek(SeekFrom::Start(0)).map_err(io(path))?;
+        let reader = csv::Reader::from_reader(file.take(end));
+        let mut rows = RunRows {
+            path: path.to_path_buf(),
+            headers: csv::ByteRecord::new(),
+            record: csv::ByteRecord::new(),
+            whole: end == len,
+            same_header: false,
+            done: false,
+            reader,
+        };
+        match rows.reader.byte_headers() {
+            Ok(h) => {
+                rows.same_header = h
+                    .iter()
+                    .eq(RUN_HEADER.trim_end().split(',').map(str::as_bytes));
+                rows.headers = h.clone();
+            }
+            Err(e) => rows.stop(e)?,
+        }
+        Ok(Some(rows))
+    }
+
+    /// The next row, or `None` at the end: of the file, or at a row that does not parse.
+    fn next_row(&mut self) -> Result<Option<RunRow<'static>>, OutputError> {
+        if self.done {
+            return Ok(None);
+        }
+        match self.reader.read_byte_record(&mut self.record) {
+            Ok(true) => {}
+            Ok(false) => {
+                self.done = true;
+                return Ok(None);
+            }
+            Err(e) => {
+                self.stop(e)?;
+                return Ok(None);
+            }
+        }
+        match self
+            .record
+            .deserialize::<RunRow<'static>>(Some(&self.headers))
+        {
+            Ok(row) => Ok(Some(row)),
+            Err(_) => {
+                (self.whole, self.done) = (false, true);
+                Ok(None)
+            }
+        }
+    }
+
+    /// End the rows at a read error: an I/O error is passed on, a malformed line ends them.
+    fn stop(&mut self, e: csv::Error) -> Result<(), OutputError> {
+        (self.whole, self.done) = (false, true);
+        if e.is_io_error() {
+            return Err(csv_err(&self.path)(e));
+        }
+        Ok(())
+    }
+
+    /// After the last row: whether the file is as a sweep writes it (see [`each_run`]).
+    fn intact(&self) -> bool {
+        self.whole && self.same_header
     }
 }
 
@@ -798,6 +858,104 @@ pub fn summary_rows(plan: &Plan, tallies: &[Tally]) -> Vec<SummaryRow> {
         .collect()
 }
 
+/// The rows of one folder's `runs.csv` that a merge takes: those of `chunks` (complete in it), each
+/// job once, in job order. A file in job order (as a sweep writes it) is streamed; one that is not
+/// (rows a resume ran again sit at its end) is read into memory and sorted.
+enum MergeSource {
+    Streamed(Box<(RunRows, RowCount)>),
+    Sorted(std::vec::IntoIter<RunRow<'static>>),
+}
+
+impl MergeSource {
+    fn open(plan: &Plan, path: &Path, chunks: &[u64], sorted: bool) -> Result<Self, OutputError> {
+        let mut keep = RowCount::new(plan, chunks);
+        let Some(mut rows) = RunRows::open(path)? else {
+            return Ok(MergeSource::Sorted(Vec::new().into_iter()));
+        };
+        if sorted {
+            return Ok(MergeSource::Streamed(Box::new((rows, keep))));
+        }
+        let mut all = Vec::new();
+        while let Some(row) = rows.next_row()? {
+            if keep.add(row.job) {
+                all.push(row);
+            }
+        }
+        all.sort_unstable_by_key(|r| r.job);
+        Ok(MergeSource::Sorted(all.into_iter()))
+    }
+
+    fn next_row(&mut self) -> Result<Option<RunRow<'static>>, OutputError> {
+        match self {
+            MergeSource::Streamed(source) => {
+                let (rows, keep) = &mut **source;
+                while let Some(row) = rows.next_row()? {
+                    if keep.add(row.job) {
+                        return Ok(Some(row));
+                    }
+                }
+                Ok(None)
+            }
+            MergeSource::Sorted(rows) => Ok(rows.next()),
+        }
+    }
+}
+
+/// Write the merged `runs.csv` at `path` (atomically): the rows of every source in job order, a job
+/// given by several folders taken from the first. Streams: memory holds one row per folder (plus
+/// the rows of any folder not in job order), not the whole result, which may be far larger.
+fn merge_runs(
+    plan: &Plan,
+    sources: &[(PathBuf, Vec<u64>, bool)],
+    path: &Path,
+) -> Result<(), OutputError> {
+    use std::cmp::Reverse;
+    let mut open = Vec::with_capacity(sources.len());
+    for (file, chunks, sorted) in sources {
+        open.push(MergeSource::open(plan, file, chunks, *sorted)?);
+    }
+    // the next row of each source, smallest job first, the first folder first among equal jobs
+    let mut heads = std::collections::BinaryHeap::new();
+    let mut rows: Vec<Option<RunRow<'static>>> = Vec::with_capacity(open.len());
+    for (i, source) in open.iter_mut().enumerate() {
+        let row = source.next_row()?;
+        if let Some(r) = &row {
+            heads.push(Reverse((r.job, i)));
+        }
+        rows.push(row);
+    }
+    let tmp = path.with_extension("tmp");
+    let file = File::create(&tmp).map_err(io(&tmp))?;
+    let mut buffered = BufWriter::with_capacity(1 << 16, file);
+    buffered
+        .write_all(RUN_HEADER.as_bytes())
+        .map_err(io(&tmp))?;
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(buffered);
+    let mut last = None;
+    while let Some(Reverse((job, i))) = heads.pop() {
+        let row = rows[i].take().expect("a source in the heap has a row");
+        if last != Some(job) {
+            w.serialize(&row).map_err(csv_err(&tmp))?;
+            last = Some(job);
+        }
+        rows[i] = open[i].next_row()?;
+        if let Some(r) = &rows[i] {
+            heads.push(Reverse((r.job, i)));
+        }
+    }
+    let buffered = w
+        .into_inner()
+        .map_err(|e| OutputError::Merge(e.to_string()))?;
+    buffered
+        .into_inner()
+        .map_err(|e| io(&tmp)(e.into_error()))?
+        .sync_all()
+        .map_err(io(&tmp))?;
+    fs::rename(&tmp, path).map_err(io(path))
+}
+
 /// What `merge` did.
 #[derive(Clone, Debug)]
 pub struct MergeReport {
@@ -810,6 +968,9 @@ pub struct MergeReport {
     /// Folders whose `runs.csv` lacks rows of chunks their journal lists, with those chunks (counted
     /// as missing).
     pub damaged: Vec<(PathBuf, Vec<u64>)>,
+    /// Folders whose `runs.csv` rows are not in job order (a resume ran chunks again, at the end of
+    /// the file): their rows were sorted in memory. The others' rows are streamed.
+    pub sorted_in_memory: Vec<PathBuf>,
 }
 
 /// Combine shard folders into `out`, exactly as if the sweep had run at once (timing columns aside).
@@ -838,7 +999,8 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
         .map_err(|e| OutputError::Merge(e.to_string()))?;
     let plan = Plan::new(&spec).map_err(|e| OutputError::Merge(e.to_string()))?;
     let mut done: BTreeMap<u64, Tally> = BTreeMap::new();
-    let mut runs: BTreeMap<u64, RunRow<'static>> = BTreeMap::new();
+    // each folder's chunks whose rows are all in its runs.csv, and whether those rows are in job order
+    let mut sources: Vec<(PathBuf, Vec<u64>, bool)> = Vec::new();
     let mut damaged = Vec::new();
     for d in dirs {
         let rows = read_journal(&d.join(CHUNKS), &plan)?;
@@ -849,10 +1011,11 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
             // the merged result then says it is incomplete instead of losing those rows unseen, and
             // the shard can be resumed (which runs the chunk again) and merged anew
             let mut count = RowCount::new(&plan, mine.keys());
-            let mut mine_runs = Vec::new();
+            let (mut last, mut sorted) = (None, true);
             each_run(&d.join(RUNS), |row| {
                 if count.add(row.job) {
-                    mine_runs.push(row);
+                    sorted &= last.map_or(true, |last| last < row.job);
+                    last = Some(row.job);
                 }
                 Ok(())
             })?;
@@ -861,13 +1024,9 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
                 for c in &incomplete {
                     mine.remove(c);
                 }
-                let keep = RowCount::new(&plan, mine.keys());
-                mine_runs.retain(|r| keep.range_of(r.job).is_some());
                 damaged.push((d.clone(), incomplete));
             }
-            for r in mine_runs {
-                runs.entry(r.job).or_insert(r);
-            }
+            sources.push((d.join(RUNS), mine.keys().copied().collect(), sorted));
         }
         for (k, v) in mine {
             done.entry(k).or_insert(v);
@@ -902,16 +1061,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
         },
     )?;
     if spec.file.record == RecordLevel::Runs {
-        let mut w = csv::WriterBuilder::new()
-            .has_headers(false)
-            .from_writer(RUN_HEADER.as_bytes().to_vec());
-        for r in runs.values() {
-            w.serialize(r).map_err(csv_err(out))?;
-        }
-        let bytes = w
-            .into_inner()
-            .map_err(|e| OutputError::Merge(e.to_string()))?;
-        write_atomic(&out.join(RUNS), &bytes)?;
+        merge_runs(&plan, &sources, &out.join(RUNS))?;
     }
     write_summary(&out.join(SUMMARY), &summary_rows(&plan, &tallies))?;
     let complete = done.len() == plan.chunks.len();
@@ -930,6 +1080,11 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
         total_chunks: plan.chunks.len(),
         runs: tallies.iter().map(|t| t.runs).sum(),
         damaged,
+        sorted_in_memory: sources
+            .iter()
+            .filter(|(_, _, sorted)| !sorted)
+            .map(|(file, _, _)| file.clone())
+            .collect(),
     })
 }
 
