@@ -312,6 +312,15 @@ fn cli_render_plot_and_animate_write_their_files() {
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains(r#"<script id="data" type="application/json">"#));
     assert!(!page.contains("<script src"), "self-contained");
+    // a run that finds no tour is still drawn, and exits 1 as `solve` does for it
+    let failed = dir.path().join("failed.html");
+    ktour()
+        .args(["animate", "--size", "6", "--closed", "-o"])
+        .arg(&failed)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("not a knight move apart"));
+    assert!(failed.exists());
 }
 
 /// `render` reads what `verify` reads: `r,c` lines (with the board size) and the binary format too. A

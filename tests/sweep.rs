@@ -558,6 +558,25 @@ fn another_specs_folder_is_refused_unless_forced() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("different experiment"));
+    // the same name with other settings: the message names them
+    let a2 = tmp.path().join("a2.toml");
+    std::fs::write(&a2, "name = \"a\"\nsizes = [6]\nseed = 9\n").unwrap();
+    sweep(&a2, &out, &["--resume"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("`seed` 0 there, 9 here"));
+    sweep(&a, &out, &["--resume", "--shard", "1/2"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "it holds the whole sweep (no --shard), this is shard 1/2",
+        ));
+    let file = tmp.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    sweep(&a, &file, &[])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is not a folder"));
     sweep(&b, &out, &["--force"]).assert().success();
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     assert!(summary.contains("\n7,7,"), "{summary}");

@@ -68,5 +68,10 @@ pub fn run(args: AnimateArgs) -> anyhow::Result<ExitStatus> {
         replay.events.len(),
         replay.outcome
     );
-    Ok(ExitStatus::Success)
+    // the page shows a failed run as well, but the exit status says what `solve` says of it
+    Ok(if replay.found {
+        ExitStatus::Success
+    } else {
+        ExitStatus::NotFound
+    })
 }

@@ -42,6 +42,12 @@ pub enum OutputError {
         /// What differs.
         what: String,
     },
+    /// The output path exists and is not a folder.
+    #[error("{dir} exists and is not a folder: choose another --out")]
+    NotAFolder {
+        /// The path.
+        dir: PathBuf,
+    },
     /// The folder holds results of this spec and neither --resume nor --force was given.
     #[error("{dir} already holds results of this spec; pass --resume to continue it, or --force to start over")]
     AlreadyThere {
@@ -196,6 +202,9 @@ impl OutDir {
         resume: bool,
         force: bool,
     ) -> Result<OutDir, OutputError> {
+        if dir.exists() && !dir.is_dir() {
+            return Err(OutputError::NotAFolder { dir: dir.into() });
+        }
         fs::create_dir_all(dir).map_err(io(dir))?;
         let meta = if force { None } else { read_meta(dir)? };
         let has_results = [RUNS, CHUNKS, SUMMARY].iter().any(|f| dir.join(f).exists());
@@ -204,13 +213,17 @@ impl OutDir {
             Some(m) if m.spec != spec.file => {
                 return Err(OutputError::OtherSpec {
                     dir: dir.into(),
-                    what: format!("spec {:?} differs from {:?}", m.spec.name, spec.file.name),
+                    what: spec_differences(&m.spec, &spec.file),
                 })
             }
             Some(m) if m.shard != shard => {
                 return Err(OutputError::OtherSpec {
                     dir: dir.into(),
-                    what: format!("shard {:?}, not {:?}", m.shard, shard),
+                    what: format!(
+                        "it holds {}, this is {}",
+                        shard_words(m.shard),
+                        shard_words(shard)
+                    ),
                 })
             }
             Some(m) if !resume => {
@@ -1088,13 +1101,50 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
     })
 }
 
+/// How the spec of results found (`there`) differs from this one, for [`OutputError::OtherSpec`]:
+/// the keys whose values differ, or the names if they differ.
+fn spec_differences(there: &SpecFile, here: &SpecFile) -> String {
+    if there.name != here.name {
+        return format!("spec {:?}, not {:?}", there.name, here.name);
+    }
+    let table = |s: &SpecFile| match serde_json::to_value(s) {
+        Ok(serde_json::Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
+    };
+    let (a, b) = (table(there), table(here));
+    let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    let differ: Vec<String> = keys
+        .into_iter()
+        .filter(|k| a.get(*k) != b.get(*k))
+        .map(|k| match (a.get(k), b.get(k)) {
+            (Some(x), Some(y)) => format!("`{k}` {x} there, {y} here"),
+            _ => format!("`{k}`"),
+        })
+        .collect();
+    format!(
+        "spec {:?} with other settings: {}",
+        here.name,
+        differ.join("; ")
+    )
+}
+
+/// A shard as the messages name it.
+fn shard_words(shard: Option<(u32, u32)>) -> String {
+    match shard {
+        None => "the whole sweep (no --shard)".into(),
+        Some((i, k)) => format!("shard {i}/{k}"),
+    }
+}
+
 /// Refuse to merge into a folder that already holds results, as `sweep` refuses one without
 /// `--resume` or `--force` (merge has no `--resume`: it always writes the whole result anew).
 fn check_merge_target(out: &Path, spec: &SpecFile) -> Result<(), OutputError> {
     match read_meta(out)? {
         Some(m) if m.spec != *spec => Err(OutputError::OtherSpec {
             dir: out.into(),
-            what: format!("spec {:?} differs from {:?}", m.spec.name, spec.name),
+            what: spec_differences(&m.spec, spec),
         }),
         Some(_) => Err(OutputError::MergeTarget { dir: out.into() }),
         None if [RUNS, CHUNKS, SUMMARY].iter().any(|f| out.join(f).exists()) => {
