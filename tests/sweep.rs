@@ -436,6 +436,30 @@ fn resume_runs_again_the_chunk_of_a_deleted_row() {
     same_results(&whole, &twice);
 }
 
+/// Bytes that are not UTF-8 (or not a row) in the middle of the journal end it there, as a torn
+/// line does, with a warning: the chunks listed after them run again, and nothing is lost.
+#[test]
+fn resume_reads_a_journal_with_garbage_up_to_the_garbage() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(tmp.path(), SMALL_SPEC);
+    let (whole, hurt) = (tmp.path().join("whole"), tmp.path().join("hurt"));
+    sweep(&spec, &whole, &["--threads", "2"]).assert().success();
+    copy_dir(&whole, &hurt);
+    let journal = hurt.join("chunks.csv");
+    let bytes = std::fs::read(&journal).unwrap();
+    let lines: Vec<&[u8]> = bytes.split_inclusive(|&b| b == b'\n').collect();
+    assert!(lines.len() > 6, "the spec has a few chunks");
+    let mut damaged = lines[..4].concat();
+    damaged.extend_from_slice(b"\xff\xfe,not a row\n");
+    damaged.extend_from_slice(&lines[4..].concat());
+    std::fs::write(&journal, damaged).unwrap();
+    sweep(&spec, &hurt, &["--resume", "--threads", "2"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("unreadable line after 3 rows"));
+    same_rows_any_order(&whole, &hurt);
+}
+
 #[test]
 fn merge_counts_chunks_with_rows_lost_as_missing() {
     let tmp = tempfile::tempdir().unwrap();

@@ -523,7 +523,20 @@ fn load_journal(path: &Path, plan: &Plan) -> Result<Vec<ChunkRow>, OutputError> 
         return Ok(Vec::new());
     }
     let mut seen = std::collections::HashSet::new();
-    let mut rows = read_journal(path, plan)?;
+    let (mut rows, unread) = read_journal_lines(path, plan)?;
+    if unread > 0 {
+        // said here: the runner only learns which chunks are done
+        let after = match unread - 1 {
+            0 => String::new(),
+            1 => " and the line after it".into(),
+            n => format!(" and the {n} lines after it"),
+        };
+        eprintln!(
+            "warning: {} has an unreadable line after {} rows: it{after} are dropped, and the chunks listed there run again",
+            path.display(),
+            rows.len(),
+        );
+    }
     rows.retain(|r| seen.insert(r.chunk));
     Ok(rows)
 }
@@ -546,16 +559,33 @@ fn write_journal(path: &Path, rows: &[ChunkRow]) -> Result<(), OutputError> {
 
 /// The journal's complete rows. A row is complete when it parses and ends with a newline.
 fn read_journal(path: &Path, plan: &Plan) -> Result<Vec<ChunkRow>, OutputError> {
-    let text = fs::read_to_string(path).map_err(io(path))?;
-    let complete = match text.rfind('\n') {
-        Some(i) => &text[..=i],
-        None => "",
+    Ok(read_journal_lines(path, plan)?.0)
+}
+
+/// [`read_journal`], and the number of complete lines left unread from the first row that does not
+/// parse or names no chunk of the plan (0 when every line was read): bytes that are not UTF-8 or
+/// not a row end the journal there, like a torn line, rather than failing the whole resume.
+fn read_journal_lines(path: &Path, plan: &Plan) -> Result<(Vec<ChunkRow>, u64), OutputError> {
+    let bytes = fs::read(path).map_err(io(path))?;
+    let complete = match bytes.iter().rposition(|&b| b == b'\n') {
+        Some(i) => &bytes[..=i],
+        None => &[][..],
     };
+    let lines = complete.iter().filter(|&&b| b == b'\n').count() as u64;
     let mut rows = Vec::new();
-    for rec in csv::Reader::from_reader(complete.as_bytes()).deserialize::<ChunkRow>() {
-        let Ok(row) = rec else { break };
-        let Some(c) = plan.chunks.get(row.chunk as usize) else {
+    let mut reader = csv::Reader::from_reader(complete);
+    let mut records = reader.deserialize::<ChunkRow>();
+    loop {
+        let position = records.reader().position().line();
+        let Some(rec) = records.next() else {
             break;
+        };
+        let unread = lines.saturating_sub(position.saturating_sub(1));
+        let Ok(row) = rec else {
+            return Ok((rows, unread));
+        };
+        let Some(c) = plan.chunks.get(row.chunk as usize) else {
+            return Ok((rows, unread));
         };
         if c.group != row.group || row.runs != (c.to - c.from) as u64 {
             return Err(OutputError::Csv {
@@ -568,7 +598,7 @@ fn read_journal(path: &Path, plan: &Plan) -> Result<Vec<ChunkRow>, OutputError> 
         }
         rows.push(row);
     }
-    Ok(rows)
+    Ok((rows, 0))
 }
 
 /// The rows `runs.csv` holds of each journaled chunk, counted once per job: a bit per run of those

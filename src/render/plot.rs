@@ -50,7 +50,7 @@ pub enum PlotError {
     #[error("{0}: the summary has no rows")]
     Empty(PathBuf),
     /// A `meta.json` that is not JSON.
-    #[error("{path}: malformed meta.json: {cause}")]
+    #[error("{path}: malformed meta.json: {cause} (it gives only the title: pass --title to plot without it)")]
     Meta {
         /// The file.
         path: PathBuf,
