@@ -523,7 +523,7 @@ fn load_journal(path: &Path, plan: &Plan) -> Result<Vec<ChunkRow>, OutputError> 
         return Ok(Vec::new());
     }
     let mut seen = std::collections::HashSet::new();
-    let (mut rows, unread) = read_journal_lines(path, plan)?;
+    let (mut rows, unread) = read_journal(path, plan)?;
     if unread > 0 {
         // said here: the runner only learns which chunks are done
         let after = match unread - 1 {
@@ -558,14 +558,10 @@ fn write_journal(path: &Path, rows: &[ChunkRow]) -> Result<(), OutputError> {
 }
 
 /// The journal's complete rows. A row is complete when it parses and ends with a newline.
-fn read_journal(path: &Path, plan: &Plan) -> Result<Vec<ChunkRow>, OutputError> {
-    Ok(read_journal_lines(path, plan)?.0)
-}
-
-/// [`read_journal`], and the number of complete lines left unread from the first row that does not
-/// parse or names no chunk of the plan (0 when every line was read): bytes that are not UTF-8 or
-/// not a row end the journal there, like a torn line, rather than failing the whole resume.
-fn read_journal_lines(path: &Path, plan: &Plan) -> Result<(Vec<ChunkRow>, u64), OutputError> {
+/// Also returns the number of complete lines left unread from the first row that does not parse or
+/// names no chunk of the plan (0 when every line was read): bytes that are not UTF-8 or not a row end
+/// the journal there, like a torn line, rather than failing the whole resume.
+fn read_journal(path: &Path, plan: &Plan) -> Result<(Vec<ChunkRow>, u64), OutputError> {
     let bytes = fs::read(path).map_err(io(path))?;
     let complete = match bytes.iter().rposition(|&b| b == b'\n') {
         Some(i) => &bytes[..=i],
@@ -1046,7 +1042,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
     let mut sources: Vec<(PathBuf, Vec<u64>, bool)> = Vec::new();
     let mut damaged = Vec::new();
     for d in dirs {
-        let rows = read_journal(&d.join(CHUNKS), &plan)?;
+        let rows = load_journal(&d.join(CHUNKS), &plan)?;
         let mut mine: BTreeMap<u64, Tally> =
             rows.into_iter().map(|r| (r.chunk, r.tally())).collect();
         if spec.file.record == RecordLevel::Runs {
