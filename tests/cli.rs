@@ -278,6 +278,24 @@ fn bad_input_is_a_one_line_error_with_exit_2() {
     }
 }
 
+/// Memory checks count what `ulimit -v` leaves (as they count a cgroup's limit), not only the
+/// machine's free memory: a board past it is refused with the need and what is available, where
+/// the allocator used to abort.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_board_past_the_address_space_limit_is_refused_not_aborted() {
+    let mut c = Command::new("sh");
+    c.arg("-c")
+        .arg("ulimit -v 1000000 && exec \"$0\" \"$@\"")
+        .arg(assert_cmd::cargo::cargo_bin("ktour"))
+        .args(["solve", "--size", "20000", "--format", "bin", "-o"])
+        .arg(std::env::temp_dir().join("ktour-never-written.bin"));
+    c.assert()
+        .code(2)
+        .stderr(predicate::str::contains("20000x20000 board needs about"))
+        .stderr(predicate::str::contains("MiB is available"));
+}
+
 #[test]
 fn rules_lists_every_rule_with_a_source() {
     let out = ktour().arg("rules").output().unwrap();
