@@ -690,11 +690,11 @@ fn a_spec_without_runs_is_refused() {
     assert!(!tmp.path().join("out").exists());
 }
 
-/// (A pool that cannot start is an error too, `SweepError::Threads`, but no test here provokes it
-/// reliably: under `ulimit -v`, 1000 threads failed at spawn 38 times in 40 and twice started far
-/// enough for std's own thread start-up to abort on its signal stack, which no program can catch.)
+/// Threads are bounded, and their stacks count in the memory check: under `ulimit -v`, 1000
+/// threads are refused before any starts. (Left to the thread pool, they failed at spawn 38 times
+/// in 40, and twice started far enough for std's own thread start-up to abort on its signal stack.)
 #[test]
-fn threads_are_bounded() {
+fn threads_are_bounded_and_must_fit_in_memory() {
     let tmp = tempfile::tempdir().unwrap();
     let spec = write_spec(tmp.path(), "name = \"t\"\nsizes = [5]\n");
     let out = tmp.path().join("o");
@@ -702,5 +702,13 @@ fn threads_are_bounded() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("from 1 to 1024"));
+    // 1000 stacks of 2 MiB do not fit in 400 MB of address space
+    for _ in 0..5 {
+        sweep_within(400_000, &spec, &out, &["--threads", "1000"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("1000 workers"))
+            .stderr(predicate::str::contains("use fewer --threads"));
+    }
     assert!(!out.exists());
 }

@@ -400,9 +400,13 @@ fn blocks(plan: &Plan, todo: &[Chunk]) -> Vec<std::ops::Range<usize>> {
     blocks
 }
 
-/// Refuse a sweep whose workers would not fit in memory together: each needs, at most, what the
-/// spec's most demanding board and method take (a search's state, or the batch lanes of pure Warnsdorff).
-/// A single run's own check cannot see the other workers.
+/// A worker thread's stack (std's and rayon's default), counted with its work in
+/// [`check_worker_memory`]: under `ulimit -v`, a thousand threads' stacks are what does not fit.
+const WORKER_STACK_BYTES: u64 = 2 << 20;
+
+/// Refuse a sweep whose workers would not fit in memory together: each needs, at most, its stack
+/// and what the spec's most demanding board and method take (a search's state, or the batch lanes of
+/// pure Warnsdorff). A single run's own check cannot see the other workers.
 fn check_worker_memory(spec: &Spec, opts: &SweepOptions) -> Result<(), SweepError> {
     let worst = spec
         .boards
@@ -410,7 +414,7 @@ fn check_worker_memory(spec: &Spec, opts: &SweepOptions) -> Result<(), SweepErro
         .flat_map(|&board| spec.methods.iter().map(move |&m| (board, m)))
         .map(|(board, method)| {
             let lanes = crate::solve::interleaved_lanes(board, opts.lane_memory);
-            let bytes = crate::solve::worker_bytes(board, method, lanes);
+            let bytes = crate::solve::worker_bytes(board, method, lanes) + WORKER_STACK_BYTES;
             (bytes, board)
         })
         .max_by_key(|&(bytes, _)| bytes);
