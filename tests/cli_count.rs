@@ -134,6 +134,13 @@ fn searches_that_would_run_for_years_are_refused_with_exit_2() {
         .assert()
         .code(2)
         .stderr(contains("--method frontier"));
+    // a count of a minute or more says so before it starts (then stopped here by --max-nodes)
+    ktour()
+        .args(["count", "-n", "7", "--max-nodes", "1e10"])
+        .assert()
+        .code(2)
+        .stderr(contains("counting: about 6"))
+        .stderr(contains("more than --max-nodes 10000000000"));
     let json = ktour()
         .args(["count", "-n", "5", "--max-nodes", "5e3", "--format", "json"])
         .assert()

@@ -151,6 +151,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitStatus> {
             Symmetry::Exploit
         },
         max_nodes: Some(args.max_nodes),
+        on_estimate: Some(announce_long_count),
         ..CountOptions::default()
     };
     let result = count(&request, &options)?;
@@ -255,6 +256,18 @@ fn run_frontier(
         }
     }
     Ok(ExitStatus::Success)
+}
+
+/// On standard error, before a count expected to take a minute or more (10^10 nodes at 1-2 x 10^8
+/// nodes/s per core on two cores), what to expect: a batch job's log says so at the start.
+fn announce_long_count(estimated: f64) {
+    if estimated >= 1e10 {
+        let cores = rayon::current_num_threads().max(1) as f64;
+        eprintln!(
+            "counting: about {estimated:.1e} nodes by Knuth's estimate, {} on {cores} cores at 10^8 nodes/s each",
+            crate::count::duration_words(estimated / 1e8 / cores)
+        );
+    }
 }
 
 /// A node count, plain (`1000000000000`) or as a power of ten (`1e12`, `2.5e13`).

@@ -125,6 +125,9 @@ pub struct CountOptions {
     /// Refuse, before searching, a count whose search is estimated ([`estimate`]) to visit more
     /// nodes than this ([`CountError::TooManyNodes`]); `None`: no limit.
     pub max_nodes: Option<u64>,
+    /// Told the estimated nodes once the estimate is made, before the search starts (the CLI
+    /// announces long counts with it).
+    pub on_estimate: Option<fn(f64)>,
 }
 
 /// The default [`CountOptions::max_nodes`]: 10^12 nodes, about an hour and a half on two cores of
@@ -140,6 +143,7 @@ impl Default for CountOptions {
             progress: Progress::Hidden,
             cache: Cache::Off,
             max_nodes: Some(DEFAULT_MAX_NODES),
+            on_estimate: None,
         }
     }
 }
@@ -259,7 +263,7 @@ pub enum CountError {
 }
 
 /// A rough duration, `seconds` in the largest unit it reaches: "about 14 years".
-fn duration_words(seconds: f64) -> String {
+pub fn duration_words(seconds: f64) -> String {
     const UNITS: [(f64, &str); 5] = [
         (365.25 * 86400.0, "years"),
         (86400.0, "days"),
@@ -593,6 +597,9 @@ fn run_roots(
     let split_nodes: u64 = done.iter().map(|c| c.nodes).sum();
     let estimated =
         split_nodes as f64 + estimate::estimate_nodes(bits, level.len(), |i| level[i].state);
+    if let Some(tell) = options.on_estimate {
+        tell(estimated);
+    }
     if let Some(max_nodes) = options.max_nodes {
         if estimated > max_nodes as f64 {
             return Err(CountError::TooManyNodes {
