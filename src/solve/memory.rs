@@ -88,8 +88,25 @@ pub fn fits_in(needed: u64, available: u64) -> bool {
 /// `ulimit -v` leaves (`Max address space` in /proc/self/limits less `VmSize`). A batch job's memory
 /// limit (Slurm's `--mem` is a cgroup limit) is thus respected, not only the machine's free memory:
 /// a job over its limit is killed without a word, where a check refuses it with one. 4 GiB where
-/// none of these can be read (not Linux).
+/// none of these can be read (not Linux). Read at most once a second: a sweep asks whenever a
+/// worker changes board, and the reads are half a dozen files.
 pub fn available_bytes() -> u64 {
+    use std::sync::Mutex;
+    use std::time::{Duration, Instant};
+    static LAST: Mutex<Option<(Instant, u64)>> = Mutex::new(None);
+    let mut last = LAST.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    match *last {
+        Some((when, bytes)) if when.elapsed() < Duration::from_secs(1) => bytes,
+        _ => {
+            let bytes = read_available_bytes();
+            *last = Some((Instant::now(), bytes));
+            bytes
+        }
+    }
+}
+
+/// [`available_bytes`], read now.
+fn read_available_bytes() -> u64 {
     let read = |path: &str| std::fs::read_to_string(path).ok();
     let meminfo = read("/proc/meminfo").and_then(|s| mem_available(&s));
     let cgroup = read("/proc/self/cgroup").and_then(|s| cgroup_room(&s, &read));
