@@ -902,14 +902,14 @@ pub fn summary_rows(plan: &Plan, tallies: &[Tally]) -> Vec<SummaryRow> {
 /// (rows a resume ran again sit at its end) is read into memory and sorted.
 enum MergeSource {
     Streamed(Box<(RunRows, RowCount)>),
-    Sorted(std::vec::IntoIter<RunRow<'static>>),
+    InMemory(std::vec::IntoIter<RunRow<'static>>),
 }
 
 impl MergeSource {
     fn open(plan: &Plan, path: &Path, chunks: &[u64], sorted: bool) -> Result<Self, OutputError> {
         let mut keep = RowCount::new(plan, chunks);
         let Some(mut rows) = RunRows::open(path)? else {
-            return Ok(MergeSource::Sorted(Vec::new().into_iter()));
+            return Ok(MergeSource::InMemory(Vec::new().into_iter()));
         };
         if sorted {
             return Ok(MergeSource::Streamed(Box::new((rows, keep))));
@@ -921,7 +921,7 @@ impl MergeSource {
             }
         }
         all.sort_unstable_by_key(|r| r.job);
-        Ok(MergeSource::Sorted(all.into_iter()))
+        Ok(MergeSource::InMemory(all.into_iter()))
     }
 
     fn next_row(&mut self) -> Result<Option<RunRow<'static>>, OutputError> {
@@ -935,7 +935,7 @@ impl MergeSource {
                 }
                 Ok(None)
             }
-            MergeSource::Sorted(rows) => Ok(rows.next()),
+            MergeSource::InMemory(rows) => Ok(rows.next()),
         }
     }
 }
