@@ -4,7 +4,7 @@
 //! on a noisy machine.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use ktour::experiment::{run_sweep, Plan, Spec, SweepOptions};
+use ktour::experiment::{run_sweep, Plan, Spec, SweepOptions, SweepProgress};
 use ktour::solve::Solver;
 use std::hint::black_box;
 
@@ -53,7 +53,7 @@ fn runner(c: &mut Criterion) {
                     resume: false,
                     force: true,
                     shard: None,
-                    progress: false,
+                    progress: SweepProgress::Hidden,
                     command: "bench".into(),
                     lane_memory: ktour::solve::DEFAULT_LANE_MEMORY,
                 };

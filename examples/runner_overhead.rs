@@ -1,7 +1,7 @@
 //! Where the sweep runner's time goes on the 8x8 `order:*` slice: the solver alone (`run` per job,
 //! and `run_batch` per chunk), the plan's job expansion, and the whole runner on one thread.
 //! `cargo run --release --example runner_overhead -- [ORDERINGS]`
-use ktour::experiment::{run_sweep, Plan, Spec, SweepOptions};
+use ktour::experiment::{run_sweep, Plan, Spec, SweepOptions, SweepProgress};
 use ktour::solve::{Request, RunSummary, Solver};
 use std::time::Instant;
 
@@ -47,7 +47,7 @@ fn main() {
             resume: false,
             force: true,
             shard: None,
-            progress: false,
+            progress: SweepProgress::Hidden,
             command: "overhead".into(),
             lane_memory: ktour::solve::DEFAULT_LANE_MEMORY,
         };

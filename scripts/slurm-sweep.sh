@@ -36,4 +36,4 @@ out=$base/shard-$i-of-$k
 resume=()
 [ -f "$out/meta.json" ] && resume=(--resume)
 exec "$ktour" sweep "$spec" --out "$out" --shard "$i/$k" --threads "${SLURM_CPUS_PER_TASK:-1}" \
-  --no-progress "${resume[@]}"
+  --progress-every 300 "${resume[@]}"

@@ -453,6 +453,35 @@ fn resume_reads_a_journal_with_garbage_up_to_the_garbage() {
     assert!(err.contains("unreadable line after 3 rows"), "{err}");
 }
 
+/// Standard error that is not a terminal (a batch job's log) gets lines of progress instead of the
+/// bar, as often as `--progress-every` allows; `--no-progress` silences them too.
+#[test]
+fn logs_get_progress_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(tmp.path(), SMALL_SPEC);
+    let out = tmp.path().join("o");
+    let err = sweep(&spec, &out, &["--progress-every", "0.001"])
+        .assert()
+        .success()
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8(err).unwrap();
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("progress: "))
+        .unwrap_or_else(|| panic!("no progress line in {err}"));
+    assert!(line.contains(" runs (") && line.contains("elapsed"), "{line}");
+    sweep(&spec, &out, &["--force", "--no-progress", "--progress-every", "0.001"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("progress:").not());
+    sweep(&spec, &out, &["--force", "--progress-every", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("positive number of seconds"));
+}
+
 #[test]
 fn merge_counts_chunks_with_rows_lost_as_missing() {
     let tmp = tempfile::tempdir().unwrap();

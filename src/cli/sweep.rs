@@ -2,11 +2,12 @@
 //! tidy CSV as it goes, resume after an interruption, and combine shards.
 
 use super::ExitStatus;
-use crate::experiment::{self, Spec, SweepOptions, DEFAULT_SPEC};
+use crate::experiment::{self, Spec, SweepOptions, SweepProgress, DEFAULT_SPEC};
 use anyhow::Context;
 use clap::Args;
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Arguments of `ktour sweep`.
 #[derive(Debug, Args)]
@@ -29,9 +30,13 @@ pub struct SweepArgs {
     /// Run only shard I of K (1-based), e.g. --shard 2/8; `ktour merge` combines the shards.
     #[arg(long, value_name = "I/K")]
     shard: Option<String>,
-    /// No progress bar (it is also hidden when standard error is not a terminal).
+    /// No progress: neither the bar (on a terminal) nor the lines (in a log).
     #[arg(long)]
     no_progress: bool,
+    /// When standard error is not a terminal (a batch job's log), a line of progress at most this
+    /// often, in seconds, instead of the bar.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds)]
+    progress_every: f64,
     /// Memory a worker's interleaved walks may take on large boards (over about 500x500), in bytes
     /// per square. The default 2 walks one at a time on 1000x1000; 2.1 allows two there, about 1.7x
     /// faster. Results are the same whatever the value.
@@ -44,6 +49,16 @@ fn parse_lane_memory(s: &str) -> Result<f64, String> {
         Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
         _ => Err(format!(
             "expected a positive number of bytes per square, got {s:?}"
+        )),
+    }
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        // up to a year: Duration::from_secs_f64 panics on values it cannot hold
+        Ok(v) if v.is_finite() && v > 0.0 && v <= 3.2e7 => Ok(v),
+        _ => Err(format!(
+            "expected a positive number of seconds (at most a year), got {s:?}"
         )),
     }
 }
@@ -98,7 +113,13 @@ pub fn run(args: SweepArgs) -> anyhow::Result<ExitStatus> {
         resume: args.resume,
         force: args.force,
         shard,
-        progress: !args.no_progress && std::io::stderr().is_terminal(),
+        progress: if args.no_progress {
+            SweepProgress::Hidden
+        } else if std::io::stderr().is_terminal() {
+            SweepProgress::Bar
+        } else {
+            SweepProgress::Lines(Duration::from_secs_f64(args.progress_every))
+        },
         command: std::env::args().collect::<Vec<_>>().join(" "),
         lane_memory: args.lane_memory,
     };

@@ -40,13 +40,24 @@ pub struct SweepOptions {
     pub force: bool,
     /// Run only shard `(index, count)`, 1-based.
     pub shard: Option<(u32, u32)>,
-    /// Show a progress bar on standard error.
-    pub progress: bool,
+    /// How to show progress on standard error.
+    pub progress: SweepProgress,
     /// The command line, for meta.json.
     pub command: String,
     /// Bytes per square a worker's interleaved walks may take on large boards
     /// ([`Solver::set_lane_memory`]; results do not depend on it).
     pub lane_memory: f64,
+}
+
+/// How a sweep shows its progress on standard error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SweepProgress {
+    /// Not at all.
+    Hidden,
+    /// A progress bar (for a terminal).
+    Bar,
+    /// A line at most this often (for a log: a batch job's standard error is a file).
+    Lines(Duration),
 }
 
 /// What a sweep did.
@@ -151,6 +162,12 @@ struct InOrder<'a> {
     first_error: Option<SweepError>,
     last_flush: Instant,
     bar: &'a ProgressBar,
+    /// [`SweepProgress::Lines`]: how often, and when the last line was written.
+    lines: Option<(Duration, Instant)>,
+    /// Squares of the boards of the runs written in this invocation, and of all it has to run: the
+    /// time left is estimated from these, since a size sweep's later runs are larger.
+    work: (u64, u64),
+    plan: &'a Plan,
 }
 
 impl Take<Result<BlockResult, SweepError>> for InOrder<'_> {
@@ -172,6 +189,7 @@ impl Take<Result<BlockResult, SweepError>> for InOrder<'_> {
                 STOP.store(true, Ordering::SeqCst);
             }
             for (chunk, tally) in &r.done {
+                self.work.0 += tally.runs * chunk_squares(self.plan, chunk);
                 self.tallies[chunk.group as usize].merge(tally);
                 self.runs_done_now += tally.runs;
                 self.bar.inc(tally.runs);
@@ -188,6 +206,38 @@ impl Take<Result<BlockResult, SweepError>> for InOrder<'_> {
             }
             self.last_flush = Instant::now();
         }
+        if let Some((every, last)) = self.lines {
+            if last.elapsed() >= every {
+                self.progress_line();
+                self.lines = Some((every, Instant::now()));
+            }
+        }
+    }
+}
+
+impl InOrder<'_> {
+    /// One line of progress for a log: runs done, share, time so far and an estimate of the rest
+    /// (from the squares of the boards run so far and still to run).
+    fn progress_line(&self) {
+        let (done, total) = (self.bar.position(), self.bar.length().unwrap_or(0));
+        let elapsed = self.bar.elapsed();
+        let (work_done, work_total) = self.work;
+        let left = if work_done > 0 {
+            let secs = (elapsed.as_secs_f64() * work_total.saturating_sub(work_done) as f64
+                / work_done as f64)
+                .round();
+            format!(
+                "about {} left",
+                humantime::format_duration(Duration::from_secs(secs as u64))
+            )
+        } else {
+            "time left unknown".to_string()
+        };
+        eprintln!(
+            "progress: {done} of {total} runs ({:.1}%), {} elapsed, {left}",
+            100.0 * done as f64 / total.max(1) as f64,
+            humantime::format_duration(Duration::from_secs(elapsed.as_secs()))
+        );
     }
 }
 
@@ -205,6 +255,11 @@ struct Delivery<M, T> {
 /// What the holder of the writing turn does with each message, one at a time.
 trait Take<M> {
     fn take(&mut self, message: M);
+}
+
+/// Squares of the board of `chunk`'s runs.
+fn chunk_squares(plan: &Plan, chunk: &Chunk) -> u64 {
+    plan.boards[plan.groups[chunk.group as usize].board].len() as u64
 }
 
 /// A lock whose holder may have panicked: the data is still the best there is (and the panic
@@ -386,7 +441,7 @@ fn blocks(plan: &Plan, todo: &[Chunk]) -> Vec<std::ops::Range<usize>> {
     let mut blocks = Vec::new();
     let (mut start, mut work, mut runs) = (0, 0u64, 0usize);
     for (i, c) in todo.iter().enumerate() {
-        let squares = plan.boards[plan.groups[c.group as usize].board].len() as u64;
+        let squares = chunk_squares(plan, c);
         work += (c.to - c.from) as u64 * squares;
         runs += (c.to - c.from) as usize;
         if work >= CHUNK_STEPS && (runs >= BATCH_RUNS || work >= MAX_BLOCK_STEPS) {
@@ -468,10 +523,14 @@ pub fn run_planned_sweep(
     let writers = dir.writers(record)?;
 
     let total_runs: u64 = mine.iter().map(|c| (c.to - c.from) as u64).sum();
-    let bar = if opts.progress {
-        ProgressBar::with_draw_target(Some(total_runs), ProgressDrawTarget::stderr_with_hz(4))
-    } else {
-        ProgressBar::hidden()
+    let bar = match opts.progress {
+        SweepProgress::Bar => {
+            ProgressBar::with_draw_target(Some(total_runs), ProgressDrawTarget::stderr_with_hz(4))
+        }
+        // a hidden bar still counts: progress lines read it
+        SweepProgress::Hidden | SweepProgress::Lines(_) => {
+            ProgressBar::with_draw_target(Some(total_runs), ProgressDrawTarget::hidden())
+        }
     };
     bar.set_style(
         ProgressStyle::with_template(
@@ -496,6 +555,17 @@ pub fn run_planned_sweep(
         first_error: None,
         last_flush: Instant::now(),
         bar: &bar,
+        lines: match opts.progress {
+            SweepProgress::Lines(every) => Some((every, Instant::now())),
+            _ => None,
+        },
+        work: (
+            0,
+            todo.iter()
+                .map(|c| (c.to - c.from) as u64 * chunk_squares(plan, c))
+                .sum(),
+        ),
+        plan,
     });
     pool.scope(|scope| {
         for _ in 0..threads {
@@ -647,7 +717,7 @@ mod tests {
             resume: false,
             force: false,
             shard: None,
-            progress: false,
+            progress: SweepProgress::Hidden,
             command: String::new(),
             lane_memory: crate::solve::DEFAULT_LANE_MEMORY,
         };
