@@ -150,6 +150,8 @@ fn searches_that_would_run_for_years_are_refused_with_exit_2() {
         .clone();
     let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
     assert!(v["estimated_nodes"].as_f64().unwrap() > 0.0);
+    // 0 is no limit, as a node budget of 0 is elsewhere
+    assert_eq!(last_line(&["count", "-n", "5", "--max-nodes", "0"]), "1728");
     for bad in ["1e2.5", "2e19", "1.5e0", "many"] {
         ktour()
             .args(["count", "-n", "5", "--max-nodes", bad])

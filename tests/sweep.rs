@@ -471,11 +471,18 @@ fn logs_get_progress_lines() {
         .lines()
         .find(|l| l.starts_with("progress: "))
         .unwrap_or_else(|| panic!("no progress line in {err}"));
-    assert!(line.contains(" runs (") && line.contains("elapsed"), "{line}");
-    sweep(&spec, &out, &["--force", "--no-progress", "--progress-every", "0.001"])
-        .assert()
-        .success()
-        .stderr(predicate::str::contains("progress:").not());
+    assert!(
+        line.contains(" runs (") && line.contains("elapsed"),
+        "{line}"
+    );
+    sweep(
+        &spec,
+        &out,
+        &["--force", "--no-progress", "--progress-every", "0.001"],
+    )
+    .assert()
+    .success()
+    .stderr(predicate::str::contains("progress:").not());
     sweep(&spec, &out, &["--force", "--progress-every", "0"])
         .assert()
         .code(2)
