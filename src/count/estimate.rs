@@ -7,7 +7,7 @@
 //! the moves the search would try; if the nodes on the way have `d1, d2, ...` children, then
 //! `1 + d1 + d1*d2 + ...` is an unbiased estimate of the size of the tree. Averaged over many walks.
 //! Its distribution is heavy-tailed, so a single estimate can be off; with [`PROBES`] walks it came
-//! within 11% of the nodes actually searched on the nine boards checked (5x5, 5x6, 5x7, 5x8, 5x9,
+//! within 13% of the nodes actually searched on the ten boards checked (5x5, 5x6, 5x7, 5x8, 5x9,
 //! 3x12, 4x9 and 6x6 open; 6x6 and 6x7 closed: `tests/count.rs` pins some of them).
 //!
 //! The walks use the search's own pruning ([`KnightBits::branch`]), so the estimate is of the nodes
