@@ -47,7 +47,7 @@
 //!
 //! States with their multiplicities (`u64` state, `u128` count) live in a sorted list per step; a step
 //! reads the current list in order and gathers the next one in batches that are sorted, summed and
-//! merged ([`Gather`]): 24 bytes a state, where a hash map took 40 to 80 and ran out of memory on
+//! merged (`Gather`): 24 bytes a state, where a hash map took 40 to 80 and ran out of memory on
 //! 7x7. Open tours are counted undirected (a path and its reverse once; directed = 2x), closed tours
 //! as undirected cycles, as OEIS counts them.
 //!
