@@ -489,6 +489,32 @@ fn logs_get_progress_lines() {
         .stderr(predicate::str::contains("positive number of seconds"));
 }
 
+/// `--dry-run` says what a sweep would do and runs and writes nothing.
+#[test]
+fn a_dry_run_counts_the_work_and_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(
+        tmp.path(),
+        "name = \"d\"\nsizes = [8, 10]\nstarts = \"all\"\nrules = [\"first\", \"random\"]\nmethods = [\"warnsdorff\", \"backtrack\"]\ntrials = 3\nbudget = 1000\n",
+    );
+    let out = tmp.path().join("o");
+    // starts: 64 + 100; runs per method: first 164, random 3 x 164
+    sweep(&spec, &out, &["--dry-run", "--threads", "2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("runs: 1312 in "))
+        // each walk at most its board's squares: 4 runs (first + 3 random) from each start
+        .stdout(predicate::str::contains(format!(
+            "pure Warnsdorff: 656 runs, at most {} steps",
+            4 * (64 * 64 + 100 * 100)
+        )))
+        .stdout(predicate::str::contains(
+            "searches: 656 runs, at most 656000 nodes",
+        ))
+        .stdout(predicate::str::contains("fits"));
+    assert!(!out.exists());
+}
+
 #[test]
 fn merge_counts_chunks_with_rows_lost_as_missing() {
     let tmp = tempfile::tempdir().unwrap();

@@ -30,6 +30,10 @@ pub struct SweepArgs {
     /// Run only shard I of K (1-based), e.g. --shard 2/8; `ktour merge` combines the shards.
     #[arg(long, value_name = "I/K")]
     shard: Option<String>,
+    /// Print what the sweep would do (runs, chunks, the work they bound, a rough time, the workers'
+    /// memory) and exit, running and writing nothing.
+    #[arg(long)]
+    dry_run: bool,
     /// No progress: neither the bar (on a terminal) nor the lines (in a log).
     #[arg(long)]
     no_progress: bool,
@@ -51,6 +55,69 @@ fn parse_lane_memory(s: &str) -> Result<f64, String> {
             "expected a positive number of bytes per square, got {s:?}"
         )),
     }
+}
+
+/// `--dry-run`: what the sweep (or its shard) would do, on standard output.
+fn print_dry_run(spec: &Spec, spec_label: &str, plan: &experiment::Plan, opts: &SweepOptions) {
+    let chunks = match opts.shard {
+        Some((i, k)) => plan.shard(i, k),
+        None => plan.chunks.clone(),
+    };
+    let cost = experiment::sweep_cost(spec, plan, &chunks, opts.lane_memory);
+    let threads = opts.threads.max(1);
+    let of_shard = opts
+        .shard
+        .map_or(String::new(), |(i, k)| format!(" (shard {i}/{k})"));
+    println!(
+        "dry run of sweep {:?} ({spec_label}): nothing is run or written",
+        spec.file.name
+    );
+    println!(
+        "runs: {} in {} chunks{of_shard}; output to {} (record = \"{}\")",
+        cost.runs,
+        cost.chunks,
+        opts.out.display(),
+        match spec.file.record {
+            experiment::RecordLevel::Summary => "summary",
+            experiment::RecordLevel::Runs => "runs",
+        }
+    );
+    if cost.walk_runs > 0 {
+        println!(
+            "pure Warnsdorff: {} runs, at most {} steps; {} of one core, {} on {threads} thread{}, if every walk went the whole way (per-step costs measured in benches/README.md)",
+            cost.walk_runs,
+            cost.walk_steps,
+            crate::count::duration_words(cost.walk_core_seconds),
+            crate::count::duration_words(cost.walk_core_seconds / threads as f64),
+            if threads == 1 { "" } else { "s" }
+        );
+    }
+    if cost.search_runs > 0 {
+        match cost.search_nodes {
+            Some(nodes) => println!(
+                "searches: {} runs, at most {nodes} nodes by their budgets ({} of one core at 10^8 nodes/s)",
+                cost.search_runs,
+                crate::count::duration_words(nodes as f64 / 1e8)
+            ),
+            None => println!(
+                "searches: {} runs with no node budget (budget = 0): their time has no bound",
+                cost.search_runs
+            ),
+        }
+    }
+    let available = crate::solve::available_bytes();
+    let needed = cost.worker_bytes.saturating_mul(threads as u64);
+    println!(
+        "memory: about {} MiB a worker, {} MiB for {threads}, of {} MiB available: {}",
+        cost.worker_bytes.div_ceil(1 << 20),
+        needed.div_ceil(1 << 20),
+        available >> 20,
+        if crate::solve::fits_in(needed, available) {
+            "fits"
+        } else {
+            "does not fit (the sweep would be refused)"
+        }
+    );
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
@@ -128,6 +195,10 @@ pub fn run(args: SweepArgs) -> anyhow::Result<ExitStatus> {
     if plan_runs == 0 {
         // before the banner; the library refuses it too
         return Err(experiment::SweepError::NoRuns).with_context(|| spec_label.clone());
+    }
+    if args.dry_run {
+        print_dry_run(&spec, &spec_label, &plan, &opts);
+        return Ok(ExitStatus::Success);
     }
     eprintln!(
         "sweep {:?} ({spec_label}): {} runs{} on {threads} thread{} -> {}",

@@ -1,6 +1,7 @@
 //! The experiment runner: spec -> plan -> runs (in parallel) -> CSV rows. `ktour sweep` and `ktour
 //! merge` are thin wrappers around [`run_sweep`] and [`merge`].
 
+mod cost;
 mod output;
 mod plan;
 mod record;
@@ -8,6 +9,7 @@ mod runner;
 mod spec;
 mod table;
 
+pub use cost::{sweep_cost, SweepCost};
 pub use output::{git_commit, merge, MergeReport, Meta, OutputError, CHUNKS, META, RUNS, SUMMARY};
 pub use plan::{rule_applies, Chunk, Group, Job, Plan, PlanError, PlanSize, CHUNK_STEPS};
 pub use record::{ChunkRow, RunRow, SummaryRow, Tally};

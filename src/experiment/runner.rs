@@ -14,6 +14,7 @@ use super::output::{self, ChunkLines, OutDir, Writers};
 use super::plan::{Chunk, Plan, CHUNK_STEPS};
 use super::record::{RunRow, Tally};
 use super::spec::{RecordLevel, Spec};
+use crate::board::Board;
 use crate::exists;
 use crate::solve::{
     Method, Outcome, Request, RunSummary, SolveError, Solver, MAX_INTERLEAVED_RUNS,
@@ -459,21 +460,25 @@ fn blocks(plan: &Plan, todo: &[Chunk]) -> Vec<std::ops::Range<usize>> {
 /// [`check_worker_memory`]: under `ulimit -v`, a thousand threads' stacks are what does not fit.
 const WORKER_STACK_BYTES: u64 = 2 << 20;
 
-/// Refuse a sweep whose workers would not fit in memory together: each needs, at most, its stack
-/// and what the spec's most demanding board and method take (a search's state, or the batch lanes of
-/// pure Warnsdorff). A single run's own check cannot see the other workers.
-fn check_worker_memory(spec: &Spec, opts: &SweepOptions) -> Result<(), SweepError> {
-    let worst = spec
-        .boards
+/// The most a sweep worker needs, and the board it needs it for: its stack and what the spec's most
+/// demanding board and method take (a search's state, or the batch lanes of pure Warnsdorff, as
+/// many as `lane_memory` allows). `None` for a spec without boards.
+pub(super) fn worker_memory(spec: &Spec, lane_memory: f64) -> Option<(u64, Board)> {
+    spec.boards
         .iter()
         .flat_map(|&board| spec.methods.iter().map(move |&m| (board, m)))
         .map(|(board, method)| {
-            let lanes = crate::solve::interleaved_lanes(board, opts.lane_memory);
+            let lanes = crate::solve::interleaved_lanes(board, lane_memory);
             let bytes = crate::solve::worker_bytes(board, method, lanes) + WORKER_STACK_BYTES;
             (bytes, board)
         })
-        .max_by_key(|&(bytes, _)| bytes);
-    if let Some((bytes, board)) = worst {
+        .max_by_key(|&(bytes, _)| bytes)
+}
+
+/// Refuse a sweep whose workers would not fit in memory together ([`worker_memory`] each). A single
+/// run's own check cannot see the other workers.
+fn check_worker_memory(spec: &Spec, opts: &SweepOptions) -> Result<(), SweepError> {
+    if let Some((bytes, board)) = worker_memory(spec, opts.lane_memory) {
         crate::solve::check_workers(board, bytes, opts.threads.max(1))?;
     }
     Ok(())

@@ -1,0 +1,115 @@
+//! What a sweep will cost, before it runs (`ktour sweep --dry-run`): its runs and chunks, the work
+//! they bound (squares a pure-Warnsdorff walk can visit, nodes the searches' budgets allow), the
+//! memory of its workers, and a rough time for the pure-Warnsdorff part from the per-step costs
+//! measured in `benches/README.md`. Nothing is run or written.
+
+use super::plan::{Chunk, Plan};
+use super::spec::Spec;
+use crate::solve::{Method, Rule};
+
+/// Nanoseconds a pure-Warnsdorff step of `rule` takes on one core of a sweep, as measured on the
+/// 2-core machine of `benches/README.md`. Walks interleaved (`lanes` > 1, boards up to about
+/// 500x500): 100x100 all starts, `first` 2.75 ns, `roth` 1.22x, `pohl` 2.21x, `random` 2.92x. One
+/// walk at a time (the default memory rule past about 500x500): 1000x1000 sweeps, `first` 38 min,
+/// `roth` 53, `pohl` 40 for 10^12 steps on 2 cores; `random` 1.7x `first` (criterion). `squirrel`
+/// walks one run at a time everywhere, about 4.2 ns.
+fn step_ns(rule: Rule, lanes: usize) -> f64 {
+    let (first, distance, pohl, random) = if lanes > 1 {
+        (2.75, 3.35, 6.1, 8.0)
+    } else {
+        (4.6, 6.4, 4.8, 7.8)
+    };
+    match rule {
+        Rule::Order(_) => first,
+        Rule::Roth | Rule::RothOriginal | Rule::Center => distance,
+        Rule::Pohl => pohl,
+        Rule::Random => random,
+        Rule::Squirrel => 4.2,
+    }
+}
+
+/// What a sweep (or one shard of it) will do.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepCost {
+    /// Runs.
+    pub runs: u64,
+    /// Chunks (the units of the journal, resume and shards).
+    pub chunks: u64,
+    /// Runs by pure Warnsdorff (`warnsdorff` and `rotate`), and the squares they can visit at most.
+    pub walk_runs: u64,
+    /// The squares of [`SweepCost::walk_runs`], summed: at most one step each.
+    pub walk_steps: u128,
+    /// Runs by search (`backtrack`, `naive`), and the nodes their budgets allow (`None`: a budget of
+    /// 0, unlimited).
+    pub search_runs: u64,
+    /// Nodes the searches' budgets allow, summed.
+    pub search_nodes: Option<u128>,
+    /// Estimated seconds of one core for the pure-Warnsdorff runs, if every run went the whole way.
+    pub walk_core_seconds: f64,
+    /// Bytes a worker needs at most (the largest board and method, lanes and stack included).
+    pub worker_bytes: u64,
+}
+
+/// The cost of `chunks` of `plan` (the whole plan, or a shard's chunks) with workers walking as
+/// `lane_memory` allows.
+pub fn sweep_cost(spec: &Spec, plan: &Plan, chunks: &[Chunk], lane_memory: f64) -> SweepCost {
+    let mut cost = SweepCost {
+        runs: 0,
+        chunks: chunks.len() as u64,
+        walk_runs: 0,
+        walk_steps: 0,
+        search_runs: 0,
+        search_nodes: Some(0),
+        walk_core_seconds: 0.0,
+        worker_bytes: super::runner::worker_memory(spec, lane_memory).map_or(0, |(bytes, _)| bytes),
+    };
+    for c in chunks {
+        let group = &plan.groups[c.group as usize];
+        let board = plan.boards[group.board];
+        let runs = (c.to - c.from) as u64;
+        cost.runs += runs;
+        match group.method {
+            Method::Warnsdorff | Method::Rotate => {
+                let squares = runs as u128 * board.len() as u128;
+                cost.walk_runs += runs;
+                cost.walk_steps += squares;
+                let lanes = crate::solve::interleaved_lanes(board, lane_memory);
+                cost.walk_core_seconds += squares as f64 * step_ns(group.rule, lanes) * 1e-9;
+            }
+            Method::Backtrack | Method::Naive => {
+                cost.search_runs += runs;
+                let budget = plan.job(c.group, c.from).request.budget;
+                cost.search_nodes = match (cost.search_nodes, budget) {
+                    (Some(n), b) if b > 0 => Some(n + runs as u128 * b as u128),
+                    _ => None,
+                };
+            }
+        }
+    }
+    cost
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The figures of `benches/README.md`, read back: every start of 1000x1000 with `first`
+    /// (10^12 steps) about 38 minutes on 2 cores, and a worker within 2 bytes a square.
+    #[test]
+    fn every_start_of_1000x1000_costs_what_the_benches_measured() {
+        let spec = Spec::from_toml(
+            "name = \"t\"\nsizes = [1000]\nstarts = \"all\"\nrules = [\"first\"]\n",
+            "t",
+        )
+        .unwrap();
+        let plan = Plan::new(&spec).unwrap();
+        let cost = sweep_cost(&spec, &plan, &plan.chunks, crate::solve::DEFAULT_LANE_MEMORY);
+        assert_eq!(cost.runs, 1_000_000);
+        assert_eq!(cost.walk_steps, 1_000_000_000_000);
+        assert_eq!(cost.search_nodes, Some(0));
+        let minutes_on_two = cost.walk_core_seconds / 2.0 / 60.0;
+        assert!((36.0..40.0).contains(&minutes_on_two), "{minutes_on_two}");
+        // the lanes' squares plus a 2 MiB stack
+        assert!(cost.worker_bytes < 2 * 1_000_000 + (3 << 20), "{}", cost.worker_bytes);
+    }
+}
