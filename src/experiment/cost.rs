@@ -35,14 +35,15 @@ pub struct SweepCost {
     pub runs: u64,
     /// Chunks (the units of the journal, resume and shards).
     pub chunks: u64,
-    /// Runs by pure Warnsdorff (`warnsdorff` and `rotate`), and the squares they can visit at most.
+    /// Runs that walk by pure Warnsdorff (`warnsdorff`, and `rotate`, whose closing rotations come
+    /// on top of its walk).
     pub walk_runs: u64,
-    /// The squares of [`SweepCost::walk_runs`], summed: at most one step each.
+    /// The squares of the boards of [`SweepCost::walk_runs`], summed: a walk takes at most one
+    /// step a square.
     pub walk_steps: u128,
-    /// Runs by search (`backtrack`, `naive`), and the nodes their budgets allow (`None`: a budget of
-    /// 0, unlimited).
+    /// Runs by search (`backtrack`, `naive`).
     pub search_runs: u64,
-    /// Nodes the searches' budgets allow, summed.
+    /// Nodes the searches' budgets allow, summed (`None`: a budget of 0, unlimited).
     pub search_nodes: Option<u128>,
     /// Estimated seconds of one core for the pure-Warnsdorff runs, if every run went the whole way.
     pub walk_core_seconds: f64,
