@@ -104,13 +104,22 @@ mod tests {
         )
         .unwrap();
         let plan = Plan::new(&spec).unwrap();
-        let cost = sweep_cost(&spec, &plan, &plan.chunks, crate::solve::DEFAULT_LANE_MEMORY);
+        let cost = sweep_cost(
+            &spec,
+            &plan,
+            &plan.chunks,
+            crate::solve::DEFAULT_LANE_MEMORY,
+        );
         assert_eq!(cost.runs, 1_000_000);
         assert_eq!(cost.walk_steps, 1_000_000_000_000);
         assert_eq!(cost.search_nodes, Some(0));
         let minutes_on_two = cost.walk_core_seconds / 2.0 / 60.0;
         assert!((36.0..40.0).contains(&minutes_on_two), "{minutes_on_two}");
         // the lanes' squares plus a 2 MiB stack
-        assert!(cost.worker_bytes < 2 * 1_000_000 + (3 << 20), "{}", cost.worker_bytes);
+        assert!(
+            cost.worker_bytes < 2 * 1_000_000 + (3 << 20),
+            "{}",
+            cost.worker_bytes
+        );
     }
 }
