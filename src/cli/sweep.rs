@@ -112,10 +112,10 @@ fn print_dry_run(spec: &Spec, spec_label: &str, plan: &experiment::Plan, opts: &
         cost.worker_bytes.div_ceil(1 << 20),
         needed.div_ceil(1 << 20),
         available >> 20,
-        if crate::solve::fits_in(needed, available) {
-            "fits"
-        } else {
-            "does not fit (the sweep would be refused)"
+        // the sweep's own check, so that the answer is the one the sweep would give
+        match experiment::check_worker_memory(spec, opts) {
+            Ok(()) => "fits".to_string(),
+            Err(e) => format!("does not fit, the sweep would be refused: {e}"),
         }
     );
 }

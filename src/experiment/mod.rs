@@ -14,8 +14,8 @@ pub use output::{git_commit, merge, MergeReport, Meta, OutputError, CHUNKS, META
 pub use plan::{rule_applies, Chunk, Group, Job, Plan, PlanError, PlanSize, CHUNK_STEPS};
 pub use record::{ChunkRow, RunRow, SummaryRow, Tally};
 pub use runner::{
-    request_stop, run_planned_sweep, run_sweep, SweepError, SweepOptions, SweepProgress,
-    SweepReport,
+    check_worker_memory, request_stop, run_planned_sweep, run_sweep, SweepError, SweepOptions,
+    SweepProgress, SweepReport,
 };
 pub use spec::{
     Budget, BudgetSpec, RecordLevel, Sizes, Spec, SpecError, SpecFile, StartSet, Starts,
