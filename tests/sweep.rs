@@ -436,6 +436,97 @@ fn resume_runs_again_the_chunk_of_a_deleted_row() {
     same_results(&whole, &twice);
 }
 
+/// A write that fails after the runs (here the summary's, into `/dev/full`: "No space left on
+/// device") fails the sweep with exit 2 and a message that says the finished chunks are saved and
+/// `--resume` continues; `meta.json` says "failed", not "running" or "complete", and no temporary
+/// file is left. Then `--resume` completes with the same results.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_write_leaves_meta_failed_and_resume_completes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(tmp.path(), SMALL_SPEC);
+    let (whole, hurt) = (tmp.path().join("whole"), tmp.path().join("hurt"));
+    sweep(&spec, &whole, &[]).assert().success();
+    copy_dir(&whole, &hurt);
+    std::fs::remove_file(hurt.join("summary.csv")).unwrap();
+    // the summary is written to summary.tmp, then renamed
+    let full = hurt.join("summary.tmp");
+    std::os::unix::fs::symlink("/dev/full", &full).unwrap();
+    let status = |dir: &Path| {
+        let meta = std::fs::read_to_string(dir.join("meta.json")).unwrap();
+        serde_json::from_str::<serde_json::Value>(&meta).unwrap()["status"].clone()
+    };
+    sweep(&spec, &hurt, &["--resume"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("No space left on device"))
+        .stderr(predicate::str::contains(
+            "the chunks finished before it are saved, and --resume continues",
+        ));
+    assert_eq!(status(&hurt), "failed");
+    assert!(!hurt.join("summary.csv").exists());
+    // the failed write's temporary file (here the link) is removed: nothing half-written is left
+    assert!(full.symlink_metadata().is_err(), "summary.tmp left behind");
+    sweep(&spec, &hurt, &["--resume"]).assert().success();
+    assert_eq!(status(&hurt), "complete");
+    same_results(&whole, &hurt);
+}
+
+/// A row altered in place (here its node count, still a valid number) no longer adds up to the
+/// journal's counts for its chunk: resume runs that chunk again, and the result is the original's.
+#[test]
+fn resume_runs_again_a_chunk_whose_row_was_altered() {
+    let (_tmp, err) = resume_after_damage(|runs| {
+        let text = std::fs::read_to_string(runs).unwrap();
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        let header: Vec<&str> = lines[0].split(',').collect();
+        let nodes = header.iter().position(|&h| h == "nodes").unwrap();
+        let row = lines.len() / 2;
+        let mut fields: Vec<String> = lines[row].split(',').map(String::from).collect();
+        fields[nodes] = (fields[nodes].parse::<u64>().unwrap() + 1).to_string();
+        lines[row] = fields.join(",");
+        std::fs::write(runs, lines.join("\n") + "\n").unwrap();
+    });
+    assert!(err.contains("lacks rows of 1 of the"), "{err}");
+    assert!(err.contains("or holds them altered"), "{err}");
+}
+
+/// A row whose job number was damaged into another run's (here: that run's own row deleted, as a
+/// lost line would) is not taken for that run, by a merge or by a resume: both chunks count as
+/// missing, and the resume runs them again, so that no row describes a run it is not.
+#[test]
+fn a_row_relabelled_as_another_run_is_not_taken_for_it() {
+    let mut merged_before_resume = None;
+    let (tmp, err) = resume_after_damage(|runs| {
+        let text = std::fs::read_to_string(runs).unwrap();
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        // the rows of the first and last runs: different boards, different chunks
+        let (a, b) = (1, lines.len() - 1);
+        let job_a = lines[a].split(',').next().unwrap().to_string();
+        assert_ne!(lines[a].split(',').nth(1), lines[b].split(',').nth(1));
+        let relabelled = lines[b].replacen(lines[b].split(',').next().unwrap(), &job_a, 1);
+        lines[b] = relabelled;
+        lines.remove(a);
+        std::fs::write(runs, lines.join("\n") + "\n").unwrap();
+        // merged as it is: the relabelled row is not in the result, and two chunks are missing
+        let merged = runs.parent().unwrap().with_file_name("merged");
+        merge(&[runs.parent().unwrap()], &merged, &[])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("lacks rows of 2 chunks"));
+        merged_before_resume = Some(merged);
+    });
+    assert!(err.contains("lacks rows of 2 of the"), "{err}");
+    let merged = merged_before_resume.unwrap();
+    let all = rows_without_timing(&tmp.path().join("whole").join("runs.csv"));
+    let kept = rows_without_timing(&merged.join("runs.csv"));
+    assert!(!kept.is_empty());
+    assert!(
+        kept.iter().all(|r| all.contains(r)),
+        "a merged row describes another run"
+    );
+}
+
 /// Bytes that are not UTF-8 (or not a row) in the middle of the journal end it there, as a torn
 /// line does, with a warning: the chunks listed after them run again, and nothing is lost.
 #[test]

@@ -1,6 +1,10 @@
 #![no_main]
-//! A finished sweep's journal (chunks.csv) and runs.csv damaged by byte edits and a cut, then
-//! resumed: never a panic, and a resume that succeeds counts every run once.
+//! A finished sweep's journal (`chunks.csv`) or its `runs.csv` damaged by byte edits and a cut,
+//! then resumed: never a panic, and a resume that succeeds counts every run once and holds each job
+//! once in `runs.csv`. When only `runs.csv` was damaged (the journal's counts are then the truth),
+//! its rows after the resume are the undamaged sweep's, timing aside: a damaged row is either
+//! rejected or gives away its chunk (its rows no longer add up to the journal's counts), which
+//! then runs again.
 use ktour::experiment::{run_sweep, Spec, SweepOptions, SweepProgress};
 use libfuzzer_sys::fuzz_target;
 use std::path::{Path, PathBuf};
@@ -30,55 +34,77 @@ fn opts(out: &Path, resume: bool) -> SweepOptions {
     }
 }
 
-fn base() -> &'static (Spec, PathBuf, Vec<u64>) {
-    static BASE: OnceLock<(Spec, PathBuf, Vec<u64>)> = OnceLock::new();
+/// `runs.csv`'s rows without the timing column, sorted (a resume appends the chunks it runs again).
+fn rows(path: &Path) -> Vec<Vec<String>> {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let keep: Vec<usize> = (0..r.headers().unwrap().len())
+        .filter(|&i| &r.headers().unwrap()[i] != "elapsed_ns")
+        .collect();
+    let mut v: Vec<Vec<String>> = r
+        .records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            keep.iter().map(|&i| rec[i].to_string()).collect()
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// The undamaged sweep: its folder, spec, runs per summary row and rows.
+struct Base {
+    spec: Spec,
+    dir: PathBuf,
+    runs: Vec<u64>,
+    rows: Vec<Vec<String>>,
+}
+
+fn base() -> &'static Base {
+    static BASE: OnceLock<Base> = OnceLock::new();
     BASE.get_or_init(|| {
         let spec = Spec::from_toml(SPEC, "fz.toml").unwrap();
         let dir = std::env::temp_dir().join(format!("kfuzz-base-{}", std::process::id()));
         let report = run_sweep(&spec, &opts(&dir, false)).unwrap();
-        let runs = report.summary.iter().map(|r| r.runs).collect();
-        (spec, dir, runs)
+        Base {
+            runs: report.summary.iter().map(|r| r.runs).collect(),
+            rows: rows(&dir.join("runs.csv")),
+            spec,
+            dir,
+        }
     })
 }
 
-fuzz_target!(|input: (bool, u16, Vec<(bool, u16, u8)>)| {
-    let (spec, base, runs) = base();
-    let (cut_runs, cut, edits) = input;
+fuzz_target!(|input: (bool, u16, Vec<(u16, u8)>)| {
+    let base = base();
+    let (in_runs, cut, edits) = input;
     let dir = tempfile::tempdir().unwrap();
     for f in ["meta.json", "chunks.csv", "runs.csv"] {
-        std::fs::copy(base.join(f), dir.path().join(f)).unwrap();
+        std::fs::write(dir.path().join(f), std::fs::read(base.dir.join(f)).unwrap()).unwrap();
     }
-    let mut files = [
-        std::fs::read(dir.path().join("chunks.csv")).unwrap(),
-        std::fs::read(dir.path().join("runs.csv")).unwrap(),
-    ];
-    for (in_runs, at, byte) in edits {
-        let f = &mut files[in_runs as usize];
-        if !f.is_empty() {
-            let i = at as usize % f.len();
-            f[i] = byte;
+    let damaged = dir
+        .path()
+        .join(if in_runs { "runs.csv" } else { "chunks.csv" });
+    let mut bytes = std::fs::read(&damaged).unwrap();
+    for (at, byte) in edits {
+        let i = at as usize % bytes.len().max(1);
+        if let Some(b) = bytes.get_mut(i) {
+            *b = byte;
         }
     }
-    let f = &mut files[cut_runs as usize];
-    if cut as usize <= f.len() {
-        f.truncate(cut as usize);
-    }
-    std::fs::write(dir.path().join("chunks.csv"), &files[0]).unwrap();
-    std::fs::write(dir.path().join("runs.csv"), &files[1]).unwrap();
-    if let Ok(report) = run_sweep(spec, &opts(dir.path(), true)) {
-        let got: Vec<u64> = report.summary.iter().map(|r| r.runs).collect();
-        assert_eq!(&got, runs, "a resume counted runs twice or not at all");
-        // runs.csv: one row per job
-        let text = std::fs::read_to_string(dir.path().join("runs.csv")).unwrap();
-        let mut jobs: Vec<u64> = text
-            .lines()
-            .skip(1)
-            .map(|l| l.split(',').next().unwrap().parse().unwrap())
-            .collect();
-        jobs.sort_unstable();
-        let n = jobs.len();
-        jobs.dedup();
-        assert_eq!(jobs.len(), n, "a job twice in runs.csv");
-        assert_eq!(n as u64, runs.iter().sum::<u64>(), "runs.csv lacks jobs");
+    bytes.truncate(cut as usize);
+    std::fs::write(&damaged, &bytes).unwrap();
+    let Ok(report) = run_sweep(&base.spec, &opts(dir.path(), true)) else {
+        return;
+    };
+    let got: Vec<u64> = report.summary.iter().map(|r| r.runs).collect();
+    assert_eq!(got, base.runs, "a resume counted runs twice or not at all");
+    let rows = rows(&dir.path().join("runs.csv"));
+    let mut jobs: Vec<&String> = rows.iter().map(|r| &r[0]).collect();
+    jobs.sort();
+    jobs.dedup();
+    assert_eq!(jobs.len(), rows.len(), "a job twice in runs.csv");
+    assert_eq!(rows.len(), base.rows.len(), "runs.csv lacks jobs");
+    if in_runs {
+        assert!(rows == base.rows, "a damaged row survived the resume");
     }
 });

@@ -77,11 +77,11 @@ fuzz_target!(|input: (u8, u16, Vec<(u8, u16, u8)>)| {
     }
     let out = tmp.path().join("merged");
     if let Ok(report) = merge(&shards, &out, false) {
-        let text = std::fs::read_to_string(out.join("runs.csv")).unwrap();
-        let mut jobs: Vec<u64> = text
-            .lines()
-            .skip(1)
-            .map(|l| l.split(',').next().unwrap().parse().unwrap())
+        // read as the csv crate (and pandas, polars, R) read it: blank lines are skipped
+        let mut jobs: Vec<u64> = csv::Reader::from_path(out.join("runs.csv"))
+            .unwrap()
+            .records()
+            .map(|r| r.unwrap()[0].parse().unwrap())
             .collect();
         jobs.sort_unstable();
         let n = jobs.len();

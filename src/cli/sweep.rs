@@ -267,7 +267,7 @@ pub fn run_merge(args: MergeArgs) -> anyhow::Result<ExitStatus> {
     let r = experiment::merge(&args.dirs, &args.out, args.force)?;
     for (dir, chunks) in &r.damaged {
         eprintln!(
-            "warning: {} lacks rows of {} chunk{} its {} lists (chunk {}{}): counted as missing; `sweep --resume` there runs {} again",
+            "warning: {} lacks rows of {} chunk{} its {} lists, or holds them altered (chunk {}{}): counted as missing; `sweep --resume` there runs {} again",
             dir.join(experiment::RUNS).display(),
             chunks.len(),
             if chunks.len() == 1 { "" } else { "s" },

@@ -176,7 +176,11 @@ fn read_meta(dir: &Path) -> Result<Option<Meta>, OutputError> {
 /// Write `bytes` to `path` atomically (temp file, then rename).
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     let tmp = path.with_extension("tmp");
-    fs::write(&tmp, bytes).map_err(io(&tmp))?;
+    if let Err(e) = fs::write(&tmp, bytes) {
+        // a full disk leaves no empty or partial `.tmp` behind
+        let _ = fs::remove_file(&tmp);
+        return Err(io(&tmp)(e));
+    }
     fs::rename(&tmp, path).map_err(io(path))
 }
 
@@ -274,7 +278,7 @@ impl OutDir {
             if !incomplete.is_empty() {
                 // said here: the runner only learns which chunks are done
                 eprintln!(
-                    "warning: {} lacks rows of {} of the {} chunks {} lists as finished (deleted, truncated or partly copied?); running them again",
+                    "warning: {} lacks rows of {} of the {} chunks {} lists as finished, or holds them altered (deleted, truncated, partly copied or edited?); running them again",
                     runs.display(),
                     incomplete.len(),
                     rows.len(),
@@ -599,17 +603,21 @@ fn read_journal(path: &Path, plan: &Plan) -> Result<(Vec<ChunkRow>, u64), Output
 
 /// The rows `runs.csv` holds of each journaled chunk, counted once per job: a bit per run of those
 /// chunks and a counter per chunk, so a file far larger than memory can be checked as it streams by.
-struct RowCount {
+/// A row counts only if it describes its job ([`RunRow::describes`]): one whose job number was
+/// damaged into another run's is not that run's row.
+struct RowCount<'p> {
+    plan: &'p Plan,
     /// `(first job, end job, chunk id)` of each journaled chunk, by first job.
     ranges: Vec<(u64, u64, u64)>,
     /// The bit of each range's first job in `seen`.
     offsets: Vec<u64>,
     seen: Vec<u64>,
-    counts: Vec<u64>,
+    /// What the counted rows of each chunk add up to.
+    sums: Vec<Tally>,
 }
 
-impl RowCount {
-    fn new<'a>(plan: &Plan, chunks: impl IntoIterator<Item = &'a u64>) -> RowCount {
+impl<'p> RowCount<'p> {
+    fn new<'a>(plan: &'p Plan, chunks: impl IntoIterator<Item = &'a u64>) -> RowCount<'p> {
         let mut ranges: Vec<(u64, u64, u64)> = chunks
             .into_iter()
             .map(|&id| {
@@ -626,25 +634,35 @@ impl RowCount {
             bits += b - a;
         }
         RowCount {
+            plan,
             seen: vec![0; bits.div_ceil(64) as usize],
-            counts: vec![0; ranges.len()],
+            sums: vec![Tally::default(); ranges.len()],
             ranges,
             offsets,
         }
     }
 
-    /// Count the row of `job`: false when it belongs to no journaled chunk or was counted already.
-    fn add(&mut self, job: u64) -> bool {
+    /// Count `row`: false when its job belongs to no journaled chunk, was counted already, or is not
+    /// the run the row describes, or when its `success` contradicts its outcome.
+    fn add(&mut self, row: &RunRow) -> bool {
+        let job = row.job;
         let Some(i) = self.range_of(job) else {
             return false;
         };
-        let bit = self.offsets[i] + job - self.ranges[i].0;
+        let (first, _, id) = self.ranges[i];
+        let c = self.plan.chunks[id as usize];
+        if !row.describes(&self.plan.job(c.group, c.from + (job - first) as u32))
+            || row.success != (row.outcome == "found")
+        {
+            return false;
+        }
+        let bit = self.offsets[i] + job - first;
         let (word, mask) = ((bit / 64) as usize, 1u64 << (bit % 64));
         if self.seen[word] & mask != 0 {
             return false;
         }
         self.seen[word] |= mask;
-        self.counts[i] += 1;
+        self.sums[i].add_row(row);
         true
     }
 
@@ -654,18 +672,57 @@ impl RowCount {
         (i > 0 && job < self.ranges[i - 1].1).then(|| i - 1)
     }
 
-    /// The journaled chunks some of whose rows are missing, by chunk id.
-    fn incomplete(&self) -> Vec<u64> {
+    /// The chunks of `journal` whose rows are not all counted, or do not add up to the journal's
+    /// counts (a row damaged in place), by chunk id.
+    fn mismatched(&self, journal: &BTreeMap<u64, Tally>) -> Vec<u64> {
         let mut v: Vec<u64> = self
             .ranges
             .iter()
-            .zip(&self.counts)
-            .filter(|&(&(a, b, _), &n)| n != b - a)
+            .zip(&self.sums)
+            .filter(|&(&(a, b, id), sums)| {
+                sums.runs != b - a || !journal.get(&id).is_some_and(|t| sums.same_counts(t))
+            })
             .map(|(&(_, _, id), _)| id)
             .collect();
         v.sort_unstable();
         v
     }
+}
+
+/// What a folder's `runs.csv` holds of the chunks its journal lists.
+struct RunsAudit {
+    /// Journaled chunks whose rows are not all there or do not add up to the journal's counts.
+    bad: Vec<u64>,
+    /// Every line was read and counted for a journaled chunk, once: no torn tail, unreadable line,
+    /// row of another chunk, duplicate or row that is not its job's.
+    clean: bool,
+    /// The counted rows are in job order (as a sweep writes them; a resume appends the chunks it
+    /// runs again at the end).
+    sorted: bool,
+}
+
+/// Read `runs.csv` (streamed: it may be far larger than memory) against `journal`.
+fn audit_runs(
+    path: &Path,
+    plan: &Plan,
+    journal: &BTreeMap<u64, Tally>,
+) -> Result<RunsAudit, OutputError> {
+    let mut count = RowCount::new(plan, journal.keys());
+    let (mut every_row_counted, mut sorted, mut last) = (true, true, None);
+    let read_all = each_run(path, |row| {
+        if count.add(&row) {
+            sorted &= last.map_or(true, |last| last < row.job);
+            last = Some(row.job);
+        } else {
+            every_row_counted = false;
+        }
+        Ok(())
+    })?;
+    Ok(RunsAudit {
+        bad: count.mismatched(journal),
+        clean: every_row_counted && read_all,
+        sorted,
+    })
 }
 
 /// Stream the rows of `runs.csv` to `f` in file order: it may be far larger than memory. Stops at a
@@ -790,9 +847,10 @@ fn complete_len(file: &mut File, len: u64, path: &Path) -> Result<u64, OutputErr
     Ok(0)
 }
 
-/// Check `runs.csv` against the journal before resuming, and drop from `done` the chunks whose rows
-/// are not all there; returns them. The journal is written only after a chunk's rows are flushed, so
-/// missing rows mean the file was damaged afterwards (disk full, a partial copy, a deleted file):
+/// Check `runs.csv` against the journal before resuming ([`audit_runs`]), and drop from `done` the
+/// chunks whose rows are not all there or do not add up to the journal's counts; returns them. The
+/// journal is written only after a chunk's rows are flushed, so such rows mean the file was damaged
+/// afterwards (disk full, a partial copy, a deleted file, an edit):
 /// trusting the journal would call the sweep complete with rows lost for good, while running the
 /// chunks again costs only time (runs are deterministic). `runs.csv` is then rewritten to hold
 /// exactly the rows of the remaining chunks, once each, so that a chunk run again is not duplicated,
@@ -802,17 +860,12 @@ fn repair_runs(
     plan: &Plan,
     done: &mut BTreeMap<u64, Tally>,
 ) -> Result<Vec<u64>, OutputError> {
-    let mut count = RowCount::new(plan, done.keys());
-    let mut intact = true;
-    let read_all = each_run(path, |row| {
-        intact &= count.add(row.job);
-        Ok(())
-    })?;
-    let incomplete = count.incomplete();
+    let audit = audit_runs(path, plan, done)?;
+    let incomplete = audit.bad;
     for c in &incomplete {
         done.remove(c);
     }
-    if (intact && read_all && incomplete.is_empty()) || !path.exists() {
+    if (audit.clean && incomplete.is_empty()) || !path.exists() {
         return Ok(incomplete);
     }
     let mut keep = RowCount::new(plan, done.keys());
@@ -823,7 +876,7 @@ fn repair_runs(
         .has_headers(false)
         .from_writer(file);
     each_run(path, |row| {
-        if keep.add(row.job) {
+        if keep.add(&row) {
             w.serialize(row).map_err(csv_err(&tmp))?;
         }
         Ok(())
@@ -900,13 +953,18 @@ pub fn summary_rows(plan: &Plan, tallies: &[Tally]) -> Vec<SummaryRow> {
 /// The rows of one folder's `runs.csv` that a merge takes: those of `chunks` (complete in it), each
 /// job once, in job order. A file in job order (as a sweep writes it) is streamed; one that is not
 /// (rows a resume ran again sit at its end) is read into memory and sorted.
-enum MergeSource {
-    Streamed(Box<(RunRows, RowCount)>),
+enum MergeSource<'p> {
+    Streamed(Box<(RunRows, RowCount<'p>)>),
     InMemory(std::vec::IntoIter<RunRow<'static>>),
 }
 
-impl MergeSource {
-    fn open(plan: &Plan, path: &Path, chunks: &[u64], sorted: bool) -> Result<Self, OutputError> {
+impl<'p> MergeSource<'p> {
+    fn open(
+        plan: &'p Plan,
+        path: &Path,
+        chunks: &[u64],
+        sorted: bool,
+    ) -> Result<Self, OutputError> {
         let mut keep = RowCount::new(plan, chunks);
         let Some(mut rows) = RunRows::open(path)? else {
             return Ok(MergeSource::InMemory(Vec::new().into_iter()));
@@ -916,7 +974,7 @@ impl MergeSource {
         }
         let mut all = Vec::new();
         while let Some(row) = rows.next_row()? {
-            if keep.add(row.job) {
+            if keep.add(&row) {
                 all.push(row);
             }
         }
@@ -929,7 +987,7 @@ impl MergeSource {
             MergeSource::Streamed(source) => {
                 let (rows, keep) = &mut **source;
                 while let Some(row) = rows.next_row()? {
-                    if keep.add(row.job) {
+                    if keep.add(&row) {
                         return Ok(Some(row));
                     }
                 }
@@ -1004,8 +1062,8 @@ pub struct MergeReport {
     pub total_chunks: usize,
     /// Runs present.
     pub runs: u64,
-    /// Folders whose `runs.csv` lacks rows of chunks their journal lists, with those chunks (counted
-    /// as missing).
+    /// Folders whose `runs.csv` lacks rows of chunks their journal lists, or holds them altered
+    /// (rows that do not add up to the journal's counts), with those chunks (counted as missing).
     pub damaged: Vec<(PathBuf, Vec<u64>)>,
     /// Folders whose `runs.csv` rows are not in job order (a resume ran chunks again, at the end of
     /// the file): their rows were sorted in memory. The others' rows are streamed.
@@ -1046,19 +1104,15 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
         let mut mine: BTreeMap<u64, Tally> =
             rows.into_iter().map(|r| (r.chunk, r.tally())).collect();
         if spec.file.record == RecordLevel::Runs {
-            // a chunk whose rows are not all in runs.csv counts as missing, like a shard not given:
+            // a chunk whose rows are not all in runs.csv (or not as the journal counts them) counts
+            // as missing, like a shard not given:
             // the merged result then says it is incomplete instead of losing those rows unseen, and
             // the shard can be resumed (which runs the chunk again) and merged anew
-            let mut count = RowCount::new(&plan, mine.keys());
-            let (mut last, mut sorted) = (None, true);
-            each_run(&d.join(RUNS), |row| {
-                if count.add(row.job) {
-                    sorted &= last.map_or(true, |last| last < row.job);
-                    last = Some(row.job);
-                }
-                Ok(())
-            })?;
-            let incomplete = count.incomplete();
+            let RunsAudit {
+                bad: incomplete,
+                sorted,
+                ..
+            } = audit_runs(&d.join(RUNS), &plan, &mine)?;
             if !incomplete.is_empty() {
                 for c in &incomplete {
                     mine.remove(c);

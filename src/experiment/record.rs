@@ -1,7 +1,8 @@
 //! The rows of the CSV files, one flat `Serialize` struct per file, and the per-group tally that
 //! `summary.csv` is made of. Column names are a contract with pandas/polars/R scripts and `ktour plot`.
 
-use crate::solve::{Outcome, RunSummary};
+use super::plan::Job;
+use crate::solve::{Outcome, Rule, RunSummary};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
@@ -43,6 +44,23 @@ pub struct RunRow<'a> {
     pub ties: u64,
     /// Wall-clock nanoseconds (timing column: varies between runs of the same spec).
     pub elapsed_ns: u64,
+}
+
+impl RunRow<'_> {
+    /// Whether this is the row of `job`: its board, rule, method, closedness, start, trial and seed
+    /// are the job's. A resume or a merge takes a row for its job only then, so that a row whose
+    /// job number was damaged into another's (a digit lost, a line split) is not taken for that run.
+    pub fn describes(&self, job: &Job) -> bool {
+        let r = &job.request;
+        self.job == job.job
+            && (self.rows, self.cols) == (r.board.rows(), r.board.cols())
+            && self.method == r.method.name()
+            && self.rule.parse::<Rule>().is_ok_and(|rule| rule == r.rule)
+            && self.closed == r.closed
+            && (self.start_row, self.start_col) == (r.start.row(), r.start.col())
+            && self.trial == job.trial
+            && self.seed == r.seed
+    }
 }
 
 /// Counts over a set of runs of one group; adds up across chunks, shards and resumes.
@@ -91,6 +109,35 @@ impl Tally {
         self.backtracks_max = self.backtracks_max.max(s.stats.backtracks);
         self.ties_total += s.stats.ties;
         self.elapsed_ns_total += s.stats.elapsed_ns;
+    }
+
+    /// Count one row of `runs.csv` as [`Tally::add_run`] counted its run, except for what a row does
+    /// not hold: whether its start was feasible, and its time (a batch's time shared out). A row
+    /// whose outcome is no outcome's name counts as a run of none.
+    pub(crate) fn add_row(&mut self, row: &RunRow) {
+        self.runs += 1;
+        match &*row.outcome {
+            "found" => self.successes += 1,
+            "dead-end" | "not-closed" => self.dead_ends += 1,
+            "budget" => self.budget_exhausted += 1,
+            "no-tour-theorem" | "no-tour-exhausted" => self.impossible += 1,
+            _ => {}
+        }
+        self.visited_total += row.visited as u64;
+        self.nodes_total += row.nodes;
+        self.backtracks_total += row.backtracks;
+        self.backtracks_max = self.backtracks_max.max(row.backtracks);
+        self.ties_total += row.ties;
+    }
+
+    /// The same counts as `o`, leaving aside what rows do not hold ([`Tally::add_row`]).
+    pub(crate) fn same_counts(&self, o: &Tally) -> bool {
+        let without = |t: &Tally| Tally {
+            feasible_runs: 0,
+            elapsed_ns_total: 0,
+            ..*t
+        };
+        without(self) == without(o)
     }
 
     /// Add another tally.

@@ -118,6 +118,14 @@ pub enum SweepError {
         /// Why.
         source: SolveError,
     },
+    /// The sweep started and then failed (a write failed, a full disk say, or a run could not
+    /// start). The chunks finished before it are in the journal, `meta.json` says `"failed"` where
+    /// it could still be written, and `--resume` continues once the cause is fixed.
+    #[error("{cause}; the chunks finished before it are saved, and --resume continues once the cause is fixed")]
+    Failed {
+        /// What went wrong (not a `source`: the message already includes it).
+        cause: Box<SweepError>,
+    },
 }
 
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -617,19 +625,22 @@ pub fn run_planned_sweep(
         written,
         tallies,
         runs_done_now,
-        first_error,
+        mut first_error,
         ..
     } = delivery
         .turn
         .into_inner()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     debug_assert!(delivery.inbox.into_inner().map_or(true, |m| m.is_empty()));
-    writers.flush()?;
+    // From here on a failure (a full disk shows at this flush at the latest) still ends with
+    // `meta.json` saying so, not "running".
+    if let Err(e) = writers.flush() {
+        first_error.get_or_insert(e.into());
+    }
     drop(writers);
     bar.finish_and_clear();
     let interrupted = STOP.load(Ordering::SeqCst) && first_error.is_none();
     let chunks_done = mine.len() - todo.len() + written;
-    let complete = chunks_done == mine.len();
     // on the sweep's own threads, so that `--threads 1` stays one thread
     let summary = pool.install(|| output::summary_rows(plan, &tallies));
     // the table is made while the summary is written: both are serial work at the end of a sweep
@@ -639,7 +650,11 @@ pub fn run_planned_sweep(
             || super::success_table(&summary),
         )
     });
-    written?;
+    if let Err(e) = written {
+        first_error.get_or_insert(e.into());
+    }
+    // a write that failed may have been counted: complete means no failure too
+    let complete = chunks_done == mine.len() && first_error.is_none();
     let status = if complete {
         "complete"
     } else if interrupted {
@@ -647,11 +662,15 @@ pub fn run_planned_sweep(
     } else {
         "failed"
     };
-    dir.write_meta(spec, opts, status, Some(started.elapsed()))?;
+    let meta = dir.write_meta(spec, opts, status, Some(started.elapsed()));
     STOP.store(false, Ordering::SeqCst);
-    if let Some(e) = first_error {
-        return Err(e);
+    if let Some(cause) = first_error {
+        // best effort for meta.json here: the disk may be full
+        return Err(SweepError::Failed {
+            cause: Box::new(cause),
+        });
     }
+    meta?;
     let _ = std::io::stderr().flush();
     Ok(SweepReport {
         chunks_done,
