@@ -5,34 +5,13 @@
 //! its rows after the resume are the undamaged sweep's, timing aside: a damaged row is either
 //! rejected or gives away its chunk (its rows no longer add up to the journal's counts), which
 //! then runs again.
-use ktour::experiment::{run_sweep, Spec, SweepOptions, SweepProgress};
+use ktour::experiment::{run_sweep, Spec};
 use libfuzzer_sys::fuzz_target;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+use sweep_fixture::{options, spec};
 
-const SPEC: &str = r#"
-name = "fz"
-sizes = [5, 6]
-starts = "all"
-rules = ["first", "random"]
-methods = ["warnsdorff", "backtrack"]
-trials = 2
-seed = 3
-record = "runs"
-"#;
-
-fn opts(out: &Path, resume: bool) -> SweepOptions {
-    SweepOptions {
-        out: out.into(),
-        threads: 1,
-        resume,
-        force: !resume,
-        shard: None,
-        progress: SweepProgress::Hidden,
-        command: "fuzz".into(),
-        lane_memory: 2.0,
-    }
-}
+mod sweep_fixture;
 
 /// `runs.csv`'s rows without the timing column, sorted (a resume appends the chunks it runs again).
 fn rows(path: &Path) -> Vec<Vec<String>> {
@@ -62,9 +41,9 @@ struct Base {
 fn base() -> &'static Base {
     static BASE: OnceLock<Base> = OnceLock::new();
     BASE.get_or_init(|| {
-        let spec = Spec::from_toml(SPEC, "fz.toml").unwrap();
+        let spec = spec();
         let dir = std::env::temp_dir().join(format!("kfuzz-base-{}", std::process::id()));
-        let report = run_sweep(&spec, &opts(&dir, false)).unwrap();
+        let report = run_sweep(&spec, &options(&dir, false, None)).unwrap();
         Base {
             runs: report.summary.iter().map(|r| r.runs).collect(),
             rows: rows(&dir.join("runs.csv")),
@@ -93,7 +72,7 @@ fuzz_target!(|input: (bool, u16, Vec<(u16, u8)>)| {
     }
     bytes.truncate(cut as usize);
     std::fs::write(&damaged, &bytes).unwrap();
-    let Ok(report) = run_sweep(&base.spec, &opts(dir.path(), true)) else {
+    let Ok(report) = run_sweep(&base.spec, &options(dir.path(), true, None)) else {
         return;
     };
     let got: Vec<u64> = report.summary.iter().map(|r| r.runs).collect();

@@ -2,47 +2,26 @@
 //! Two shards of a finished sweep, their `meta.json`, `chunks.csv` and `runs.csv` damaged by byte
 //! edits and a cut, then merged: never a panic, and a merge that succeeds holds each job at most
 //! once, and (when it reports every chunk present) the whole sweep's runs.
-use ktour::experiment::{merge, run_sweep, Spec, SweepOptions, SweepProgress};
+use ktour::experiment::{merge, run_sweep};
 use libfuzzer_sys::fuzz_target;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
+use sweep_fixture::{options, spec};
 
-const SPEC: &str = r#"
-name = "fz"
-sizes = [5, 6]
-starts = "all"
-rules = ["first", "random"]
-methods = ["warnsdorff", "backtrack"]
-trials = 2
-seed = 3
-record = "runs"
-"#;
+mod sweep_fixture;
 
 const FILES: [&str; 3] = ["meta.json", "chunks.csv", "runs.csv"];
-
-fn opts(out: &Path, shard: u32) -> SweepOptions {
-    SweepOptions {
-        out: out.into(),
-        threads: 1,
-        resume: false,
-        force: true,
-        shard: Some((shard, 2)),
-        progress: SweepProgress::Hidden,
-        command: "fuzz".into(),
-        lane_memory: 2.0,
-    }
-}
 
 /// The two shard folders and the whole sweep's number of runs.
 fn base() -> &'static ([PathBuf; 2], u64) {
     static BASE: OnceLock<([PathBuf; 2], u64)> = OnceLock::new();
     BASE.get_or_init(|| {
-        let spec = Spec::from_toml(SPEC, "fz.toml").unwrap();
+        let spec = spec();
         let root = std::env::temp_dir().join(format!("kfuzz-merge-{}", std::process::id()));
         let dirs = [root.join("1"), root.join("2")];
         let mut runs = 0;
         for (i, d) in dirs.iter().enumerate() {
-            let report = run_sweep(&spec, &opts(d, i as u32 + 1)).unwrap();
+            let report = run_sweep(&spec, &options(d, false, Some((i as u32 + 1, 2)))).unwrap();
             runs += report.runs_done_now;
         }
         (dirs, runs)

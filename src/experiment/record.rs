@@ -315,3 +315,69 @@ impl SummaryRow {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::solve::{Impossibility, Stats};
+
+    /// A run and its `runs.csv` row count alike in a tally, for every outcome: resume and merge
+    /// check rows against the journal this way, and a row names its outcome by `Outcome::name`.
+    #[test]
+    fn a_row_counts_as_its_run_for_every_outcome() {
+        let theorem = crate::exists::tour(Board::new(3, 3).unwrap(), false).unwrap_err();
+        let outcomes = [
+            Outcome::Found,
+            Outcome::DeadEnd,
+            Outcome::NotClosed,
+            Outcome::BudgetExhausted,
+            Outcome::Impossible(Impossibility::Theorem(theorem)),
+            Outcome::Impossible(Impossibility::Exhausted),
+        ];
+        let tallies = |outcome: Outcome, name: &str| {
+            let run = RunSummary {
+                outcome,
+                visited: 7,
+                stats: Stats {
+                    nodes: 11,
+                    backtracks: 3,
+                    ties: 2,
+                    ..Stats::default()
+                },
+            };
+            let row = RunRow {
+                job: 0,
+                rows: 3,
+                cols: 3,
+                rule: "first".into(),
+                method: "warnsdorff".into(),
+                closed: false,
+                start_row: 0,
+                start_col: 0,
+                trial: 0,
+                seed: 0,
+                outcome: name.to_string().into(),
+                success: outcome == Outcome::Found,
+                visited: 7,
+                nodes: 11,
+                backtracks: 3,
+                ties: 2,
+                elapsed_ns: 0,
+            };
+            let (mut from_run, mut from_row) = (Tally::default(), Tally::default());
+            from_run.add_run(&run, true);
+            from_row.add_row(&row);
+            (from_run, from_row)
+        };
+        for outcome in outcomes {
+            let (from_run, from_row) = tallies(outcome, outcome.name());
+            assert!(from_row.same_counts(&from_run), "{outcome:?}");
+        }
+        // an outcome misnamed, or named as another kind, does not add up
+        let (from_run, from_row) = tallies(Outcome::Found, "fund");
+        assert!(!from_row.same_counts(&from_run));
+        let (from_run, from_row) = tallies(Outcome::DeadEnd, Outcome::BudgetExhausted.name());
+        assert!(!from_row.same_counts(&from_run));
+    }
+}

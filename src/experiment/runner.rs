@@ -639,7 +639,6 @@ pub fn run_planned_sweep(
     }
     drop(writers);
     bar.finish_and_clear();
-    let interrupted = STOP.load(Ordering::SeqCst) && first_error.is_none();
     let chunks_done = mine.len() - todo.len() + written;
     // on the sweep's own threads, so that `--threads 1` stays one thread
     let summary = pool.install(|| output::summary_rows(plan, &tallies));
@@ -653,11 +652,11 @@ pub fn run_planned_sweep(
     if let Err(e) = written {
         first_error.get_or_insert(e.into());
     }
-    // a write that failed may have been counted: complete means no failure too
+    // a write that failed may have been counted: complete and interrupted mean no failure too
     let complete = chunks_done == mine.len() && first_error.is_none();
     let status = if complete {
         "complete"
-    } else if interrupted {
+    } else if first_error.is_none() && STOP.load(Ordering::SeqCst) {
         "interrupted"
     } else {
         "failed"
