@@ -527,10 +527,10 @@ fn a_row_relabelled_as_another_run_is_not_taken_for_it() {
     );
 }
 
-/// Bytes that are not UTF-8 (or not a row) in the middle of the journal end it there, as a torn
-/// line does, with a warning: the chunks listed after them run again, and nothing is lost.
+/// Bytes that are not UTF-8 (or not a row) in the middle of the journal are a damaged line: it is
+/// dropped alone, with a warning, and the lines after it are kept (each is checked on its own).
 #[test]
-fn resume_reads_a_journal_with_garbage_up_to_the_garbage() {
+fn resume_drops_a_damaged_journal_line_alone() {
     let (_tmp, err) = resume_after_damage(|runs| {
         let journal = runs.with_file_name("chunks.csv");
         let bytes = std::fs::read(&journal).unwrap();
@@ -541,7 +541,78 @@ fn resume_reads_a_journal_with_garbage_up_to_the_garbage() {
         damaged.extend_from_slice(&lines[4..].concat());
         std::fs::write(&journal, damaged).unwrap();
     });
-    assert!(err.contains("unreadable line after 3 rows"), "{err}");
+    assert!(err.contains("has 1 damaged line (unreadable"), "{err}");
+    // nothing was run again: every chunk's line but the garbage was kept
+    assert!(err.contains("0 runs in"), "{err}");
+}
+
+/// A journal written before the `check` column existed is read as it is (unchecked): resuming a
+/// finished sweep from it runs nothing and warns of nothing.
+#[test]
+fn resume_reads_a_journal_without_checks() {
+    let (_tmp, err) = resume_after_damage(|runs| {
+        let journal = runs.with_file_name("chunks.csv");
+        let text = std::fs::read_to_string(&journal).unwrap();
+        assert!(text.lines().next().unwrap().ends_with(",check"));
+        let old: Vec<&str> = text.lines().map(|l| &l[..l.rfind(',').unwrap()]).collect();
+        std::fs::write(&journal, old.join("\n") + "\n").unwrap();
+    });
+    assert!(!err.contains("warning"), "{err}");
+    assert!(err.contains("0 runs in"), "{err}");
+}
+
+/// A journal whose header is not one ktour writes (here a column renamed) could be read with its
+/// columns swapped or unchecked: every line counts as damaged, and everything runs again.
+#[test]
+fn resume_runs_everything_again_under_a_damaged_journal_header() {
+    let mut chunks = 0;
+    let (_tmp, err) = resume_after_damage(|runs| {
+        let journal = runs.with_file_name("chunks.csv");
+        let text = std::fs::read_to_string(&journal).unwrap();
+        chunks = text.lines().count() - 1;
+        std::fs::write(&journal, text.replacen("group", "gruop", 1)).unwrap();
+    });
+    assert!(
+        err.contains(&format!("has {chunks} damaged lines")),
+        "{err}"
+    );
+    assert!(!err.contains("resumed from"), "{err}");
+}
+
+/// In a sweep that records only its summary, the journal's counts are all there is: a line whose
+/// counts were edited (a digit, still a number) fails its checksum and is dropped, so resume runs
+/// that chunk again instead of adding the edited counts to the summary.
+#[test]
+fn resume_drops_a_journal_line_edited_in_place() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(
+        tmp.path(),
+        &SMALL_SPEC.replace("record = \"runs\"", "record = \"summary\""),
+    );
+    let (whole, hurt) = (tmp.path().join("whole"), tmp.path().join("hurt"));
+    sweep(&spec, &whole, &[]).assert().success();
+    copy_dir(&whole, &hurt);
+    let journal = hurt.join("chunks.csv");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let nodes = header.iter().position(|&h| h == "nodes_total").unwrap();
+    let mut fields: Vec<String> = lines[3].split(',').map(String::from).collect();
+    fields[nodes] = (fields[nodes].parse::<u64>().unwrap() + 10).to_string();
+    lines[3] = fields.join(",");
+    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+    sweep(&spec, &hurt, &["--resume"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("has 1 damaged line"));
+    for f in ["summary.csv", "chunks.csv"] {
+        let sorted = |d: &Path| {
+            let mut v = rows_without_timing(&d.join(f));
+            v.sort();
+            v
+        };
+        assert_eq!(sorted(&whole), sorted(&hurt), "{f}");
+    }
 }
 
 /// Standard error that is not a terminal (a batch job's log) gets lines of progress instead of the

@@ -394,7 +394,7 @@ fn header_of<T: Serialize + Default>() -> String {
 }
 
 const RUN_HEADER: &str = "job,rows,cols,rule,method,closed,start_row,start_col,trial,seed,outcome,success,visited,nodes,backtracks,ties,elapsed_ns\n";
-const CHUNK_HEADER: &str = "chunk,group,runs,feasible_runs,successes,dead_ends,budget_exhausted,impossible,visited_total,nodes_total,backtracks_total,backtracks_max,ties_total,elapsed_ns_total\n";
+const CHUNK_HEADER: &str = "chunk,group,runs,feasible_runs,successes,dead_ends,budget_exhausted,impossible,visited_total,nodes_total,backtracks_total,backtracks_max,ties_total,elapsed_ns_total,check\n";
 
 fn append_csv(path: &Path, header: &str) -> Result<BufWriter<File>, OutputError> {
     let new = !path.exists() || fs::metadata(path).map_err(io(path))?.len() == 0;
@@ -520,25 +520,20 @@ impl Writers {
     }
 }
 
-/// The journal's complete rows (stopping at a torn line), checked against the plan, each chunk once,
-/// in file order.
+/// The journal's intact rows ([`read_journal`]), each chunk once, in file order.
 fn load_journal(path: &Path, plan: &Plan) -> Result<Vec<ChunkRow>, OutputError> {
     if !path.exists() {
         return Ok(Vec::new());
     }
     let mut seen = std::collections::HashSet::new();
-    let (mut rows, unread) = read_journal(path, plan)?;
-    if unread > 0 {
+    let (mut rows, damaged) = read_journal(path, plan)?;
+    if damaged > 0 {
         // said here: the runner only learns which chunks are done
-        let after = match unread - 1 {
-            0 => String::new(),
-            1 => " and the line after it".into(),
-            n => format!(" and the {n} lines after it"),
-        };
         eprintln!(
-            "warning: {} has an unreadable line after {} rows: it{after} are dropped, and the chunks listed there run again",
+            "warning: {} has {damaged} damaged line{} (unreadable, or not as written): dropped, and the chunks {} run again",
             path.display(),
-            rows.len(),
+            if damaged == 1 { "" } else { "s" },
+            if damaged == 1 { "it lists" } else { "they list" },
         );
     }
     rows.retain(|r| seen.insert(r.chunk));
@@ -561,44 +556,59 @@ fn write_journal(path: &Path, rows: &[ChunkRow]) -> Result<(), OutputError> {
     write_atomic(path, &bytes)
 }
 
-/// The journal's complete rows. A row is complete when it parses and ends with a newline.
-/// Also returns the number of complete lines left unread from the first row that does not parse or
-/// names no chunk of the plan (0 when every line was read): bytes that are not UTF-8 or not a row end
-/// the journal there, like a torn line, rather than failing the whole resume.
+/// The journal's intact rows in file order, and how many complete lines were damaged: not a row,
+/// failing their checksum ([`ChunkRow::is_intact`]), or naming a chunk the plan has in another group
+/// or with another number of runs. A damaged line is dropped alone (the chunk it lists runs again);
+/// every line is checked on its own, so the lines after it are kept. A torn last line (no newline:
+/// a crash mid-write) is not a damaged one: that chunk simply had not been recorded.
 fn read_journal(path: &Path, plan: &Plan) -> Result<(Vec<ChunkRow>, u64), OutputError> {
     let bytes = fs::read(path).map_err(io(path))?;
     let complete = match bytes.iter().rposition(|&b| b == b'\n') {
         Some(i) => &bytes[..=i],
         None => &[][..],
     };
-    let lines = complete.iter().filter(|&&b| b == b'\n').count() as u64;
-    let mut rows = Vec::new();
-    let mut reader = csv::Reader::from_reader(complete);
-    let mut records = reader.deserialize::<ChunkRow>();
-    loop {
-        let position = records.reader().position().line();
-        let Some(rec) = records.next() else {
-            break;
-        };
-        let unread = lines.saturating_sub(position.saturating_sub(1));
-        let Ok(row) = rec else {
-            return Ok((rows, unread));
-        };
-        let Some(c) = plan.chunks.get(row.chunk as usize) else {
-            return Ok((rows, unread));
-        };
-        if c.group != row.group || row.runs != (c.to - c.from) as u64 {
-            return Err(OutputError::Csv {
-                path: path.into(),
-                message: format!(
-                    "chunk {} does not match this spec's plan; pass --force to start over",
-                    row.chunk
-                ),
-            });
+    // a line a record: no quoting (the journal holds numbers only, and a stray quote must not
+    // join lines), any number of fields (a damaged line is counted, not an error)
+    let mut reader = csv::ReaderBuilder::new()
+        .quoting(false)
+        .flexible(true)
+        .from_reader(complete);
+    let headers = reader.byte_headers().map_err(csv_err(path))?.clone();
+    // this version's header, or that of journals before the `check` column: under any other, a
+    // line could be read unchecked or with its columns swapped, so every line counts as damaged
+    let known = |header: &str| headers.iter().eq(header.split(',').map(str::as_bytes));
+    let current = CHUNK_HEADER.trim_end();
+    let known_header = known(current) || known(current.trim_end_matches(",check"));
+    let (mut rows, mut damaged) = (Vec::new(), 0);
+    let mut record = csv::ByteRecord::new();
+    while reader
+        .read_byte_record(&mut record)
+        .map_err(csv_err(path))?
+    {
+        if !known_header {
+            damaged += 1;
+            continue;
         }
-        rows.push(row);
+        let row = record
+            .deserialize::<ChunkRow>(Some(&headers))
+            .ok()
+            .filter(|row| {
+                row.is_intact()
+                    && plan
+                        .chunks
+                        .get(row.chunk as usize)
+                        .is_some_and(|c| c.group == row.group && row.runs == (c.to - c.from) as u64)
+            });
+        match row {
+            // a line of an older journal gets its check now: the journal is rewritten from these
+            Some(row) => rows.push(ChunkRow {
+                check: Some(row.checksum()),
+                ..row
+            }),
+            None => damaged += 1,
+        }
     }
-    Ok((rows, 0))
+    Ok((rows, damaged))
 }
 
 /// The rows `runs.csv` holds of each journaled chunk, counted once per job: a bit per run of those

@@ -189,12 +189,17 @@ pub struct ChunkRow {
     pub ties_total: u64,
     /// See [`Tally`].
     pub elapsed_ns_total: u64,
+    /// [`ChunkRow::checksum`] as written, so that a line damaged afterwards (an edit, a
+    /// spreadsheet's rewrite, failing storage) is not taken for a finished chunk. Journals written
+    /// before this column existed read as `None`, unchecked.
+    #[serde(default)]
+    pub check: Option<u32>,
 }
 
 impl ChunkRow {
-    /// The row for `tally` of `chunk` in `group`.
+    /// The row for `tally` of `chunk` in `group`, with its checksum.
     pub fn new(chunk: u64, group: u32, t: &Tally) -> Self {
-        ChunkRow {
+        let mut row = ChunkRow {
             chunk,
             group,
             runs: t.runs,
@@ -209,7 +214,39 @@ impl ChunkRow {
             backtracks_max: t.backtracks_max,
             ties_total: t.ties_total,
             elapsed_ns_total: t.elapsed_ns_total,
+            check: None,
+        };
+        row.check = Some(row.checksum());
+        row
+    }
+
+    /// CRC-32 of every field but the timing one (which varies between runs of the same spec, while
+    /// the journal does not, timing aside) and the check itself, as little-endian integers.
+    pub fn checksum(&self) -> u32 {
+        let mut h = crc32fast::Hasher::new();
+        h.update(&self.chunk.to_le_bytes());
+        h.update(&self.group.to_le_bytes());
+        for n in [
+            self.runs,
+            self.feasible_runs,
+            self.successes,
+            self.dead_ends,
+            self.budget_exhausted,
+            self.impossible,
+            self.visited_total,
+            self.nodes_total,
+            self.backtracks_total,
+            self.backtracks_max,
+            self.ties_total,
+        ] {
+            h.update(&n.to_le_bytes());
         }
+        h.finalize()
+    }
+
+    /// Whether the row is as written: its check matches, or it has none (an older journal).
+    pub fn is_intact(&self) -> bool {
+        self.check.map_or(true, |c| c == self.checksum())
     }
 
     /// The counts.
