@@ -1,10 +1,11 @@
 #![no_main]
 //! Two shards of a finished sweep, their `meta.json`, `chunks.csv` and `runs.csv` damaged by byte
 //! edits and a cut, then merged: never a panic, and a merge that succeeds holds each job at most
-//! once, and (when it reports every chunk present) the whole sweep's runs.
+//! once, only rows of the undamaged sweep (timing aside), and, when it reports every chunk
+//! present, the undamaged sweep's summary.
 use ktour::experiment::{merge, run_sweep};
 use libfuzzer_sys::fuzz_target;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use sweep_fixture::{options, spec};
 
@@ -12,29 +13,56 @@ mod sweep_fixture;
 
 const FILES: [&str; 3] = ["meta.json", "chunks.csv", "runs.csv"];
 
-/// The two shard folders and the whole sweep's number of runs.
-fn base() -> &'static ([PathBuf; 2], u64) {
-    static BASE: OnceLock<([PathBuf; 2], u64)> = OnceLock::new();
+/// A CSV file's rows without its timing columns, sorted.
+fn rows(path: &Path) -> Vec<Vec<String>> {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let keep: Vec<usize> = (0..r.headers().unwrap().len())
+        .filter(|&i| !r.headers().unwrap()[i].starts_with("elapsed"))
+        .collect();
+    let mut v: Vec<Vec<String>> = r
+        .records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            keep.iter().map(|&i| rec[i].to_string()).collect()
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// The undamaged sweep, run whole: its rows and summary, timing aside; and its two shards.
+struct Base {
+    shards: [PathBuf; 2],
+    rows: Vec<Vec<String>>,
+    summary: Vec<Vec<String>>,
+}
+
+fn base() -> &'static Base {
+    static BASE: OnceLock<Base> = OnceLock::new();
     BASE.get_or_init(|| {
         let spec = spec();
         let root = std::env::temp_dir().join(format!("kfuzz-merge-{}", std::process::id()));
-        let dirs = [root.join("1"), root.join("2")];
-        let mut runs = 0;
-        for (i, d) in dirs.iter().enumerate() {
-            let report = run_sweep(&spec, &options(d, false, Some((i as u32 + 1, 2)))).unwrap();
-            runs += report.runs_done_now;
+        let shards = [root.join("1"), root.join("2")];
+        for (i, d) in shards.iter().enumerate() {
+            run_sweep(&spec, &options(d, false, Some((i as u32 + 1, 2)))).unwrap();
         }
-        (dirs, runs)
+        let whole = root.join("whole");
+        run_sweep(&spec, &options(&whole, false, None)).unwrap();
+        Base {
+            shards,
+            rows: rows(&whole.join("runs.csv")),
+            summary: rows(&whole.join("summary.csv")),
+        }
     })
 }
 
 fuzz_target!(|input: (u8, u16, Vec<(u8, u16, u8)>)| {
-    let (dirs, runs) = base();
+    let base = base();
     let (cut_file, cut, edits) = input;
     let tmp = tempfile::tempdir().unwrap();
     let shards = [tmp.path().join("1"), tmp.path().join("2")];
     let mut files = Vec::new();
-    for (from, to) in dirs.iter().zip(&shards) {
+    for (from, to) in base.shards.iter().zip(&shards) {
         std::fs::create_dir(to).unwrap();
         for f in FILES {
             files.push(std::fs::read(from.join(f)).unwrap());
@@ -55,20 +83,36 @@ fuzz_target!(|input: (u8, u16, Vec<(u8, u16, u8)>)| {
         std::fs::write(shards[i / 3].join(FILES[i % 3]), bytes).unwrap();
     }
     let out = tmp.path().join("merged");
-    if let Ok(report) = merge(&shards, &out, false) {
-        // read as the csv crate (and pandas, polars, R) read it: blank lines are skipped
-        let mut jobs: Vec<u64> = csv::Reader::from_path(out.join("runs.csv"))
-            .unwrap()
-            .records()
-            .map(|r| r.unwrap()[0].parse().unwrap())
-            .collect();
-        jobs.sort_unstable();
-        let n = jobs.len();
-        jobs.dedup();
-        assert_eq!(jobs.len(), n, "a job twice in the merged runs.csv");
-        assert_eq!(n as u64, report.runs, "runs.csv and the report disagree");
-        if report.chunks == report.total_chunks {
-            assert_eq!(report.runs, *runs, "every chunk present but not every run");
-        }
+    let Ok(report) = merge(&shards, &out, false) else {
+        return;
+    };
+    // (a meta.json damaged into `record = "summary"` in both shards merges no rows)
+    let merged = if out.join("runs.csv").exists() {
+        rows(&out.join("runs.csv"))
+    } else {
+        Vec::new()
+    };
+    let mut jobs: Vec<&String> = merged.iter().map(|r| &r[0]).collect();
+    jobs.dedup();
+    assert_eq!(
+        jobs.len(),
+        merged.len(),
+        "a job twice in the merged runs.csv"
+    );
+    assert_eq!(
+        merged.len() as u64,
+        report.runs,
+        "runs.csv and the report disagree"
+    );
+    assert!(
+        merged.iter().all(|r| base.rows.binary_search(r).is_ok()),
+        "a merged row that the sweep did not make"
+    );
+    if report.chunks == report.total_chunks {
+        assert!(merged == base.rows, "every chunk present but not every row");
+        assert!(
+            rows(&out.join("summary.csv")) == base.summary,
+            "every chunk present but not the summary"
+        );
     }
 });
