@@ -580,8 +580,9 @@ fn resume_runs_everything_again_under_a_damaged_journal_header() {
 }
 
 /// In a sweep that records only its summary, the journal's counts are all there is: a line whose
-/// counts were edited (a digit, still a number) fails its checksum and is dropped, so resume runs
-/// that chunk again instead of adding the edited counts to the summary.
+/// counts were edited (a digit, still a number) fails its checksum, and one whose check is gone
+/// has none to pass; both are dropped, so resume runs those chunks again instead of adding edited
+/// counts to the summary.
 #[test]
 fn resume_drops_a_journal_line_edited_in_place() {
     let tmp = tempfile::tempdir().unwrap();
@@ -600,11 +601,13 @@ fn resume_drops_a_journal_line_edited_in_place() {
     let mut fields: Vec<String> = lines[3].split(',').map(String::from).collect();
     fields[nodes] = (fields[nodes].parse::<u64>().unwrap() + 10).to_string();
     lines[3] = fields.join(",");
+    // and a line whose check was removed: under this header every line has one
+    lines[5] = lines[5][..lines[5].rfind(',').unwrap() + 1].to_string();
     std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
     sweep(&spec, &hurt, &["--resume"])
         .assert()
         .success()
-        .stderr(predicate::str::contains("has 1 damaged line"));
+        .stderr(predicate::str::contains("has 2 damaged lines"));
     for f in ["summary.csv", "chunks.csv"] {
         let sorted = |d: &Path| {
             let mut v = rows_without_timing(&d.join(f));

@@ -557,7 +557,7 @@ fn write_journal(path: &Path, rows: &[ChunkRow]) -> Result<(), OutputError> {
 }
 
 /// The journal's intact rows in file order, and how many complete lines were damaged: not a row,
-/// failing their checksum ([`ChunkRow::is_intact`]), or naming a chunk the plan has in another group
+/// failing their checksum ([`ChunkRow::checksum`]), or naming a chunk the plan has in another group
 /// or with another number of runs. A damaged line is dropped alone (the chunk it lists runs again);
 /// every line is checked on its own, so the lines after it are kept. A torn last line (no newline:
 /// a crash mid-write) is not a damaged one: that chunk simply had not been recorded.
@@ -578,7 +578,8 @@ fn read_journal(path: &Path, plan: &Plan) -> Result<(Vec<ChunkRow>, u64), Output
     // line could be read unchecked or with its columns swapped, so every line counts as damaged
     let known = |header: &str| headers.iter().eq(header.split(',').map(str::as_bytes));
     let current = CHUNK_HEADER.trim_end();
-    let known_header = known(current) || known(current.trim_end_matches(",check"));
+    let checked = known(current);
+    let known_header = checked || known(current.trim_end_matches(",check"));
     let (mut rows, mut damaged) = (Vec::new(), 0);
     let mut record = csv::ByteRecord::new();
     while reader
@@ -593,7 +594,8 @@ fn read_journal(path: &Path, plan: &Plan) -> Result<(Vec<ChunkRow>, u64), Output
             .deserialize::<ChunkRow>(Some(&headers))
             .ok()
             .filter(|row| {
-                row.is_intact()
+                // under this version's header every line has its check (none is "not written")
+                (!checked || row.check == Some(row.checksum()))
                     && plan
                         .chunks
                         .get(row.chunk as usize)

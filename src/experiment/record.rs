@@ -244,11 +244,6 @@ impl ChunkRow {
         h.finalize()
     }
 
-    /// Whether the row is as written: its check matches, or it has none (an older journal).
-    pub fn is_intact(&self) -> bool {
-        self.check.map_or(true, |c| c == self.checksum())
-    }
-
     /// The counts.
     pub fn tally(&self) -> Tally {
         Tally {
