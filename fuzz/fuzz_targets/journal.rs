@@ -5,28 +5,11 @@
 //! row is rejected or no longer adds up to its chunk's journal counts, and its chunk runs again.
 use ktour::experiment::{run_sweep, Spec, SummaryRow};
 use libfuzzer_sys::fuzz_target;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
-use sweep_fixture::{options, spec};
+use sweep_fixture::{options, rows, spec};
 
 mod sweep_fixture;
-
-/// `runs.csv`'s rows without the timing column, sorted (a resume appends the chunks it runs again).
-fn rows(path: &Path) -> Vec<Vec<String>> {
-    let mut r = csv::Reader::from_path(path).unwrap();
-    let keep: Vec<usize> = (0..r.headers().unwrap().len())
-        .filter(|&i| &r.headers().unwrap()[i] != "elapsed_ns")
-        .collect();
-    let mut v: Vec<Vec<String>> = r
-        .records()
-        .map(|rec| {
-            let rec = rec.unwrap();
-            keep.iter().map(|&i| rec[i].to_string()).collect()
-        })
-        .collect();
-    v.sort();
-    v
-}
 
 /// The undamaged sweep: its folder, spec, summary and rows, timing aside.
 struct Base {

@@ -5,30 +5,13 @@
 //! present, the undamaged sweep's summary.
 use ktour::experiment::{merge, run_sweep};
 use libfuzzer_sys::fuzz_target;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
-use sweep_fixture::{options, spec};
+use sweep_fixture::{options, rows, spec};
 
 mod sweep_fixture;
 
 const FILES: [&str; 3] = ["meta.json", "chunks.csv", "runs.csv"];
-
-/// A CSV file's rows without its timing columns, sorted.
-fn rows(path: &Path) -> Vec<Vec<String>> {
-    let mut r = csv::Reader::from_path(path).unwrap();
-    let keep: Vec<usize> = (0..r.headers().unwrap().len())
-        .filter(|&i| !r.headers().unwrap()[i].starts_with("elapsed"))
-        .collect();
-    let mut v: Vec<Vec<String>> = r
-        .records()
-        .map(|rec| {
-            let rec = rec.unwrap();
-            keep.iter().map(|&i| rec[i].to_string()).collect()
-        })
-        .collect();
-    v.sort();
-    v
-}
 
 /// The undamaged sweep, run whole: its rows and summary, timing aside; and its two shards.
 struct Base {

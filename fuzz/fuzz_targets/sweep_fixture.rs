@@ -1,4 +1,5 @@
-//! The small sweep that the `journal` and `merge` targets damage: its spec and options.
+//! The small sweep that the `journal` and `merge` targets damage: its spec, its options, and how
+//! its CSV files are compared.
 use ktour::experiment::{Spec, SweepOptions, SweepProgress};
 use std::path::Path;
 
@@ -29,4 +30,21 @@ pub fn options(out: &Path, resume: bool, shard: Option<(u32, u32)>) -> SweepOpti
         command: "fuzz".into(),
         lane_memory: 2.0,
     }
+}
+
+/// A CSV file's rows without its timing columns, sorted (a resume appends the chunks it runs again).
+pub fn rows(path: &Path) -> Vec<Vec<String>> {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let keep: Vec<usize> = (0..r.headers().unwrap().len())
+        .filter(|&i| !r.headers().unwrap()[i].starts_with("elapsed"))
+        .collect();
+    let mut v: Vec<Vec<String>> = r
+        .records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            keep.iter().map(|&i| rec[i].to_string()).collect()
+        })
+        .collect();
+    v.sort();
+    v
 }
