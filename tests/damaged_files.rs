@@ -1,0 +1,141 @@
+//! Random damage to one file of a finished sweep, then `--resume` (through the library): whatever
+//! the damage, a resume that succeeds gives the undamaged sweep's summary and rows, timing aside.
+//! With `record = "runs"` the rows and the journal check each other; with `record = "summary"` the
+//! journal's own checksums are all there is. The `journal` target in `fuzz/` searches the same
+//! property far longer; this keeps it in CI.
+
+use ktour::experiment::{run_sweep, Spec, SummaryRow, SweepOptions, SweepProgress};
+use proptest::collection::vec;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use std::cell::Cell;
+use std::path::Path;
+
+/// 366 runs in 8 chunks: both methods, a rule with per-run state, every run recorded (`RECORD`).
+const SPEC: &str = r#"
+name = "damage"
+sizes = [5, 6]
+starts = "all"
+rules = ["first", "random"]
+methods = ["warnsdorff", "backtrack"]
+trials = 2
+seed = 3
+record = "RECORD"
+"#;
+
+fn options(out: &Path, resume: bool) -> SweepOptions {
+    SweepOptions {
+        out: out.into(),
+        threads: 1,
+        resume,
+        force: !resume,
+        shard: None,
+        progress: SweepProgress::Hidden,
+        command: "test".into(),
+        lane_memory: 2.0,
+    }
+}
+
+/// `runs.csv`'s rows without the timing column, sorted (a resume appends what it runs again).
+fn rows(path: &Path) -> Vec<Vec<String>> {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let headers = r.headers().unwrap().clone();
+    let mut v: Vec<Vec<String>> = r
+        .records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            rec.iter()
+                .zip(&headers)
+                .filter(|(_, h)| !h.starts_with("elapsed"))
+                .map(|(f, _)| f.to_string())
+                .collect()
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn without_timing(summary: Vec<SummaryRow>) -> Vec<SummaryRow> {
+    summary
+        .into_iter()
+        .map(|r| SummaryRow {
+            elapsed_ns_total: 0,
+            ..r
+        })
+        .collect()
+}
+
+/// Damage one of `files` of a finished sweep recording `record` in many random ways; resume each.
+fn resume_after_random_damage(record: &str, files: &'static [&'static str]) {
+    let spec = Spec::from_toml(&SPEC.replace("RECORD", record), "damage.toml").unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let whole = tmp.path().join("whole");
+    let summary = without_timing(run_sweep(&spec, &options(&whole, false)).unwrap().summary);
+    let with_rows = whole.join("runs.csv").exists();
+    let whole_rows = if with_rows {
+        rows(&whole.join("runs.csv"))
+    } else {
+        Vec::new()
+    };
+    let mut runner = TestRunner::new(Config {
+        cases: 96,
+        ..Config::default()
+    });
+    // which file, byte edits (position, byte: a digit half the time, so that numbers change and
+    // still parse), and maybe a cut
+    let byte = prop_oneof![any::<u8>(), b'0'..=b'9'];
+    let damage = (
+        proptest::sample::select(files),
+        vec((any::<u16>(), byte), 1..4),
+        proptest::option::of(any::<u16>()),
+    );
+    let (resumed, changed) = (Cell::new(0), Cell::new(0));
+    runner
+        .run(&damage, |(file, edits, cut)| {
+            let hurt = tempfile::tempdir_in(tmp.path()).unwrap();
+            for f in std::fs::read_dir(&whole).unwrap() {
+                let f = f.unwrap();
+                std::fs::copy(f.path(), hurt.path().join(f.file_name())).unwrap();
+            }
+            let path = hurt.path().join(file);
+            let mut bytes = std::fs::read(&path).unwrap();
+            for (at, byte) in edits {
+                let i = at as usize % bytes.len();
+                bytes[i] = byte;
+            }
+            if let Some(cut) = cut {
+                bytes.truncate(cut as usize % (bytes.len() + 1));
+            }
+            std::fs::write(&path, &bytes).unwrap();
+            let Ok(report) = run_sweep(&spec, &options(hurt.path(), true)) else {
+                return Ok(());
+            };
+            resumed.set(resumed.get() + 1);
+            changed.set(changed.get() + (report.runs_done_now > 0) as u32);
+            prop_assert!(without_timing(report.summary) == summary, "summary differs");
+            if with_rows {
+                prop_assert!(
+                    rows(&hurt.path().join("runs.csv")) == whole_rows,
+                    "rows differ"
+                );
+            }
+            Ok(())
+        })
+        .unwrap();
+    // the cases are mostly resumable, and most of them had something to run again
+    let (resumed, changed) = (resumed.get(), changed.get());
+    assert!(
+        resumed > 48 && changed > 24,
+        "{resumed} resumed, {changed} ran again"
+    );
+}
+
+#[test]
+fn any_damage_to_one_file_resumes_to_the_undamaged_result() {
+    resume_after_random_damage("runs", &["chunks.csv", "runs.csv"]);
+}
+
+#[test]
+fn any_damage_to_the_journal_of_a_summary_sweep_resumes_to_the_undamaged_result() {
+    resume_after_random_damage("summary", &["chunks.csv"]);
+}
