@@ -4,73 +4,26 @@
 //! journal's own checksums are all there is. The `journal` target in `fuzz/` searches the same
 //! property far longer; this keeps it in CI.
 
-use ktour::experiment::{run_sweep, Spec, SummaryRow, SweepOptions, SweepProgress};
+use ktour::experiment::run_sweep;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::cell::Cell;
-use std::path::Path;
+use support::{options, rows, spec, without_timing};
 
-/// 366 runs in 8 chunks: both methods, a rule with per-run state, every run recorded (`RECORD`).
-const SPEC: &str = r#"
-name = "damage"
-sizes = [5, 6]
-starts = "all"
-rules = ["first", "random"]
-methods = ["warnsdorff", "backtrack"]
-trials = 2
-seed = 3
-record = "RECORD"
-"#;
-
-fn options(out: &Path, resume: bool) -> SweepOptions {
-    SweepOptions {
-        out: out.into(),
-        threads: 1,
-        resume,
-        force: !resume,
-        shard: None,
-        progress: SweepProgress::Hidden,
-        command: "test".into(),
-        lane_memory: 2.0,
-    }
-}
-
-/// `runs.csv`'s rows without the timing column, sorted (a resume appends what it runs again).
-fn rows(path: &Path) -> Vec<Vec<String>> {
-    let mut r = csv::Reader::from_path(path).unwrap();
-    let headers = r.headers().unwrap().clone();
-    let mut v: Vec<Vec<String>> = r
-        .records()
-        .map(|rec| {
-            let rec = rec.unwrap();
-            rec.iter()
-                .zip(&headers)
-                .filter(|(_, h)| !h.starts_with("elapsed"))
-                .map(|(f, _)| f.to_string())
-                .collect()
-        })
-        .collect();
-    v.sort();
-    v
-}
-
-fn without_timing(summary: Vec<SummaryRow>) -> Vec<SummaryRow> {
-    summary
-        .into_iter()
-        .map(|r| SummaryRow {
-            elapsed_ns_total: 0,
-            ..r
-        })
-        .collect()
-}
+#[path = "support/damage.rs"]
+mod support;
 
 /// Damage one of `files` of a finished sweep recording `record` in many random ways; resume each.
 fn resume_after_random_damage(record: &str, files: &'static [&'static str]) {
-    let spec = Spec::from_toml(&SPEC.replace("RECORD", record), "damage.toml").unwrap();
+    let spec = spec(record);
     let tmp = tempfile::tempdir().unwrap();
     let whole = tmp.path().join("whole");
-    let summary = without_timing(run_sweep(&spec, &options(&whole, false)).unwrap().summary);
+    let summary = without_timing(
+        run_sweep(&spec, &options(&whole, false, None))
+            .unwrap()
+            .summary,
+    );
     let with_rows = whole.join("runs.csv").exists();
     let whole_rows = if with_rows {
         rows(&whole.join("runs.csv"))
@@ -107,7 +60,7 @@ fn resume_after_random_damage(record: &str, files: &'static [&'static str]) {
                 bytes.truncate(cut as usize % (bytes.len() + 1));
             }
             std::fs::write(&path, &bytes).unwrap();
-            let Ok(report) = run_sweep(&spec, &options(hurt.path(), true)) else {
+            let Ok(report) = run_sweep(&spec, &options(hurt.path(), true, None)) else {
                 return Ok(());
             };
             resumed.set(resumed.get() + 1);

@@ -3,13 +3,14 @@
 //! then resumed: never a panic, and a resume that succeeds gives the undamaged sweep's summary and
 //! rows, timing aside. A damaged journal line fails its check and its chunk runs again; a damaged
 //! row is rejected or no longer adds up to its chunk's journal counts, and its chunk runs again.
+use damage::{options, rows, spec, without_timing};
 use ktour::experiment::{run_sweep, Spec, SummaryRow};
 use libfuzzer_sys::fuzz_target;
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use sweep_fixture::{options, rows, spec};
 
-mod sweep_fixture;
+#[path = "../../tests/support/damage.rs"]
+mod damage;
 
 /// The undamaged sweep: its folder, spec, summary and rows, timing aside.
 struct Base {
@@ -19,20 +20,10 @@ struct Base {
     rows: Vec<Vec<String>>,
 }
 
-fn without_timing(summary: Vec<SummaryRow>) -> Vec<SummaryRow> {
-    summary
-        .into_iter()
-        .map(|r| SummaryRow {
-            elapsed_ns_total: 0,
-            ..r
-        })
-        .collect()
-}
-
 fn base() -> &'static Base {
     static BASE: OnceLock<Base> = OnceLock::new();
     BASE.get_or_init(|| {
-        let spec = spec();
+        let spec = spec("runs");
         let dir = std::env::temp_dir().join(format!("kfuzz-base-{}", std::process::id()));
         let report = run_sweep(&spec, &options(&dir, false, None)).unwrap();
         Base {

@@ -3,13 +3,14 @@
 //! edits and a cut, then merged: never a panic, and a merge that succeeds holds each job at most
 //! once, only rows of the undamaged sweep (timing aside), and, when it reports every chunk
 //! present, the undamaged sweep's summary.
+use damage::{options, rows, spec};
 use ktour::experiment::{merge, run_sweep};
 use libfuzzer_sys::fuzz_target;
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use sweep_fixture::{options, rows, spec};
 
-mod sweep_fixture;
+#[path = "../../tests/support/damage.rs"]
+mod damage;
 
 const FILES: [&str; 3] = ["meta.json", "chunks.csv", "runs.csv"];
 
@@ -23,7 +24,7 @@ struct Base {
 fn base() -> &'static Base {
     static BASE: OnceLock<Base> = OnceLock::new();
     BASE.get_or_init(|| {
-        let spec = spec();
+        let spec = spec("runs");
         let root = std::env::temp_dir().join(format!("kfuzz-merge-{}", std::process::id()));
         let shards = [root.join("1"), root.join("2")];
         for (i, d) in shards.iter().enumerate() {

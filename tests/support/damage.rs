@@ -1,0 +1,67 @@
+//! A small finished sweep to damage, shared by `tests/damaged_files.rs` and the `journal` and
+//! `merge` targets of `fuzz/` (each includes this file; each uses part of it).
+#![allow(dead_code)]
+
+use ktour::experiment::{Spec, SummaryRow, SweepOptions, SweepProgress};
+use std::path::Path;
+
+/// 366 runs in 8 chunks: both methods, a rule with per-run state; `record` is "runs" or "summary".
+pub fn spec(record: &str) -> Spec {
+    let text = format!(
+        r#"
+name = "damage"
+sizes = [5, 6]
+starts = "all"
+rules = ["first", "random"]
+methods = ["warnsdorff", "backtrack"]
+trials = 2
+seed = 3
+record = "{record}"
+"#
+    );
+    Spec::from_toml(&text, "damage.toml").unwrap()
+}
+
+/// One thread, no progress; a sweep that does not resume replaces what `out` holds.
+pub fn options(out: &Path, resume: bool, shard: Option<(u32, u32)>) -> SweepOptions {
+    SweepOptions {
+        out: out.into(),
+        threads: 1,
+        resume,
+        force: !resume,
+        shard,
+        progress: SweepProgress::Hidden,
+        command: "damage".into(),
+        lane_memory: 2.0,
+    }
+}
+
+/// A CSV file's rows without its timing columns, sorted (a resume appends what it runs again).
+pub fn rows(path: &Path) -> Vec<Vec<String>> {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let headers = r.headers().unwrap().clone();
+    let mut v: Vec<Vec<String>> = r
+        .records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            rec.iter()
+                .zip(&headers)
+                .filter(|(_, h)| !h.starts_with("elapsed"))
+                .map(|(f, _)| f.to_string())
+                .collect()
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// Summary rows with the timing column zeroed.
+pub fn without_timing(summary: Vec<SummaryRow>) -> Vec<SummaryRow> {
+    summary
+        .into_iter()
+        .map(|r| SummaryRow {
+            elapsed_ns_total: 0,
+            ..r
+        })
+        .collect()
+}
