@@ -932,3 +932,39 @@ fn threads_are_bounded_and_must_fit_in_memory() {
     }
     assert!(!out.exists());
 }
+
+/// The README's main job (`cargo run --release -- sweep ...`, its first set-up command) must run on
+/// a fresh clone, where `results/default/` already holds the committed results of the same spec:
+/// without `--force` it exits 2 (the folder is refused). Run here on a copy of the committed folder,
+/// with the README's arguments plus `--shard 1/4000` (a few hundred runs instead of a million), so
+/// the refusal and the replacement are those of the real command.
+#[test]
+fn the_readmes_main_job_runs_where_the_committed_results_are() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let line = readme
+        .lines()
+        .find(|l| l.starts_with("cargo run --release -- sweep"))
+        .expect("the README's set-up runs the main job");
+    let args: Vec<&str> = line
+        .split('#')
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .skip_while(|&w| w != "--")
+        .skip(1)
+        .collect();
+    assert_eq!(args[0], "sweep");
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/default");
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("default");
+    copy_dir(&committed, &copy);
+    let mut c = Cmd::cargo_bin("ktour").unwrap();
+    c.args(&args)
+        .arg("--out")
+        .arg(&copy)
+        .args(["--shard", "1/4000", "--no-progress"]);
+    c.assert().success();
+    let meta = std::fs::read_to_string(copy.join("meta.json")).unwrap();
+    assert!(meta.contains("\"complete\""), "{meta}");
+}
