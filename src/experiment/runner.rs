@@ -643,13 +643,13 @@ pub fn run_planned_sweep(
     // on the sweep's own threads, so that `--threads 1` stays one thread
     let summary = pool.install(|| output::summary_rows(plan, &tallies));
     // the table is made while the summary is written: both are serial work at the end of a sweep
-    let (written, table) = pool.install(|| {
+    let (summary_written, table) = pool.install(|| {
         rayon::join(
             || dir.write_summary(&summary),
             || super::success_table(&summary),
         )
     });
-    if let Err(e) = written {
+    if let Err(e) = summary_written {
         first_error.get_or_insert(e.into());
     }
     // a write that failed may have been counted: complete and interrupted mean no failure too
