@@ -5,6 +5,7 @@ use ktour::cli::{Cli, ExitStatus};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    ignore_file_size_signal();
     let cli = Cli::parse();
     match ktour::cli::run(cli) {
         Ok(status) => status.into(),
@@ -12,5 +13,18 @@ fn main() -> ExitCode {
             eprintln!("error: {}", ktour::cli::error_line(&err));
             ExitStatus::InvalidInput.into()
         }
+    }
+}
+
+/// A write past the file-size limit (`ulimit -f`, a batch system's file limit) then fails with
+/// `EFBIG` ("File too large"), which ktour reports like any failed write (a sweep exits 2, its
+/// `meta.json` says `"failed"`, and what finished is kept for `--resume`), instead of the default
+/// SIGXFSZ killing the process without a word.
+fn ignore_file_size_signal() {
+    #[cfg(unix)]
+    // SAFETY: sets a signal's disposition to "ignore" before any other thread exists; no handler
+    // code is installed, and the call has no other effect on the process.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
 }

@@ -404,3 +404,82 @@ fn construction_proves_impossible_starts() {
         .stdout("")
         .stderr(predicate::str::contains("outer rows"));
 }
+
+/// Inputs that never end are refused, not read forever: a device of NUL bytes or random bytes
+/// fails its format check in the first block, a pipe of valid-looking lines stops at the board's
+/// squares, and a pipe of garbage after a brace at its first JSON error. Each with a timeout, so a
+/// regression fails instead of hanging the suite.
+#[cfg(target_os = "linux")]
+#[test]
+fn endless_inputs_are_refused_not_read_forever() {
+    use std::time::Duration;
+    let limit = Duration::from_secs(60);
+    let tmp = tempfile::tempdir().unwrap();
+    let png = tmp.path().join("plot.png");
+    let png = png.to_str().unwrap();
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["verify", "/dev/zero"],
+            "not a tour file: not a text file: a NUL byte at offset 0",
+        ),
+        (
+            &["verify", "/dev/urandom", "--size", "8"],
+            "not a tour file",
+        ),
+        (&["render", "/dev/zero"], "NUL byte"),
+        (
+            &["sweep", "/dev/zero"],
+            "/dev/zero: cannot read: not a text file",
+        ),
+        (&["plot", "/dev/zero", "--output", png], "not a text file"),
+        (
+            &["plot", "/dev/urandom", "--output", png],
+            "not a text file",
+        ),
+    ];
+    for (args, message) in cases {
+        ktour()
+            .args(args)
+            .timeout(limit)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+    }
+    // endless pipes, fed by a writer thread until ktour closes its end
+    let endless = |args: &[&str], line: &'static [u8]| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ktour"))
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let feeder = std::thread::spawn(move || while stdin.write_all(line).is_ok() {});
+        let started = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > limit {
+                child.kill().unwrap();
+                panic!("ktour {args:?} still reading an endless pipe after {limit:?}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        feeder.join().unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let err = endless(&["verify", "-", "--size", "8"], b"0,0\n");
+    assert!(
+        err.contains("more squares than the 64 of a 8x8 board (line 65)"),
+        "{err}"
+    );
+    let err = endless(&["verify", "-"], b"0,0\n");
+    assert!(err.contains("needs the board size"), "{err}");
+    let err = endless(&["verify", "-", "--size", "8"], b"y\n");
+    assert!(err.contains("line 1: expected `row,col`"), "{err}");
+    let err = endless(&["render", "-"], b"{\n");
+    assert!(err.contains("malformed tour JSON"), "{err}");
+    let err = endless(&["verify", "-"], b"\0");
+    assert!(err.contains("NUL byte"), "{err}");
+}

@@ -472,6 +472,56 @@ fn a_failed_write_leaves_meta_failed_and_resume_completes() {
     same_results(&whole, &hurt);
 }
 
+/// A write past the file-size limit (`ulimit -f`) fails with "File too large" and is reported like
+/// any failed write (exit 2, `meta.json` "failed"), not a SIGXFSZ that kills ktour without a word;
+/// resumed without the limit, the sweep completes with the rows of an unlimited one.
+#[cfg(unix)]
+#[test]
+fn a_write_past_the_file_size_limit_fails_cleanly_and_resume_completes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(tmp.path(), SMALL_SPEC);
+    let (whole, hurt) = (tmp.path().join("whole"), tmp.path().join("hurt"));
+    sweep(&spec, &whole, &[]).assert().success();
+    // 100 blocks (51 or 102 kB, by the shell) of the 316 kB runs.csv; meta.json stays writable
+    let out = Command::new("sh")
+        .args(["-c", "ulimit -f 100; exec \"$0\" \"$@\""])
+        .arg(env!("CARGO_BIN_EXE_ktour"))
+        .args(["sweep", "--no-progress", "--out"])
+        .args([&hurt, &spec])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("runs.csv: File too large"), "{err}");
+    let meta = std::fs::read_to_string(hurt.join("meta.json")).unwrap();
+    assert!(meta.contains("\"failed\""), "{meta}");
+    sweep(&spec, &hurt, &["--resume"]).assert().success();
+    same_rows_any_order(&whole, &hurt);
+}
+
+/// A results folder's file replaced by a link to a device that never ends is refused with a clear
+/// error, not read forever (or until memory runs out).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_results_file_linked_to_an_endless_device_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(tmp.path(), SMALL_SPEC);
+    let whole = tmp.path().join("whole");
+    sweep(&spec, &whole, &[]).assert().success();
+    for (file, device) in [("chunks.csv", "/dev/zero"), ("meta.json", "/dev/urandom")] {
+        let hurt = tmp.path().join(format!("hurt-{file}"));
+        copy_dir(&whole, &hurt);
+        std::fs::remove_file(hurt.join(file)).unwrap();
+        std::os::unix::fs::symlink(device, hurt.join(file)).unwrap();
+        sweep(&spec, &hurt, &["--resume"])
+            .timeout(Duration::from_secs(60))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(file))
+            .stderr(predicate::str::contains("not a text file"));
+    }
+}
+
 /// A row altered in place (here its node count, still a valid number) no longer adds up to the
 /// journal's counts for its chunk: resume runs that chunk again, and the result is the original's.
 #[test]

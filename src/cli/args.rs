@@ -75,14 +75,20 @@ pub fn parse_start(text: &str, board: Board) -> anyhow::Result<Square> {
     })
 }
 
-/// The bytes of `path`, or of standard input when `path` is `-`.
-pub fn read_input(path: &std::path::Path) -> anyhow::Result<Vec<u8>> {
+/// The bytes of the tour file `path`, or of standard input when `path` is `-`: at most what memory
+/// allows, and from a source that may never end (a pipe, a device) only while it reads as a tour
+/// file for `board` (given by `--rows`/`--cols`, or not).
+pub fn read_tour_input(
+    path: &std::path::Path,
+    board: Option<crate::board::Board>,
+) -> anyhow::Result<Vec<u8>> {
+    use crate::input::{memory_limit, read_bounded, read_stream, MEMORY as what};
+    let check = &mut crate::tour::TourStream::new(board);
     if path.as_os_str() == "-" {
-        let mut v = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut v)
-            .context("reading standard input")?;
-        Ok(v)
+        read_stream(std::io::stdin().lock(), memory_limit(), what, check)
+            .context("reading standard input")
     } else {
-        std::fs::read(path).with_context(|| format!("reading {}", path.display()))
+        read_bounded(path, memory_limit(), what, check)
+            .with_context(|| format!("reading {}", path.display()))
     }
 }

@@ -3,7 +3,7 @@
 //! drawn with its dead end, unvisited and stranded squares and the candidate degrees of its last
 //! moves.
 
-use super::args::read_input;
+use super::args::read_tour_input;
 use super::{BoardArgs, ExitStatus};
 use crate::board::Board;
 use crate::render::{tour_svg_with, Numbers, SvgOptions};
@@ -46,7 +46,7 @@ pub struct RenderArgs {
 }
 
 pub fn run(args: RenderArgs) -> anyhow::Result<ExitStatus> {
-    let bytes = read_input(&args.file)?;
+    let bytes = read_tour_input(&args.file, args.board.board_opt()?)?;
     let rec = load(&bytes, &args)?;
     let opts = SvgOptions {
         numbers: match args.numbers {

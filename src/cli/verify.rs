@@ -1,6 +1,6 @@
 //! `ktour verify`: read a tour file and run the independent verifier on it.
 
-use super::args::read_input;
+use super::args::read_tour_input;
 use super::{BoardArgs, ExitStatus};
 use crate::tour::parse_tour;
 use crate::verify::{verify_tour, TourKind};
@@ -22,7 +22,7 @@ pub struct VerifyArgs {
 }
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitStatus> {
-    let bytes = read_input(&args.file)?;
+    let bytes = read_tour_input(&args.file, args.board.board_opt()?)?;
     let tour = parse_tour(&bytes, args.board.board_opt()?)
         .with_context(|| format!("{}", args.file.display()))?;
     let verdict = verify_tour(tour.board, &tour.squares);

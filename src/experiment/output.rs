@@ -161,8 +161,8 @@ pub fn git_commit() -> &'static str {
 
 fn read_meta(dir: &Path) -> Result<Option<Meta>, OutputError> {
     let path = dir.join(META);
-    match fs::read_to_string(&path) {
-        Ok(text) => serde_json::from_str(&text)
+    match crate::input::read_text(&path) {
+        Ok(text) => serde_json::from_slice(&text)
             .map(Some)
             .map_err(|e| OutputError::Csv {
                 path,
@@ -562,7 +562,7 @@ fn write_journal(path: &Path, rows: &[ChunkRow]) -> Result<(), OutputError> {
 /// every line is checked on its own, so the lines after it are kept. A torn last line (no newline:
 /// a crash mid-write) is not a damaged one: that chunk simply had not been recorded.
 fn read_journal(path: &Path, plan: &Plan) -> Result<(Vec<ChunkRow>, u64), OutputError> {
-    let bytes = fs::read(path).map_err(io(path))?;
+    let bytes = crate::input::read_text(path).map_err(io(path))?;
     let complete = match bytes.iter().rposition(|&b| b == b'\n') {
         Some(i) => &bytes[..=i],
         None => &[][..],

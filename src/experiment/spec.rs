@@ -299,11 +299,25 @@ pub struct Spec {
     pub budget: Budget,
 }
 
+/// Largest spec file read: specs are a few hundred bytes, and a bound keeps a pipe or device given
+/// by mistake from being read forever.
+pub const SPEC_LIMIT: u64 = 16 << 20;
+
 impl Spec {
     /// Read and validate a spec file.
     pub fn from_path(path: &Path) -> Result<Spec, SpecError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| SpecError::Read {
+        let read = |path| -> std::io::Result<String> {
+            let bytes = crate::input::read_bounded(
+                path,
+                SPEC_LIMIT,
+                "the most a spec may be: it is a short TOML file",
+                &mut crate::input::Text::default(),
+            )?;
+            String::from_utf8(bytes)
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+        };
+        let text = read(path).map_err(|source| SpecError::Read {
             file: file.clone(),
             source,
         })?;

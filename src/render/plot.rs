@@ -123,7 +123,7 @@ pub struct Summary {
 /// Read a summary CSV. The title is `title` if given, else `spec.name` from a `meta.json` beside the
 /// CSV, else the name of the CSV's folder (else its file stem).
 pub fn read_summary(path: &Path, title: Option<&str>) -> Result<Summary, PlotError> {
-    let text = std::fs::read(path).map_err(|cause| PlotError::Io {
+    let text = crate::input::read_text(path).map_err(|cause| PlotError::Io {
         path: path.into(),
         cause,
     })?;
@@ -152,7 +152,7 @@ pub fn read_summary(path: &Path, title: Option<&str>) -> Result<Summary, PlotErr
 
 fn spec_name(csv_path: &Path) -> Result<Option<String>, PlotError> {
     let meta = csv_path.with_file_name("meta.json");
-    let Ok(text) = std::fs::read(&meta) else {
+    let Ok(text) = crate::input::read_text(&meta) else {
         return Ok(None);
     };
     let value: serde_json::Value =
