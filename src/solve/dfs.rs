@@ -5,8 +5,9 @@
 //! Fixed-order Warnsdorff rules (`first`, `order:*`), the distance rules (`roth`,
 //! `roth-original`, `center`, whose key depends only on where a candidate lies, so that each square
 //! has one fixed preference order of its eight moves: its *class*), `pohl` (whose ties are
-//! resolved when popped) and `random` (whose keys are drawn when a node is pushed, exactly as the
-//! sorting loop draws them) take a faster twin of the same loop, [`search_ordered`]: making a square
+//! resolved when popped), `random` (whose keys are drawn when a node is pushed, exactly as the
+//! sorting loop draws them) and `squirrel` (one fixed order per stage; a frame keeps the stage at its
+//! square) take a faster twin of the same loop, [`search_ordered`]: making a square
 //! also builds its *candidate mask*
 //! ([`SearchState::make_ordered`]), one bit per free neighbour at `8 * degree + scan position`, so the
 //! candidates in order are the mask's set bits from the lowest, popped lazily, and a frame is the mask
@@ -20,7 +21,7 @@
 //! only after its square is made, and popped just before its square is unmade; keep the two stacks
 //! (frames here, path in the state) in step.
 
-use super::rules::{pohl_sum, preference_classes, DistanceTarget, LabelOrder};
+use super::rules::{pohl_sum, preference_classes, DistanceTarget, LabelOrder, SquirrelPlan};
 use super::{Observer, Stats, TieBreaker};
 use crate::board::{Board, BORDER};
 use crate::search::{LaneOffsets, SearchState, MAX_DEGREE};
@@ -56,7 +57,21 @@ pub(crate) struct Stack {
 /// Where [`search_ordered`] finds the lane order of a head square, and which candidate of a mask
 /// comes next.
 trait Lanes {
-    fn at(&self, head: usize) -> &LaneOffsets;
+    /// The lane order of `head`, whose frame keeps `kept` ([`Lanes::order`]; for `squirrel`, the
+    /// stage the knight is in there).
+    fn at(&self, head: usize, kept: u32) -> &LaneOffsets;
+
+    /// The knight arrives on `q` (the frame of `q` is not pushed yet): a rule whose order changes
+    /// along the path (`squirrel`) moves `rule` on and returns what `q`'s order then depends on,
+    /// the `kept` of [`Lanes::at`]. Nothing for the other rules.
+    #[inline(always)]
+    fn arrive(&self, _rule: &mut TieBreaker, _q: usize) -> u32 {
+        0
+    }
+
+    /// The knight leaves a square back to the one whose frame keeps `kept`: undo [`Lanes::arrive`].
+    #[inline(always)]
+    fn leave(&self, _rule: &mut TieBreaker, _kept: u32) {}
 
     /// What the frame of `head` keeps for [`Lanes::pick`], computed when the frame is pushed (the
     /// node survived its prunes), from its full `mask`: nothing for most rules.
@@ -83,7 +98,7 @@ struct RandomLanes(LaneOffsets);
 
 impl Lanes for RandomLanes {
     #[inline(always)]
-    fn at(&self, _: usize) -> &LaneOffsets {
+    fn at(&self, _: usize, _: u32) -> &LaneOffsets {
         &self.0
     }
 
@@ -195,7 +210,7 @@ struct PohlLanes(LaneOffsets);
 
 impl Lanes for PohlLanes {
     #[inline(always)]
-    fn at(&self, _: usize) -> &LaneOffsets {
+    fn at(&self, _: usize, _: u32) -> &LaneOffsets {
         &self.0
     }
 
@@ -220,8 +235,45 @@ struct FixedLanes(LaneOffsets);
 
 impl Lanes for FixedLanes {
     #[inline(always)]
-    fn at(&self, _: usize) -> &LaneOffsets {
+    fn at(&self, _: usize, _: u32) -> &LaneOffsets {
         &self.0
+    }
+}
+
+/// `squirrel`: the lane order of the ordering in force, which switches when the knight stands on a
+/// switch square; a frame keeps the stage at its square, so leaving a square restores the stage of
+/// the one below it (in the rule too, which reports the orderings used).
+struct SquirrelLanes([LaneOffsets; 8]);
+
+impl SquirrelLanes {
+    fn new(state: &SearchState, plan: &SquirrelPlan) -> Self {
+        let last = plan.stages() - 1;
+        SquirrelLanes(std::array::from_fn(|stage| {
+            state.lane_offsets(plan.ordering_at((stage as u8).min(last)).labels())
+        }))
+    }
+}
+
+impl Lanes for SquirrelLanes {
+    #[inline(always)]
+    fn at(&self, _: usize, stage: u32) -> &LaneOffsets {
+        &self.0[stage as usize & 7]
+    }
+
+    #[inline(always)]
+    fn arrive(&self, rule: &mut TieBreaker, q: usize) -> u32 {
+        rule.arrive(q);
+        u32::from(rule.stage())
+    }
+
+    #[inline(always)]
+    fn leave(&self, rule: &mut TieBreaker, stage: u32) {
+        rule.restore_stage(stage as u8);
+    }
+
+    #[inline(always)]
+    fn order(&self, rule: &mut TieBreaker, _: &SearchState, _: usize, _: u64) -> u32 {
+        u32::from(rule.stage())
     }
 }
 
@@ -236,7 +288,7 @@ struct ClassLanes {
 
 impl Lanes for ClassLanes {
     #[inline(always)]
-    fn at(&self, head: usize) -> &LaneOffsets {
+    fn at(&self, head: usize, _: u32) -> &LaneOffsets {
         &self.lanes[self.class[head] as usize]
     }
 }
@@ -438,6 +490,9 @@ pub(crate) fn search<O: Observer>(
         if rule.is_random() {
             ordered!(&RandomLanes(state.lane_offsets(rule.scan_order())));
         }
+        if let Some(plan) = rule.squirrel_plan() {
+            ordered!(&SquirrelLanes::new(state, plan));
+        }
         if let Some((target, scan)) = rule.distance() {
             if let Some(lanes) = class_lanes(&mut stack.classes, state, target, scan) {
                 ordered!(lanes);
@@ -562,8 +617,9 @@ fn search_ordered<O: Observer>(
     debug_assert!(cfg.order == CandidateOrder::Warnsdorff && rule.stage() == 0);
     let squares = state.board().len() as usize;
     frames.clear();
-    let mask = state.make_ordered(start, lanes.at(start));
-    rule.arrive(start);
+    // the only rule that acts on arriving, `squirrel`, does so through its lanes
+    let kept = lanes.arrive(rule, start);
+    let mask = state.make_ordered(start, lanes.at(start, kept));
     stats.nodes += 1;
     if squares == 1 {
         if !cfg.closed && on_tour(state) == Flow::Stop {
@@ -589,15 +645,16 @@ fn search_ordered<O: Observer>(
     while let Some(top) = frames.last_mut() {
         let mask = top.mask;
         if mask != 0 {
-            let head = top.head as usize;
-            let bit = lanes.pick(state, head, mask, top.order);
+            let (head, kept) = (top.head as usize, top.order);
+            let bit = lanes.pick(state, head, mask, kept);
             top.mask = mask & !(1 << bit);
             if cfg.budget != 0 && stats.nodes >= cfg.budget {
                 return End::Budget;
             }
-            let q = head.wrapping_add_signed(lanes.at(head).offset(bit as usize));
+            let q = head.wrapping_add_signed(lanes.at(head, kept).offset(bit as usize));
             obs.on_move(state, head, q);
-            let next = state.make_ordered(q, lanes.at(q));
+            let arrived = lanes.arrive(rule, q);
+            let next = state.make_ordered(q, lanes.at(q, arrived));
             stats.nodes += 1;
             let remaining = squares - state.depth();
             let dead = if remaining == 0 {
@@ -616,6 +673,7 @@ fn search_ordered<O: Observer>(
             };
             if dead {
                 state.unmake();
+                lanes.leave(rule, kept);
                 stats.backtracks += 1;
                 obs.on_undo(state, q);
                 continue;
@@ -629,10 +687,12 @@ fn search_ordered<O: Observer>(
             });
         } else {
             frames.pop();
-            if frames.is_empty() {
+            let Some(below) = frames.last() else {
                 return End::Exhausted;
-            }
+            };
+            let kept = below.order;
             let q = state.unmake();
+            lanes.leave(rule, kept);
             stats.backtracks += 1;
             obs.on_undo(state, q);
         }
@@ -646,18 +706,26 @@ mod tests {
     use crate::board::{Board, Square};
     use crate::solve::{NoObserver, Rule};
 
-    /// Both loops from `start` to the first tour (or the budget): the end, the counters and the path.
-    fn both_loops(
+    type Ends = (End, Stats, Vec<u32>, Option<Vec<String>>);
+
+    /// Both loops from `start` to the first tour (or a budget of 3000 nodes): the end, the
+    /// counters, the path and the orderings used.
+    fn both_loops(board: Board, start: Square, rule: Rule, closed: bool) -> [Ends; 2] {
+        both_loops_within(board, start, rule, closed, 3000)
+    }
+
+    fn both_loops_within(
         board: Board,
         start: Square,
         rule: Rule,
         closed: bool,
-    ) -> [(End, Stats, Vec<u32>); 2] {
+        budget: u64,
+    ) -> [Ends; 2] {
         let cfg = Config {
             order: CandidateOrder::Warnsdorff,
             prune_stranded: true,
             closed,
-            budget: 3000,
+            budget,
         };
         let run = |ordered: bool| {
             let mut state = SearchState::new(board);
@@ -690,7 +758,7 @@ mod tests {
                 )
             };
             assert_eq!(state.check_invariants(), Ok(()));
-            (end, stats, state.path().to_vec())
+            (end, stats, state.path().to_vec(), rule.orderings_used())
         };
         [run(false), run(true)]
     }
@@ -731,6 +799,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `squirrel` (n x n from the corner) switches orderings along the path, so a backtracking
+    /// search leaves and re-enters its switch squares: the stage must follow the path both ways.
+    /// Budgets up to 10^5 nodes, so that the searches that need it backtrack across switches.
+    #[test]
+    fn mask_loop_matches_the_sorting_loop_for_squirrel() {
+        let squirrel: Rule = "squirrel".parse().unwrap();
+        let mut switched_back = 0;
+        for n in 5..=20 {
+            let board = Board::square(n).unwrap();
+            for closed in [false, true] {
+                for budget in [100, 3000, 100_000] {
+                    let [slow, fast] =
+                        both_loops_within(board, Square::new(0, 0), squirrel, closed, budget);
+                    assert_eq!(slow, fast, "{board} closed={closed} budget={budget}");
+                    switched_back += usize::from(slow.1.backtracks > 0);
+                }
+            }
+        }
+        assert!(switched_back > 10, "too few searches backtracked");
     }
 
     #[test]

@@ -161,6 +161,16 @@ impl SquirrelPlan {
         }
     }
 
+    /// The ordering of stage `stage` (0-based, below [`SquirrelPlan::stages`]).
+    pub fn ordering_at(&self, stage: u8) -> LabelOrder {
+        self.orderings[stage as usize]
+    }
+
+    /// How many orderings the plan has.
+    pub fn stages(&self) -> u8 {
+        self.stages
+    }
+
     /// Current stage (0-based).
     pub fn stage(&self) -> u8 {
         self.stage
