@@ -59,13 +59,16 @@ impl LabelOrder {
 
     /// The `k`-th ordering in lexicographic order (factorial number system), `k < 40,320`.
     pub fn nth_permutation(mut k: u32) -> LabelOrder {
-        let mut pool: Vec<u8> = (0..8).collect();
+        // the labels not yet placed, in order, in the first `8 - i` slots (no allocation: all
+        // 40,320 are made at the start of every `order:*` sweep)
+        let mut pool = [0u8, 1, 2, 3, 4, 5, 6, 7];
         let mut out = [0u8; 8];
         let mut fact = 5040u32; // 7!
         for (i, slot) in out.iter_mut().enumerate() {
             let idx = (k / fact) as usize;
             k %= fact;
-            *slot = pool.remove(idx);
+            *slot = pool[idx];
+            pool.copy_within(idx + 1.., idx);
             if i < 7 {
                 fact /= 7 - i as u32;
             }
