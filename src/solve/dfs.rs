@@ -242,7 +242,8 @@ impl Lanes for FixedLanes {
 
 /// `squirrel`: the lane order of the ordering in force, which switches when the knight stands on a
 /// switch square; a frame keeps the stage at its square, so leaving a square restores the stage of
-/// the one below it (in the rule too, which reports the orderings used).
+/// the one below it (in the rule too, which reports the orderings used). Eight slots (a plan has at
+/// most six stages; the last one repeats) so that a stage indexes them without a bounds check.
 struct SquirrelLanes([LaneOffsets; 8]);
 
 impl SquirrelLanes {
