@@ -49,15 +49,29 @@ pub fn read_bounded(
 ) -> io::Result<Vec<u8>> {
     let file = std::fs::File::open(path)?;
     let meta = file.metadata()?;
-    if !meta.is_file() {
-        return read_stream(file, limit, what, check);
-    }
-    if meta.len() > limit {
-        return Err(too_large(meta.len(), limit, what));
+    read_opened(file, meta.is_file().then_some(meta.len()), limit, what, check)
+}
+
+/// [`read_bounded`] of an opened `source`: a regular file of `regular_len` bytes, or (`None`) a
+/// source that may never end.
+pub fn read_opened(
+    source: impl Read,
+    regular_len: Option<u64>,
+    limit: u64,
+    what: &str,
+    check: &mut dyn StreamCheck,
+) -> io::Result<Vec<u8>> {
+    let Some(len) = regular_len else {
+        return read_stream(source, limit, what, check);
+    };
+    if len > limit {
+        return Err(too_large(len, limit, what));
     }
     // A regular file can still grow while read: the limit holds for what is read too.
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    let mut bytes = Vec::with_capacity(len as usize);
+    source
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
         return Err(too_large(bytes.len() as u64, limit, what));
     }

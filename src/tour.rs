@@ -4,6 +4,7 @@
 use crate::board::{Board, Square};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
+use std::io::Read as _;
 
 /// Search statistics carried in the JSON `stats` object.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -323,70 +324,193 @@ pub fn write_bin<W: std::io::Write>(
     Ok(())
 }
 
-/// Read the binary format of [`write_bin`]. Every inconsistency is a [`TourFileError::Binary`] or
-/// [`TourFileError::Inconsistent`]; an index past the board is reported, not wrapped.
-pub fn parse_bin(bytes: &[u8], board: Option<Board>) -> Result<LoadedTour, TourFileError> {
-    let bad = |m: String| TourFileError::Binary(m);
-    if bytes.len() < BIN_HEADER_LEN {
-        return Err(bad(format!(
-            "truncated header: {} bytes, the header has {BIN_HEADER_LEN}",
-            bytes.len()
-        )));
+/// The header of a binary tour file ([`write_bin`]), checked on its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BinHeader {
+    /// The board.
+    pub board: Board,
+    /// The closed flag.
+    pub closed: bool,
+    /// Squares announced.
+    pub count: u64,
+}
+
+impl BinHeader {
+    /// The header at the start of `bytes`: long enough, this version, a valid board and flag.
+    pub fn parse(bytes: &[u8]) -> Result<BinHeader, TourFileError> {
+        let bad = |m: String| TourFileError::Binary(m);
+        if bytes.len() < BIN_HEADER_LEN {
+            return Err(bad(format!(
+                "truncated header: {} bytes, the header has {BIN_HEADER_LEN}",
+                bytes.len()
+            )));
+        }
+        let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
+        let version = u32_at(8);
+        if version != BIN_VERSION {
+            return Err(bad(format!(
+                "unsupported version {version} (this ktour reads {BIN_VERSION})"
+            )));
+        }
+        let board = Board::new(u32_at(12) as u64, u32_at(16) as u64)?;
+        let closed = match bytes[20] {
+            0 => false,
+            1 => true,
+            x => return Err(bad(format!("closed flag is {x}, expected 0 or 1"))),
+        };
+        let count = u64::from_le_bytes(bytes[24..32].try_into().unwrap());
+        Ok(BinHeader {
+            board,
+            closed,
+            count,
+        })
     }
-    let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
-    let version = u32_at(8);
-    if version != BIN_VERSION {
-        return Err(bad(format!(
-            "unsupported version {version} (this ktour reads {BIN_VERSION})"
-        )));
-    }
-    let file_board = Board::new(u32_at(12) as u64, u32_at(16) as u64)?;
-    let closed = match bytes[20] {
-        0 => false,
-        1 => true,
-        x => return Err(bad(format!("closed flag is {x}, expected 0 or 1"))),
-    };
-    let count = u64::from_le_bytes(bytes[24..32].try_into().unwrap());
-    let body = &bytes[BIN_HEADER_LEN..];
-    let announced = count.checked_mul(4);
-    if announced != Some(body.len() as u64) {
+
+    /// That `body` bytes follow the header: exactly the announced squares.
+    fn check_body(&self, body: u64) -> Result<(), TourFileError> {
+        let count = self.count;
+        let announced = count.checked_mul(4);
+        if announced == Some(body) {
+            return Ok(());
+        }
         let (size, why) = match announced {
-            Some(n) if n > body.len() as u64 => (format!("{n} bytes"), "truncated?"),
+            Some(n) if n > body => (format!("{n} bytes"), "truncated?"),
             Some(n) => (format!("{n} bytes"), "trailing bytes?"),
             None => ("more than 2^64 bytes".to_string(), "a corrupt header?"),
         };
-        return Err(bad(format!(
-            "the header announces {count} squares ({size}) but {} bytes follow ({why})",
-            body.len()
-        )));
+        Err(TourFileError::Binary(format!(
+            "the header announces {count} squares ({size}) but {body} bytes follow ({why})"
+        )))
     }
-    if count > file_board.len() as u64 {
-        return Err(bad(format!("{count} squares for a {file_board} board")));
-    }
-    if let Some(b) = board {
-        if b != file_board {
-            return Err(TourFileError::Inconsistent(format!(
-                "the file is for a {file_board} board but {b} was given"
+
+    /// That the squares fit the board, and the board is `given` (when it is).
+    fn check_board(&self, given: Option<Board>) -> Result<(), TourFileError> {
+        let board = self.board;
+        if self.count > board.len() as u64 {
+            let count = self.count;
+            return Err(TourFileError::Binary(format!(
+                "{count} squares for a {board} board"
             )));
         }
+        match given {
+            Some(b) if b != board => Err(TourFileError::Inconsistent(format!(
+                "the file is for a {board} board but {b} was given"
+            ))),
+            _ => Ok(()),
+        }
     }
-    let n = file_board.len();
-    let mut squares = Vec::with_capacity(count as usize);
+
+    /// The square of the index `k` at `step`; an index past the board is an error, not wrapped.
+    fn square(&self, k: u32, step: u64) -> Result<Square, TourFileError> {
+        self.board.square_at(k).ok_or_else(|| {
+            TourFileError::Binary(format!(
+                "square index {k} at step {step} is off the board ({} squares)",
+                self.board.len()
+            ))
+        })
+    }
+}
+
+/// Read the binary format of [`write_bin`]. Every inconsistency is a [`TourFileError::Binary`] or
+/// [`TourFileError::Inconsistent`]; an index past the board is reported, not wrapped.
+pub fn parse_bin(bytes: &[u8], board: Option<Board>) -> Result<LoadedTour, TourFileError> {
+    let header = BinHeader::parse(bytes)?;
+    let body = &bytes[BIN_HEADER_LEN..];
+    header.check_body(body.len() as u64)?;
+    header.check_board(board)?;
+    let mut squares = Vec::with_capacity(header.count as usize);
     for (i, c) in body.chunks_exact(4).enumerate() {
         let k = u32::from_le_bytes(c.try_into().unwrap());
-        let sq = file_board.square_at(k).ok_or_else(|| {
-            bad(format!(
-                "square index {k} at step {i} is off the board ({n} squares)"
-            ))
-        })?;
-        squares.push(sq);
+        squares.push(header.square(k, i as u64)?);
     }
     Ok(LoadedTour {
-        board: file_board,
+        board: header.board,
         squares,
-        claims_closed: Some(closed),
+        claims_closed: Some(header.closed),
         claims_found: None,
     })
+}
+
+/// A binary tour file read as it streams, never held whole (a tour of billions of squares is 4 bytes
+/// a square): [`BinStream::open`] reads and checks the header as [`parse_bin`] does (with the body's
+/// size, when the file is a regular one and its size is known), [`BinStream::squares`] hands each
+/// square on in order as it is read, with the rest of [`parse_bin`]'s checks.
+pub struct BinStream<R> {
+    header: BinHeader,
+    body: std::io::Take<R>,
+}
+
+impl<R: std::io::Read> BinStream<R> {
+    /// Read the header from `source`; `file_len` is the file's size when it is a regular file (its
+    /// body is then checked at once), `given` the board the user named.
+    pub fn open(
+        mut source: R,
+        given: Option<Board>,
+        file_len: Option<u64>,
+    ) -> Result<BinStream<R>, TourFileError> {
+        let mut head = Vec::with_capacity(BIN_HEADER_LEN);
+        (&mut source)
+            .take(BIN_HEADER_LEN as u64)
+            .read_to_end(&mut head)
+            .map_err(read_error)?;
+        let header = BinHeader::parse(&head)?;
+        if let Some(len) = file_len {
+            header.check_body(len.saturating_sub(BIN_HEADER_LEN as u64))?;
+        }
+        header.check_board(given)?;
+        // the announced squares (at most the board's, checked above) and one byte more, which
+        // tells trailing bytes from none
+        let body = source.take(header.count * 4 + 1);
+        Ok(BinStream { header, body })
+    }
+
+    /// The checked header.
+    pub fn header(&self) -> BinHeader {
+        self.header
+    }
+
+    /// Hand each square to `each`, in order, as it is read. A stream's length is checked as it ends,
+    /// and one that goes past the announced squares is stopped there. `each` may have seen squares
+    /// before a later fault of the file is found: what they are worth is the caller's to decide once
+    /// this returns `Ok`.
+    pub fn squares(mut self, mut each: impl FnMut(Square)) -> Result<(), TourFileError> {
+        let header = self.header;
+        let mut buf = vec![0u8; 1 << 20];
+        let (mut filled, mut step, mut read) = (0usize, 0u64, 0u64);
+        loop {
+            let n = match self.body.read(&mut buf[filled..]) {
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(read_error(e)),
+            };
+            read += n as u64;
+            filled += n;
+            let whole = filled - filled % 4;
+            for c in buf[..whole].chunks_exact(4) {
+                if step < header.count {
+                    each(header.square(u32::from_le_bytes(c.try_into().unwrap()), step)?);
+                }
+                step += 1;
+            }
+            buf.copy_within(whole..filled, 0);
+            filled -= whole;
+            if n == 0 {
+                break;
+            }
+        }
+        if read > header.count * 4 {
+            let count = header.count;
+            return Err(TourFileError::Binary(format!(
+                "the header announces {count} squares ({} bytes) but more bytes follow (trailing bytes?)",
+                count * 4
+            )));
+        }
+        header.check_body(read)
+    }
+}
+
+fn read_error(e: std::io::Error) -> TourFileError {
+    TourFileError::Binary(format!("reading: {e}"))
 }
 
 /// Parse `r,c` lines; blank lines and `#` comments are skipped.

@@ -39,14 +39,15 @@ pub enum VerifyError {
         board: Board,
     },
     /// A square visited twice.
-    #[error("step {step}: square {square} was already visited at step {first}")]
+    #[error("step {step}: square {square} was already visited{}", at_step(*first))]
     Repeat {
         /// Position of the repeat.
         step: usize,
         /// The repeated square.
         square: Square,
-        /// Position of its first visit.
-        first: usize,
+        /// Position of its first visit; `None` for a path checked as it streams ([`PathCheck`]),
+        /// which keeps a bit per square, not the steps.
+        first: Option<usize>,
     },
     /// Two consecutive squares that are not a knight move apart.
     #[error("step {step}: {from} -> {to} is not a knight move")]
@@ -78,16 +79,40 @@ pub enum VerifyError {
     },
 }
 
-/// Check that `squares` is a knight path on `board`: on the board, no repeats, knight moves between
-/// consecutive squares. A partial path (not covering the board) is fine here.
-pub fn verify_path(board: Board, squares: &[Square]) -> Result<(), VerifyError> {
-    if squares.is_empty() {
-        return Err(VerifyError::Empty);
+fn at_step(first: Option<usize>) -> String {
+    match first {
+        Some(step) => format!(" at step {step}"),
+        None => " at an earlier step".to_string(),
     }
-    // One bit per square (an eighth of a byte, so that 10^8-square tours check in seconds); the step
-    // of a first visit is only needed for the error message, so it is searched for then.
-    let mut seen = bitvec::bitvec![0; board.len() as usize];
-    for (step, &square) in squares.iter().enumerate() {
+}
+
+/// Checks a path square by square against the definition, keeping one bit per square (an eighth of
+/// a byte, so that 10^8-square tours check in seconds) and the two ends: what [`verify_path`] and
+/// [`verify_tour`] do for a slice, for a path that is read as it goes and never held whole (a
+/// binary tour file of billions of squares).
+#[derive(Clone, Debug)]
+pub struct PathCheck {
+    board: Board,
+    seen: bitvec::vec::BitVec,
+    len: usize,
+    ends: Option<(Square, Square)>,
+}
+
+impl PathCheck {
+    /// A check of a path on `board`, before its first square. Allocates a bit per square.
+    pub fn new(board: Board) -> Self {
+        PathCheck {
+            board,
+            seen: bitvec::bitvec![0; board.len() as usize],
+            len: 0,
+            ends: None,
+        }
+    }
+
+    /// The path's next square: on the board, not visited before, a knight move from the last. A
+    /// repeat's first visit is not known here (`first: None`); a caller holding the path finds it.
+    pub fn push(&mut self, square: Square) -> Result<(), VerifyError> {
+        let (board, step) = (self.board, self.len);
         if !board.contains(square.row() as i64, square.col() as i64) {
             return Err(VerifyError::OffBoard {
                 step,
@@ -95,40 +120,131 @@ pub fn verify_path(board: Board, squares: &[Square]) -> Result<(), VerifyError> 
                 board,
             });
         }
-        if seen.replace(board.index(square) as usize, true) {
-            let first = squares.iter().position(|&s| s == square).unwrap_or(0);
+        if self.seen.replace(board.index(square) as usize, true) {
             return Err(VerifyError::Repeat {
                 step,
                 square,
-                first,
+                first: None,
             });
         }
-        if step > 0 && !is_knight_move(squares[step - 1], square) {
-            return Err(VerifyError::NotKnightMove {
-                step,
-                from: squares[step - 1],
-                to: square,
-            });
-        }
+        let first = match self.ends {
+            Some((_, last)) if !is_knight_move(last, square) => {
+                return Err(VerifyError::NotKnightMove {
+                    step,
+                    from: last,
+                    to: square,
+                })
+            }
+            Some((first, _)) => first,
+            None => square,
+        };
+        self.ends = Some((first, square));
+        self.len += 1;
+        Ok(())
     }
-    Ok(())
+
+    /// Squares pushed so far (all of them valid).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no square was pushed.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// After the last square: whether the path is a tour of the board, open or closed.
+    pub fn finish(&self) -> Result<TourKind, VerifyError> {
+        let Some((first, last)) = self.ends else {
+            return Err(VerifyError::Empty);
+        };
+        if self.len as u64 != self.board.len() as u64 {
+            return Err(VerifyError::Short {
+                visited: self.len,
+                total: self.board.len() as u64,
+            });
+        }
+        Ok(if self.len > 2 && is_knight_move(first, last) {
+            TourKind::Closed
+        } else {
+            TourKind::Open
+        })
+    }
+}
+
+/// What [`verify_bin_stream`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StreamedTour {
+    /// The board of the file.
+    pub board: Board,
+    /// The file's closed flag (what it claims).
+    pub closed: bool,
+    /// The verifier's verdict on the squares ([`verify_tour`]'s, but that a repeat's first visit
+    /// is `None`).
+    pub verdict: Result<TourKind, VerifyError>,
+    /// The path's first and last squares, as far as it is valid (`None` when no square was valid).
+    pub ends: Option<(Square, Square)>,
+}
+
+/// Check a binary tour file ([`crate::tour::write_bin`]) as it streams from `source`, holding a bit
+/// per square of its board instead of 4 bytes a square plus the file: for tours larger than memory
+/// would hold whole. The file's own faults (truncated, an index off the board, another board than
+/// `given`) are errors, as [`crate::tour::parse_bin`] reports them, whatever the squares before
+/// them were; `file_len` is the file's size when it is a regular file
+/// ([`crate::tour::BinStream`]).
+pub fn verify_bin_stream(
+    source: impl std::io::Read,
+    given: Option<Board>,
+    file_len: Option<u64>,
+) -> Result<StreamedTour, crate::tour::TourFileError> {
+    let stream = crate::tour::BinStream::open(source, given, file_len)?;
+    let header = stream.header();
+    let mut check = PathCheck::new(header.board);
+    let (mut fault, mut ends) = (None, None);
+    stream.squares(|square| {
+        if fault.is_none() {
+            match check.push(square) {
+                Ok(()) => ends = Some((ends.map_or(square, |(first, _)| first), square)),
+                Err(e) => fault = Some(e),
+            }
+        }
+    })?;
+    Ok(StreamedTour {
+        board: header.board,
+        closed: header.closed,
+        verdict: fault.map_or_else(|| check.finish(), Err),
+        ends,
+    })
+}
+
+/// `squares` through a [`PathCheck`], a repeat given the step of its first visit.
+fn check_path(board: Board, squares: &[Square]) -> Result<PathCheck, VerifyError> {
+    if squares.is_empty() {
+        return Err(VerifyError::Empty);
+    }
+    let mut check = PathCheck::new(board);
+    for &square in squares {
+        check.push(square).map_err(|e| match e {
+            VerifyError::Repeat { step, square, .. } => VerifyError::Repeat {
+                step,
+                square,
+                first: squares.iter().position(|&s| s == square),
+            },
+            e => e,
+        })?;
+    }
+    Ok(check)
+}
+
+/// Check that `squares` is a knight path on `board`: on the board, no repeats, knight moves between
+/// consecutive squares. A partial path (not covering the board) is fine here.
+pub fn verify_path(board: Board, squares: &[Square]) -> Result<(), VerifyError> {
+    check_path(board, squares).map(drop)
 }
 
 /// Check that `squares` is a knight's tour of `board` and say whether it is open or closed.
 pub fn verify_tour(board: Board, squares: &[Square]) -> Result<TourKind, VerifyError> {
-    verify_path(board, squares)?;
-    if squares.len() as u64 != board.len() as u64 {
-        return Err(VerifyError::Short {
-            visited: squares.len(),
-            total: board.len() as u64,
-        });
-    }
-    let (first, last) = (squares[0], squares[squares.len() - 1]);
-    Ok(if squares.len() > 2 && is_knight_move(first, last) {
-        TourKind::Closed
-    } else {
-        TourKind::Open
-    })
+    check_path(board, squares)?.finish()
 }
 
 /// Check a tour that claims to be closed.
@@ -182,7 +298,7 @@ mod tests {
             verify_tour(b, &repeat),
             Err(VerifyError::Repeat {
                 step: 5,
-                first: 1,
+                first: Some(1),
                 ..
             }) | Err(VerifyError::NotKnightMove { .. })
         ));
@@ -220,7 +336,7 @@ mod tests {
             Err(VerifyError::Repeat {
                 step: 2,
                 square: sq(0, 0),
-                first: 0
+                first: Some(0)
             })
         );
     }
@@ -242,5 +358,109 @@ mod tests {
     fn single_square_board_has_the_trivial_tour() {
         let b = Board::new(1, 1).unwrap();
         assert_eq!(verify_tour(b, &[sq(0, 0)]), Ok(TourKind::Open));
+    }
+
+    /// An outcome with a repeat's first visit forgotten (the streamed check does not keep it) and a
+    /// file's fault as its message.
+    type Outcome = Result<
+        (
+            Result<TourKind, VerifyError>,
+            bool,
+            Option<(Square, Square)>,
+        ),
+        String,
+    >;
+
+    fn forget_first(v: Result<TourKind, VerifyError>) -> Result<TourKind, VerifyError> {
+        v.map_err(|e| match e {
+            VerifyError::Repeat { step, square, .. } => VerifyError::Repeat {
+                step,
+                square,
+                first: None,
+            },
+            e => e,
+        })
+    }
+
+    /// The reference: the whole file parsed ([`crate::tour::parse_bin`]), then [`verify_tour`].
+    fn held(bytes: &[u8], given: Option<Board>) -> Outcome {
+        let t = crate::tour::parse_bin(bytes, given).map_err(|e| e.to_string())?;
+        let verdict = forget_first(verify_tour(t.board, &t.squares));
+        let ends = t.squares.first().copied().zip(t.squares.last().copied());
+        let ends = ends.filter(|_| verdict.is_ok());
+        Ok((verdict, t.claims_closed.unwrap(), ends))
+    }
+
+    fn streamed(bytes: &[u8], given: Option<Board>, file_len: Option<u64>) -> Outcome {
+        let t = verify_bin_stream(bytes, given, file_len).map_err(|e| e.to_string())?;
+        let ends = t.ends.filter(|_| t.verdict.is_ok());
+        Ok((t.verdict, t.closed, ends))
+    }
+
+    proptest::proptest! {
+        /// The streamed check of a binary tour file agrees with parsing it whole and verifying the
+        /// squares, on tours, knight walks and random paths, intact or damaged: the same verdict, and
+        /// the same fault of the file where it has one. A regular file (size known) gets exactly the
+        /// same message; a stream finds a wrong length only at its end, so there only the kind of
+        /// answer (the file's fault, or a verdict) is compared. `ends` are compared where the path is
+        /// a tour (the CLI prints them for one claimed closed).
+        #[test]
+        fn the_streamed_check_agrees_with_the_held_one(
+            rows in 1u64..9,
+            cols in 1u64..9,
+            kind in 0u8..3,
+            picks in proptest::collection::vec(0u32..100, 0..80),
+            damage in 0u8..8,
+            at in proptest::prelude::any::<usize>(),
+            value in proptest::prelude::any::<u8>(),
+            give in 0u8..3,
+        ) {
+            let board = Board::new(rows, cols).unwrap();
+            let n = board.len();
+            let squares: Vec<Square> = match kind {
+                // a tour where one exists (else an empty path)
+                0 => crate::construct::construct(board, false, None).unwrap_or_default(),
+                // a knight walk: moves chosen by `picks`, repeats allowed
+                1 => {
+                    let mut walk = vec![board.square_at(picks.first().copied().unwrap_or(0) % n).unwrap()];
+                    for &p in picks.iter().skip(1) {
+                        let last = *walk.last().unwrap();
+                        let next: Vec<Square> = board.squares().filter(|&s| is_knight_move(last, s)).collect();
+                        if next.is_empty() { break; }
+                        walk.push(next[p as usize % next.len()]);
+                    }
+                    walk
+                }
+                _ => picks.iter().map(|&p| board.square_at(p % n).unwrap()).collect(),
+            };
+            let mut bytes = Vec::new();
+            crate::tour::write_bin(&mut bytes, board, &squares, damage == 7).unwrap();
+            let i = at % bytes.len();
+            match damage {
+                1 => bytes[i] = value,
+                2 => bytes.truncate(i),
+                3 => bytes.push(value),
+                4 => bytes[24] = value, // the count
+                5 => bytes[12] = value, // the rows
+                6 if bytes.len() > 32 => {
+                    let j = 32 + (at % ((bytes.len() - 32) / 4)) * 4;
+                    bytes[j..j + 4].copy_from_slice(&(n + u32::from(value)).to_le_bytes());
+                }
+                _ => {}
+            }
+            let given = match give {
+                0 => None,
+                1 => Some(board),
+                _ => Some(Board::new(rows + 1, cols).unwrap()),
+            };
+            let reference = held(&bytes, given);
+            let len = bytes.len() as u64;
+            proptest::prop_assert_eq!(&streamed(&bytes, given, Some(len)), &reference);
+            let stream = streamed(&bytes, given, None);
+            match (&stream, &reference) {
+                (Err(_), Err(_)) => {}
+                _ => proptest::prop_assert_eq!(&stream, &reference),
+            }
+        }
     }
 }

@@ -483,3 +483,51 @@ fn endless_inputs_are_refused_not_read_forever() {
     let err = endless(&["verify", "-"], b"\0");
     assert!(err.contains("NUL byte"), "{err}");
 }
+
+/// A binary tour is checked as it streams (a bit per square): from a file and from a pipe alike,
+/// with the file's faults (exit 2) told from the tour's (exit 1), a repeat's first visit found in a
+/// file by a second read, and a claimed-closed open path caught.
+#[test]
+fn binary_tours_are_verified_as_they_stream() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("t.bin");
+    ktour()
+        .args(["solve", "--size", "8", "--format", "bin", "-o"])
+        .arg(&file)
+        .assert()
+        .success();
+    let good = std::fs::read(&file).unwrap();
+    let verify = |bytes: &[u8], piped: bool| {
+        let mut cmd = ktour();
+        cmd.arg("verify");
+        if piped {
+            cmd.arg("-").write_stdin(bytes.to_vec());
+        } else {
+            std::fs::write(&file, bytes).unwrap();
+            cmd.arg(&file);
+        }
+        cmd.assert()
+    };
+    let square = |i: usize| u32::from_le_bytes(good[32 + 4 * i..36 + 4 * i].try_into().unwrap());
+    let (r3, c3) = (square(3) / 8, square(3) % 8);
+    let mut repeat = good.clone();
+    repeat.copy_within(32 + 12..32 + 16, 32 + 28); // step 7 := step 3
+    let mut closed_claim = good.clone();
+    closed_claim[20] = 1;
+    for piped in [false, true] {
+        verify(&good, piped).success().stdout("valid open tour\n");
+        let first = if piped { "an earlier step" } else { "step 3" };
+        verify(&repeat, piped).code(1).stdout(format!(
+            "invalid: step 7: square ({r3},{c3}) was already visited at {first}\n"
+        ));
+        verify(&closed_claim, piped)
+            .code(1)
+            .stdout(predicate::str::contains("invalid: claimed closed"));
+        verify(&good[..good.len() - 2], piped)
+            .code(2)
+            .stderr(predicate::str::contains("(truncated?)"));
+        verify(&[good.as_slice(), b"x"].concat(), piped)
+            .code(2)
+            .stderr(predicate::str::contains("(trailing bytes?)"));
+    }
+}

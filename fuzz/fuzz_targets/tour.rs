@@ -2,11 +2,12 @@
 //! Any bytes as a tour file (binary, JSON or `r,c` lines; with and without a board given), then the
 //! verifier and the printers on what parses: never a panic. And the check of a streamed tour file
 //! (a pipe, a device), fed the bytes in blocks: never a panic, and never a refusal of a file that
-//! parses (with no more squares than its board, and no NUL byte, which a stream may not hold).
+//! parses (with no more squares than its board, and no NUL byte, which a stream may not hold). And
+//! a binary tour checked as it streams agrees with it parsed whole and verified.
 use ktour::board::Board;
 use ktour::input::StreamCheck;
 use ktour::tour::{format_grid, format_moves, parse_tour, TourStream};
-use ktour::verify::{verify_closed_tour, verify_path, verify_tour};
+use ktour::verify::{verify_bin_stream, verify_closed_tour, verify_path, verify_tour, VerifyError};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -33,5 +34,30 @@ fuzz_target!(|data: &[u8]| {
                 "a tour file that parses was refused as a stream: {why}"
             );
         }
+        if data.starts_with(b"KTOURBIN") {
+            let held = parsed.map(|t| forget_first(verify_tour(t.board, &t.squares)));
+            let streamed = verify_bin_stream(data, given, Some(data.len() as u64));
+            let streamed = streamed.map(|t| t.verdict);
+            assert_eq!(
+                held.as_ref().map_err(|e| e.to_string()),
+                streamed.as_ref().map_err(|e| e.to_string())
+            );
+            let piped = verify_bin_stream(data, given, None).map(|t| t.verdict);
+            if let (Ok(a), Ok(b)) = (&held, &piped) {
+                assert_eq!(a, b);
+            }
+            assert_eq!(held.is_ok(), piped.is_ok(), "{held:?} {piped:?}");
+        }
     }
 });
+
+fn forget_first<T>(v: Result<T, VerifyError>) -> Result<T, VerifyError> {
+    v.map_err(|e| match e {
+        VerifyError::Repeat { step, square, .. } => VerifyError::Repeat {
+            step,
+            square,
+            first: None,
+        },
+        e => e,
+    })
+}

@@ -75,20 +75,68 @@ pub fn parse_start(text: &str, board: Board) -> anyhow::Result<Square> {
     })
 }
 
-/// The bytes of the tour file `path`, or of standard input when `path` is `-`: at most what memory
-/// allows, and from a source that may never end (a pipe, a device) only while it reads as a tour
-/// file for `board` (given by `--rows`/`--cols`, or not).
+/// A tour file as opened: its bytes, or a binary tour to read as it streams.
+pub enum TourInput {
+    /// The whole file (JSON, `r,c` lines, or a binary tour when not streamed).
+    Bytes(Vec<u8>),
+    /// A binary tour ([`crate::tour::BinStream`]), its magic not yet consumed.
+    Binary {
+        /// The file from its first byte.
+        source: Box<dyn std::io::Read>,
+        /// Its size when it is a regular file.
+        file_len: Option<u64>,
+    },
+}
+
+/// The tour file `path`, or standard input when `path` is `-`. A binary tour is left to stream when
+/// `stream_binary` (it can be far larger than memory as bytes); anything else is read whole, at most
+/// what memory allows, and from a source that may never end (a pipe, a device) only while it reads
+/// as a tour file for `board` (given by `--rows`/`--cols`, or not).
+pub fn open_tour_input(
+    path: &std::path::Path,
+    board: Option<crate::board::Board>,
+    stream_binary: bool,
+) -> anyhow::Result<TourInput> {
+    use crate::input::{memory_limit, read_opened, MEMORY};
+    use std::io::Read;
+    let (name, mut source, file_len): (String, Box<dyn Read>, Option<u64>) =
+        if path.as_os_str() == "-" {
+            (
+                "standard input".into(),
+                Box::new(std::io::stdin().lock()),
+                None,
+            )
+        } else {
+            let name = path.display().to_string();
+            let file = std::fs::File::open(path).with_context(|| format!("reading {name}"))?;
+            let meta = file.metadata().with_context(|| format!("reading {name}"))?;
+            (name, Box::new(file), meta.is_file().then_some(meta.len()))
+        };
+    // the first bytes tell a binary tour; they are read again, from memory
+    let mut magic = Vec::with_capacity(crate::tour::BIN_MAGIC.len());
+    (&mut source)
+        .take(crate::tour::BIN_MAGIC.len() as u64)
+        .read_to_end(&mut magic)
+        .with_context(|| format!("reading {name}"))?;
+    let is_binary = magic == crate::tour::BIN_MAGIC;
+    let source = Box::new(std::io::Cursor::new(magic).chain(source));
+    if stream_binary && is_binary {
+        return Ok(TourInput::Binary { source, file_len });
+    }
+    let check = &mut crate::tour::TourStream::new(board);
+    read_opened(source, file_len, memory_limit(), MEMORY, check)
+        .map(TourInput::Bytes)
+        .with_context(|| format!("reading {name}"))
+}
+
+/// The bytes of the tour file `path`, or of standard input when `path` is `-` (as
+/// [`open_tour_input`] reads them, a binary tour included).
 pub fn read_tour_input(
     path: &std::path::Path,
     board: Option<crate::board::Board>,
 ) -> anyhow::Result<Vec<u8>> {
-    use crate::input::{memory_limit, read_bounded, read_stream, MEMORY as what};
-    let check = &mut crate::tour::TourStream::new(board);
-    if path.as_os_str() == "-" {
-        read_stream(std::io::stdin().lock(), memory_limit(), what, check)
-            .context("reading standard input")
-    } else {
-        read_bounded(path, memory_limit(), what, check)
-            .with_context(|| format!("reading {}", path.display()))
+    match open_tour_input(path, board, false)? {
+        TourInput::Bytes(bytes) => Ok(bytes),
+        TourInput::Binary { .. } => unreachable!("binary tours are streamed only when asked"),
     }
 }

@@ -1,11 +1,12 @@
 //! `ktour verify`: read a tour file and run the independent verifier on it.
 
-use super::args::read_tour_input;
+use super::args::{open_tour_input, TourInput};
 use super::{BoardArgs, ExitStatus};
-use crate::tour::parse_tour;
-use crate::verify::{verify_tour, TourKind};
+use crate::tour::{parse_tour, BinHeader, BinStream, BIN_HEADER_LEN};
+use crate::verify::{verify_bin_stream, verify_tour, StreamedTour, TourKind, VerifyError};
 use anyhow::Context;
 use clap::Args;
+use std::io::Read as _;
 use std::path::PathBuf;
 
 /// Arguments of `ktour verify`.
@@ -22,10 +23,23 @@ pub struct VerifyArgs {
 }
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitStatus> {
-    let bytes = read_tour_input(&args.file, args.board.board_opt()?)?;
-    let tour = parse_tour(&bytes, args.board.board_opt()?)
-        .with_context(|| format!("{}", args.file.display()))?;
-    let verdict = verify_tour(tour.board, &tour.squares);
+    let given = args.board.board_opt()?;
+    let name = args.file.display();
+    let (verdict, claims_closed, claims_found, ends) =
+        match open_tour_input(&args.file, given, true)? {
+            TourInput::Bytes(bytes) => {
+                let tour = parse_tour(&bytes, given).with_context(|| format!("{name}"))?;
+                let ends = tour.squares.first().zip(tour.squares.last());
+                let ends = ends.map(|(&first, &last)| (first, last));
+                let verdict = verify_tour(tour.board, &tour.squares);
+                (verdict, tour.claims_closed, tour.claims_found, ends)
+            }
+            TourInput::Binary { source, file_len } => {
+                let tour = verify_streamed(source, given, file_len, &args.file)
+                    .with_context(|| format!("{name}"))?;
+                (tour.verdict, Some(tour.closed), None, tour.ends)
+            }
+        };
     let kind = match verdict {
         Ok(kind) => kind,
         Err(e) => {
@@ -33,19 +47,56 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitStatus> {
             return Ok(ExitStatus::NotFound);
         }
     };
-    let must_close = args.closed || tour.claims_closed == Some(true);
-    if must_close && kind != TourKind::Closed {
-        let last = tour.squares[tour.squares.len() - 1];
+    let must_close = args.closed || claims_closed == Some(true);
+    if let (true, TourKind::Open, Some((first, last))) = (must_close, kind, ends) {
         println!(
-            "invalid: claimed closed, but the last square {last} is not a knight move from the first {}",
-            tour.squares[0]
+            "invalid: claimed closed, but the last square {last} is not a knight move from the first {first}"
         );
         return Ok(ExitStatus::NotFound);
     }
-    if tour.claims_found == Some(false) {
+    if claims_found == Some(false) {
         println!("invalid: the file says `found: false` but the squares form a {kind}");
         return Ok(ExitStatus::NotFound);
     }
     println!("valid {kind}");
     Ok(ExitStatus::Success)
+}
+
+/// A binary tour checked as it streams ([`verify_bin_stream`]), once its header's board is known to
+/// fit in memory at a bit per square. A repeat in a regular file gets the step of its first visit
+/// from a second read.
+fn verify_streamed(
+    mut source: impl std::io::Read,
+    given: Option<crate::board::Board>,
+    file_len: Option<u64>,
+    path: &std::path::Path,
+) -> anyhow::Result<StreamedTour> {
+    let mut head = Vec::new();
+    (&mut source)
+        .take(BIN_HEADER_LEN as u64)
+        .read_to_end(&mut head)?;
+    let board = BinHeader::parse(&head)?.board;
+    let needed = u64::from(board.len()) / 8;
+    let available = crate::solve::available_bytes();
+    anyhow::ensure!(
+        crate::solve::fits_in(needed, available),
+        "checking a {board} tour needs {} MiB (a bit per square) but {} MiB are available",
+        needed >> 20,
+        available >> 20
+    );
+    let source = std::io::Cursor::new(head).chain(source);
+    let mut tour = verify_bin_stream(source, given, file_len)?;
+    if let (Err(VerifyError::Repeat { square, first, .. }), Some(_)) = (&mut tour.verdict, file_len)
+    {
+        let (mut step, mut seen) = (0usize, None);
+        let file = std::fs::File::open(path)?;
+        BinStream::open(file, given, file_len)?.squares(|s| {
+            if s == *square && seen.is_none() {
+                seen = Some(step);
+            }
+            step += 1;
+        })?;
+        *first = seen;
+    }
+    Ok(tour)
 }
