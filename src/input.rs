@@ -49,7 +49,13 @@ pub fn read_bounded(
 ) -> io::Result<Vec<u8>> {
     let file = std::fs::File::open(path)?;
     let meta = file.metadata()?;
-    read_opened(file, meta.is_file().then_some(meta.len()), limit, what, check)
+    read_opened(
+        file,
+        meta.is_file().then_some(meta.len()),
+        limit,
+        what,
+        check,
+    )
 }
 
 /// [`read_bounded`] of an opened `source`: a regular file of `regular_len` bytes, or (`None`) a
