@@ -182,13 +182,10 @@ impl TourStream {
 impl crate::input::StreamCheck for TourStream {
     fn check(&mut self, bytes: &[u8], ended: bool) -> Result<(), String> {
         if bytes.starts_with(BIN_MAGIC) {
-            if let Some(count) = bytes.get(24..BIN_HEADER_LEN) {
-                let count = u64::from_le_bytes(count.try_into().expect("8 bytes"));
-                let body = (bytes.len() - BIN_HEADER_LEN) as u64;
-                if body > count.saturating_mul(4) {
-                    let why =
-                        format!("more bytes follow than the {count} squares its header announces");
-                    return Err(TourFileError::Binary(why).to_string());
+            if bytes.len() >= BIN_HEADER_LEN {
+                let header = BinHeader::parse(bytes).map_err(|e| e.to_string())?;
+                if (bytes.len() - BIN_HEADER_LEN) as u64 > header.count.saturating_mul(4) {
+                    return Err(header.trailing_bytes().to_string());
                 }
             }
             return Ok(());
@@ -383,6 +380,15 @@ impl BinHeader {
         )))
     }
 
+    /// A stream that goes on past the announced squares (its length is not known: reading stops).
+    fn trailing_bytes(&self) -> TourFileError {
+        let count = self.count;
+        TourFileError::Binary(format!(
+            "the header announces {count} squares ({} bytes) but more bytes follow (trailing bytes?)",
+            count.saturating_mul(4)
+        ))
+    }
+
     /// That the squares fit the board, and the board is `given` (when it is).
     fn check_board(&self, given: Option<Board>) -> Result<(), TourFileError> {
         let board = self.board;
@@ -499,11 +505,7 @@ impl<R: std::io::Read> BinStream<R> {
             }
         }
         if read > header.count * 4 {
-            let count = header.count;
-            return Err(TourFileError::Binary(format!(
-                "the header announces {count} squares ({} bytes) but more bytes follow (trailing bytes?)",
-                count * 4
-            )));
+            return Err(header.trailing_bytes());
         }
         header.check_body(read)
     }
@@ -651,7 +653,7 @@ mod tests {
         bin.push(0);
         let err = check_in_blocks(&mut TourStream::new(None), &bin, &[]).unwrap_err();
         assert!(
-            err.contains("more bytes follow than the 1 squares"),
+            err.contains("announces 1 squares (4 bytes) but more bytes follow (trailing bytes?)"),
             "{err}"
         );
         // JSON: garbage after the brace ends the first block

@@ -186,18 +186,14 @@ pub struct StreamedTour {
     pub ends: Option<(Square, Square)>,
 }
 
-/// Check a binary tour file ([`crate::tour::write_bin`]) as it streams from `source`, holding a bit
-/// per square of its board instead of 4 bytes a square plus the file: for tours larger than memory
-/// would hold whole. The file's own faults (truncated, an index off the board, another board than
-/// `given`) are errors, as [`crate::tour::parse_bin`] reports them, whatever the squares before
-/// them were; `file_len` is the file's size when it is a regular file
-/// ([`crate::tour::BinStream`]).
-pub fn verify_bin_stream(
-    source: impl std::io::Read,
-    given: Option<Board>,
-    file_len: Option<u64>,
+/// Check a binary tour file ([`crate::tour::write_bin`]) as it streams ([`crate::tour::BinStream`],
+/// its header read), holding a bit per square of its board instead of 4 bytes a square plus the
+/// file: for tours larger than memory would hold whole. The file's own faults (truncated, an index
+/// off the board) are errors, as [`crate::tour::parse_bin`] reports them, whatever the squares
+/// before them were.
+pub fn verify_bin_stream<R: std::io::Read>(
+    stream: crate::tour::BinStream<R>,
 ) -> Result<StreamedTour, crate::tour::TourFileError> {
-    let stream = crate::tour::BinStream::open(source, given, file_len)?;
     let header = stream.header();
     let mut check = PathCheck::new(header.board);
     let (mut fault, mut ends) = (None, None);
@@ -215,6 +211,21 @@ pub fn verify_bin_stream(
         verdict: fault.map_or_else(|| check.finish(), Err),
         ends,
     })
+}
+
+impl VerifyError {
+    /// The same fault without the step of a repeat's first visit, which a check that streams does
+    /// not know: for comparing its verdicts with those of a check that holds the path.
+    pub fn without_first_visit(self) -> Self {
+        match self {
+            VerifyError::Repeat { step, square, .. } => VerifyError::Repeat {
+                step,
+                square,
+                first: None,
+            },
+            e => e,
+        }
+    }
 }
 
 /// `squares` through a [`PathCheck`], a repeat given the step of its first visit.
@@ -371,28 +382,20 @@ mod tests {
         String,
     >;
 
-    fn forget_first(v: Result<TourKind, VerifyError>) -> Result<TourKind, VerifyError> {
-        v.map_err(|e| match e {
-            VerifyError::Repeat { step, square, .. } => VerifyError::Repeat {
-                step,
-                square,
-                first: None,
-            },
-            e => e,
-        })
-    }
-
     /// The reference: the whole file parsed ([`crate::tour::parse_bin`]), then [`verify_tour`].
     fn held(bytes: &[u8], given: Option<Board>) -> Outcome {
         let t = crate::tour::parse_bin(bytes, given).map_err(|e| e.to_string())?;
-        let verdict = forget_first(verify_tour(t.board, &t.squares));
+        let verdict = verify_tour(t.board, &t.squares).map_err(VerifyError::without_first_visit);
         let ends = t.squares.first().copied().zip(t.squares.last().copied());
         let ends = ends.filter(|_| verdict.is_ok());
         Ok((verdict, t.claims_closed.unwrap(), ends))
     }
 
     fn streamed(bytes: &[u8], given: Option<Board>, file_len: Option<u64>) -> Outcome {
-        let t = verify_bin_stream(bytes, given, file_len).map_err(|e| e.to_string())?;
+        let stream = crate::tour::BinStream::open(bytes, given, file_len);
+        let t = stream
+            .and_then(verify_bin_stream)
+            .map_err(|e| e.to_string())?;
         let ends = t.ends.filter(|_| t.verdict.is_ok());
         Ok((t.verdict, t.closed, ends))
     }

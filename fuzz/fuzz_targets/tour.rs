@@ -6,7 +6,7 @@
 //! a binary tour checked as it streams agrees with it parsed whole and verified.
 use ktour::board::Board;
 use ktour::input::StreamCheck;
-use ktour::tour::{format_grid, format_moves, parse_tour, TourStream};
+use ktour::tour::{format_grid, format_moves, parse_tour, BinStream, TourStream};
 use ktour::verify::{verify_bin_stream, verify_closed_tour, verify_path, verify_tour, VerifyError};
 use libfuzzer_sys::fuzz_target;
 
@@ -35,14 +35,16 @@ fuzz_target!(|data: &[u8]| {
             );
         }
         if data.starts_with(b"KTOURBIN") {
-            let held = parsed.map(|t| forget_first(verify_tour(t.board, &t.squares)));
-            let streamed = verify_bin_stream(data, given, Some(data.len() as u64));
-            let streamed = streamed.map(|t| t.verdict);
+            let held = parsed
+                .map(|t| verify_tour(t.board, &t.squares).map_err(VerifyError::without_first_visit));
+            let streamed = BinStream::open(data, given, Some(data.len() as u64));
+            let streamed = streamed.and_then(verify_bin_stream).map(|t| t.verdict);
             assert_eq!(
                 held.as_ref().map_err(|e| e.to_string()),
                 streamed.as_ref().map_err(|e| e.to_string())
             );
-            let piped = verify_bin_stream(data, given, None).map(|t| t.verdict);
+            let piped = BinStream::open(data, given, None);
+            let piped = piped.and_then(verify_bin_stream).map(|t| t.verdict);
             if let (Ok(a), Ok(b)) = (&held, &piped) {
                 assert_eq!(a, b);
             }
@@ -50,14 +52,3 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 });
-
-fn forget_first<T>(v: Result<T, VerifyError>) -> Result<T, VerifyError> {
-    v.map_err(|e| match e {
-        VerifyError::Repeat { step, square, .. } => VerifyError::Repeat {
-            step,
-            square,
-            first: None,
-        },
-        e => e,
-    })
-}

@@ -2,11 +2,10 @@
 
 use super::args::{open_tour_input, TourInput};
 use super::{BoardArgs, ExitStatus};
-use crate::tour::{parse_tour, BinHeader, BinStream, BIN_HEADER_LEN};
+use crate::tour::{parse_tour, BinStream};
 use crate::verify::{verify_bin_stream, verify_tour, StreamedTour, TourKind, VerifyError};
 use anyhow::Context;
 use clap::Args;
-use std::io::Read as _;
 use std::path::PathBuf;
 
 /// Arguments of `ktour verify`.
@@ -66,16 +65,13 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitStatus> {
 /// fit in memory at a bit per square. A repeat in a regular file gets the step of its first visit
 /// from a second read.
 fn verify_streamed(
-    mut source: impl std::io::Read,
+    source: impl std::io::Read,
     given: Option<crate::board::Board>,
     file_len: Option<u64>,
     path: &std::path::Path,
 ) -> anyhow::Result<StreamedTour> {
-    let mut head = Vec::new();
-    (&mut source)
-        .take(BIN_HEADER_LEN as u64)
-        .read_to_end(&mut head)?;
-    let board = BinHeader::parse(&head)?.board;
+    let stream = BinStream::open(source, given, file_len)?;
+    let board = stream.header().board;
     let needed = u64::from(board.len()) / 8;
     let available = crate::solve::available_bytes();
     anyhow::ensure!(
@@ -84,8 +80,7 @@ fn verify_streamed(
         needed >> 20,
         available >> 20
     );
-    let source = std::io::Cursor::new(head).chain(source);
-    let mut tour = verify_bin_stream(source, given, file_len)?;
+    let mut tour = verify_bin_stream(stream)?;
     if let (Err(VerifyError::Repeat { square, first, .. }), Some(_)) = (&mut tour.verdict, file_len)
     {
         let (mut step, mut seen) = (0usize, None);
