@@ -499,26 +499,47 @@ fn a_write_past_the_file_size_limit_fails_cleanly_and_resume_completes() {
     same_rows_any_order(&whole, &hurt);
 }
 
-/// A results folder's file replaced by a link to a device that never ends is refused with a clear
-/// error, not read forever (or until memory runs out).
+/// A results folder's file replaced by something that is not a regular file (a link to a device
+/// that never ends or swallows what is written, a named pipe that would hold the sweep at its
+/// opening, a folder) is refused with a clear error, not read forever, written away, or waited on.
+/// Merge reads the same files the same way.
 #[cfg(target_os = "linux")]
 #[test]
-fn a_results_file_linked_to_an_endless_device_is_refused() {
+fn a_results_file_that_is_not_a_regular_file_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let spec = write_spec(tmp.path(), SMALL_SPEC);
     let whole = tmp.path().join("whole");
     sweep(&spec, &whole, &[]).assert().success();
-    for (file, device) in [("chunks.csv", "/dev/zero"), ("meta.json", "/dev/urandom")] {
-        let hurt = tmp.path().join(format!("hurt-{file}"));
+    let cases = [
+        ("chunks.csv", "/dev/zero"),
+        ("meta.json", "/dev/urandom"),
+        ("runs.csv", "/dev/null"),
+        ("chunks.csv", "fifo"),
+        ("runs.csv", "folder"),
+    ];
+    for (i, (file, what)) in cases.into_iter().enumerate() {
+        let hurt = tmp.path().join(format!("hurt-{i}"));
         copy_dir(&whole, &hurt);
-        std::fs::remove_file(hurt.join(file)).unwrap();
-        std::os::unix::fs::symlink(device, hurt.join(file)).unwrap();
-        sweep(&spec, &hurt, &["--resume"])
-            .timeout(Duration::from_secs(60))
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains(file))
-            .stderr(predicate::str::contains("not a text file"));
+        let at = hurt.join(file);
+        std::fs::remove_file(&at).unwrap();
+        match what {
+            "fifo" => assert!(Command::new("mkfifo").arg(&at).status().unwrap().success()),
+            "folder" => std::fs::create_dir(&at).unwrap(),
+            device => std::os::unix::fs::symlink(device, &at).unwrap(),
+        }
+        let refused = |cmd: &mut Cmd| {
+            cmd.timeout(Duration::from_secs(60))
+                .assert()
+                .code(2)
+                .stderr(predicate::str::contains(file))
+                .stderr(predicate::str::contains("not a regular file"));
+        };
+        refused(&mut sweep(&spec, &hurt, &["--resume"]));
+        refused(&mut merge(
+            &[&hurt],
+            &tmp.path().join(format!("merged-{i}")),
+            &[],
+        ));
     }
 }
 

@@ -159,8 +159,24 @@ pub fn git_commit() -> &'static str {
     env!("KTOUR_GIT_COMMIT")
 }
 
+/// Refuse a results file that is not a regular file (a device, a pipe, a folder): ktour writes them
+/// as regular files, and anything else in their place would be read forever, swallow what is
+/// written to it, or (a pipe) hold the sweep at its opening. Asked before every open; `stat` does
+/// not block. A link to a regular file is fine; a missing file is for the caller.
+fn require_regular(path: &Path) -> Result<(), OutputError> {
+    match fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => Err(io(path)(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "not a regular file (a device, a pipe or a folder?); ktour writes its results as \
+             regular files: move it away",
+        ))),
+        _ => Ok(()),
+    }
+}
+
 fn read_meta(dir: &Path) -> Result<Option<Meta>, OutputError> {
     let path = dir.join(META);
+    require_regular(&path)?;
     match crate::input::read_text(&path) {
         Ok(text) => serde_json::from_slice(&text)
             .map(Some)
@@ -300,6 +316,7 @@ impl OutDir {
             RecordLevel::Summary => None,
         };
         let journal_path = self.dir.join(CHUNKS);
+        require_regular(&journal_path)?;
         let new = !journal_path.exists()
             || fs::metadata(&journal_path)
                 .map_err(io(&journal_path))?
@@ -397,6 +414,7 @@ const RUN_HEADER: &str = "job,rows,cols,rule,method,closed,start_row,start_col,t
 const CHUNK_HEADER: &str = "chunk,group,runs,feasible_runs,successes,dead_ends,budget_exhausted,impossible,visited_total,nodes_total,backtracks_total,backtracks_max,ties_total,elapsed_ns_total,check\n";
 
 fn append_csv(path: &Path, header: &str) -> Result<BufWriter<File>, OutputError> {
+    require_regular(path)?;
     let new = !path.exists() || fs::metadata(path).map_err(io(path))?.len() == 0;
     let mut f = OpenOptions::new()
         .create(true)
@@ -562,6 +580,7 @@ fn write_journal(path: &Path, rows: &[ChunkRow]) -> Result<(), OutputError> {
 /// every line is checked on its own, so the lines after it are kept. A torn last line (no newline:
 /// a crash mid-write) is not a damaged one: that chunk simply had not been recorded.
 fn read_journal(path: &Path, plan: &Plan) -> Result<(Vec<ChunkRow>, u64), OutputError> {
+    require_regular(path)?;
     let bytes = crate::input::read_text(path).map_err(io(path))?;
     let complete = match bytes.iter().rposition(|&b| b == b'\n') {
         Some(i) => &bytes[..=i],
@@ -769,6 +788,7 @@ struct RunRows {
 impl RunRows {
     /// `None` if there is no such file.
     fn open(path: &Path) -> Result<Option<RunRows>, OutputError> {
+        require_regular(path)?;
         let mut file = match File::open(path) {
             Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
