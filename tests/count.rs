@@ -449,8 +449,31 @@ fn counts_estimated_past_the_node_limit_are_refused() {
     };
     assert!(matches!(
         count(&six, &small),
-        Err(CountError::TooManyNodes { .. })
+        Err(CountError::TooManyNodes { cached: false, .. })
     ));
+    // with an endgame cache the refusal says the estimate leaves the cache out
+    let cached = CountOptions {
+        cache: Cache::Endgame {
+            max_free: 12,
+            bits: 10,
+        },
+        ..small
+    };
+    let refused = count(&six, &cached).unwrap_err();
+    assert!(matches!(
+        refused,
+        CountError::TooManyNodes { cached: true, .. }
+    ));
+    assert!(
+        refused
+            .to_string()
+            .contains("estimate of the search without --endgame-cache"),
+        "{refused}"
+    );
+    assert!(!count(&six, &small)
+        .unwrap_err()
+        .to_string()
+        .contains("endgame"));
     let none = CountOptions {
         max_nodes: None,
         ..small

@@ -48,7 +48,8 @@ pub struct CountArgs {
     max_states: usize,
     /// With --method search: refuse, at once and with exit status 2, a count whose search is
     /// estimated to visit more nodes than this (Knuth's random-probe estimate, a few milliseconds;
-    /// usually within a few times of the truth). The default, 10^12, is about an hour and a half on
+    /// usually within a few times of the truth; of the search without --endgame-cache, which visits
+    /// fewer). The default, 10^12, is about an hour and a half on
     /// two cores: 7x7 open passes, 8x8 open (about 4 x 10^16) does not. Plain or like `1e13`; 0 for
     /// no limit (as `--budget 0` elsewhere).
     #[arg(long, default_value = "1e12", value_name = "NODES", value_parser = parse_nodes)]

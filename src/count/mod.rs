@@ -237,7 +237,7 @@ pub enum CountError {
         bits: u32,
     },
     /// The search would take too long: Knuth's estimate of its nodes passed the limit.
-    #[error("counting {what} on {board} by search would visit about {estimated:.1e} nodes (Knuth's random-probe estimate), more than --max-nodes {max_nodes}: at 1-2 x 10^8 nodes/s per core, {} of one core. {}", duration_words(*estimated / 1e8), too_many_nodes_advice(*board))]
+    #[error("counting {what} on {board} by search would visit about {estimated:.1e} nodes (Knuth's random-probe estimate{}), more than --max-nodes {max_nodes}: at 1-2 x 10^8 nodes/s per core, {} of one core. {}", if *cached { CACHE_NOT_ESTIMATED } else { "" }, duration_words(*estimated / 1e8), too_many_nodes_advice(*board))]
     TooManyNodes {
         /// The board.
         board: Board,
@@ -247,6 +247,8 @@ pub enum CountError {
         estimated: f64,
         /// The limit.
         max_nodes: u64,
+        /// Whether the count had an endgame cache, which the estimate leaves out.
+        cached: bool,
     },
     /// The endgame caches of the worker threads would not fit in memory together.
     #[error("the endgame cache needs about {needed_mib} MiB ({threads} threads x 2^{bits} slots of 24 bytes) but only {available_mib} MiB is available; lower --cache-bits (or the threads, with RAYON_NUM_THREADS)")]
@@ -281,6 +283,12 @@ pub fn duration_words(seconds: f64) -> String {
 }
 
 /// What to do instead of a search refused as too long.
+/// What [`CountError::TooManyNodes`] adds when the count had an endgame cache: the estimate probes
+/// the plain search, and how many nodes a cache saves depends on how often endgames repeat, which
+/// random probes do not see.
+const CACHE_NOT_ESTIMATED: &str = " of the search without --endgame-cache, which visits fewer \
+     nodes: how many fewer depends on how often endgames repeat";
+
 fn too_many_nodes_advice(board: Board) -> &'static str {
     if board.rows().min(board.cols()) <= frontier::MAX_WIDTH {
         "Use --method frontier (boards at most 7 wide; its time grows with the width, not the tours), or raise --max-nodes to search anyway"
@@ -607,6 +615,7 @@ fn run_roots(
                 what,
                 estimated,
                 max_nodes,
+                cached: !matches!(options.cache, Cache::Off),
             });
         }
     }
