@@ -24,10 +24,10 @@ pub trait StreamCheck {
     fn check(&mut self, bytes: &[u8], ended: bool) -> Result<(), String>;
 }
 
-/// Largest input the memory check lets ktour hold: the share of available memory
-/// ([`crate::solve::fits_in`]) that every memory check allows.
+/// Largest input the memory check lets ktour hold: the share of available memory that every memory
+/// check allows ([`crate::solve::usable_share`]).
 pub fn memory_limit() -> u64 {
-    crate::solve::available_bytes() / 10 * 8
+    crate::solve::usable_share(crate::solve::available_bytes())
 }
 
 /// What [`memory_limit`] is, as errors say it.

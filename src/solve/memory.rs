@@ -76,10 +76,16 @@ pub fn check_workers(
     Ok(())
 }
 
-/// Whether `needed` bytes are within the share of `available` that ktour lets itself take: 80%, so
-/// that the estimates' slack and the rest of the machine have room. Every memory check uses it.
+/// Whether `needed` bytes are within the share of `available` that ktour lets itself take
+/// ([`usable_share`]). Every memory check uses it.
 pub fn fits_in(needed: u64, available: u64) -> bool {
-    needed <= available / 10 * 8
+    needed <= usable_share(available)
+}
+
+/// The share of `available` bytes that ktour lets itself take: 80%, so that the estimates' slack
+/// and the rest of the machine have room.
+pub fn usable_share(available: u64) -> u64 {
+    available / 10 * 8
 }
 
 /// Available memory in bytes: the least of `MemAvailable` (/proc/meminfo), what the process's

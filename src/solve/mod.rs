@@ -27,8 +27,8 @@ mod trace;
 pub mod warnsdorff;
 
 pub use memory::{
-    available_bytes, check_workers, estimate_bytes, fits_in, worker_bytes, MemoryError,
-    SweepMemoryError,
+    available_bytes, check_workers, estimate_bytes, fits_in, usable_share, worker_bytes,
+    MemoryError, SweepMemoryError,
 };
 pub use rules::{Rule, RuleError, TieBreaker};
 pub use trace::{trace, Trace, TraceEvent};
