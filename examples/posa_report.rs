@@ -1,8 +1,8 @@
-//! Experiment: for which even n <= 300 does the Posa closer (`ktour::construct::close_path`) close the
+//! Experiment: for which even n <= 300 does the Posa closer (`ktour::solve::posa::close_path`) close the
 //! open path of pure Warnsdorff (minimum degree, ties by label order 1..8) from the corner (0,0), and
 //! how fast. `cargo run --release --example posa_report -- [max_n]`; prints one CSV line per n.
 use ktour::board::{Board, Square};
-use ktour::construct::posa::{close_path_with, CloseError, DEFAULT_ROTATIONS};
+use ktour::solve::posa::{close_path_with, CloseError, DEFAULT_ROTATIONS};
 use ktour::verify::verify_closed_tour;
 use std::time::Instant;
 

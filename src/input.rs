@@ -25,9 +25,9 @@ pub trait StreamCheck {
 }
 
 /// Largest input the memory check lets ktour hold: the share of available memory that every memory
-/// check allows ([`crate::solve::usable_share`]).
+/// check allows ([`crate::memory::usable_share`]).
 pub fn memory_limit() -> u64 {
-    crate::solve::usable_share(crate::solve::available_bytes())
+    crate::memory::usable_share(crate::memory::available_bytes())
 }
 
 /// What [`memory_limit`] is, as errors say it.

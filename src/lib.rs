@@ -11,6 +11,7 @@
 //! | [`construct`] | divide-and-conquer tours on boards of any size; the Posa path closer |
 //! | [`experiment`] | sweeps: spec -> plan -> parallel runs -> tidy CSV, resumable and shardable |
 //! | [`render`] | SVG pictures, plots, the HTML replay |
+//! | [`memory`] | how much memory the process may use (meminfo, cgroups, `ulimit -v`), and the share every check allows |
 //! | [`input`] | reading given files bounded: a size limit, and a format check before an endless source is read on |
 //! | [`tour`] | tour files: JSON, `r,c` lines, text grid |
 //!
@@ -34,6 +35,7 @@ pub mod count;
 pub mod exists;
 pub mod experiment;
 pub mod input;
+pub mod memory;
 pub mod render;
 pub mod search;
 pub mod solve;

@@ -1,7 +1,8 @@
 //! Tour files: the JSON record that `solve` writes and `verify` reads, the `r,c` lines format, and the
 //! numbered text grid. The JSON field names are a contract with tests, plots and later tools.
 
-use crate::board::{Board, Square};
+use crate::board::{is_closed_tour, Board, Square};
+use crate::solve::{Outcome, Solution};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::io::Read as _;
@@ -56,6 +57,32 @@ pub struct TourRecord {
     /// Search statistics.
     #[serde(default)]
     pub stats: StatsRecord,
+}
+
+impl From<&Solution> for TourRecord {
+    /// The JSON record of a solver's run: `closed` when a tour was found and either closing was
+    /// asked for (the solver guarantees it then) or its ends happen to meet.
+    fn from(run: &Solution) -> Self {
+        let found = run.outcome == Outcome::Found;
+        TourRecord {
+            rows: run.request.board.rows(),
+            cols: run.request.board.cols(),
+            closed: found && (run.request.closed || is_closed_tour(&run.squares)),
+            start: Some(run.request.start),
+            squares: run.squares.clone(),
+            found,
+            method: run.request.method.to_string(),
+            rule: run.request.rule.to_string(),
+            stats: StatsRecord {
+                nodes: run.stats.nodes,
+                backtracks: run.stats.backtracks,
+                elapsed_ns: run.stats.elapsed_ns,
+                ties: run.stats.ties,
+                rotations: run.stats.rotations,
+                orderings: run.orderings.clone(),
+            },
+        }
+    }
 }
 
 fn yes() -> bool {

@@ -2,8 +2,9 @@
 //! says one exists, closed when asked, every one accepted by the independent verifier.
 
 use ktour::board::{Board, Square};
-use ktour::construct::{bases, close_path, construct, ConstructError};
+use ktour::construct::{bases, construct, ConstructError};
 use ktour::exists;
+use ktour::solve::posa::close_path;
 use ktour::verify::{verify_closed_tour, verify_tour};
 
 fn b(r: u64, c: u64) -> Board {
@@ -280,7 +281,7 @@ fn posa_closes_the_real_warnsdorff_solver_paths() {
 
 #[test]
 fn posa_rejects_what_is_not_a_path() {
-    use ktour::construct::CloseError;
+    use ktour::solve::posa::CloseError;
     let board = b(6, 6);
     let mut p = warnsdorff(board, Square::new(0, 0));
     p.swap(3, 20);

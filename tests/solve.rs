@@ -153,7 +153,7 @@ fn backtrack_finds_closed_tours() {
             .unwrap();
         assert_eq!(sol.outcome, Outcome::Found, "{b}");
         check(&sol);
-        assert!(sol.to_record().closed);
+        assert!(ktour::tour::TourRecord::from(&sol).closed);
     }
 }
 
@@ -319,7 +319,7 @@ fn rotate_closes_warnsdorff_paths_from_the_start() {
                     .solve(&req(b, start, Method::Warnsdorff, false))
                     .unwrap()
                     .squares;
-                let closing = ktour::construct::close_path(b, &mut path).unwrap();
+                let closing = ktour::solve::posa::close_path(b, &mut path).unwrap();
                 assert_eq!(sol.stats.rotations, closing.rotations, "{b} from {start}");
             } else {
                 // Pósa rotations only repair a complete path; a Warnsdorff dead end stays one

@@ -35,6 +35,15 @@ pub fn is_knight_move(a: Square, b: Square) -> bool {
     (dr == 1 && dc == 2) || (dr == 2 && dc == 1)
 }
 
+/// Whether a path of more than two squares has its ends a knight move apart: a tour that closes.
+/// The one definition of "closed" for a given tour (verifier, records, pictures, reference searches).
+pub fn is_closed_tour(squares: &[Square]) -> bool {
+    match squares {
+        [first, .., last] if squares.len() > 2 => is_knight_move(*first, *last),
+        _ => false,
+    }
+}
+
 /// Why a board size was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BoardError {

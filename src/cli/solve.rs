@@ -191,7 +191,7 @@ fn is_unsupported(e: &anyhow::Error) -> bool {
 fn search(req: &Request, note: &'static str) -> anyhow::Result<Finished> {
     let solution = Solver::new().solve(req)?;
     Ok(Finished {
-        record: solution.to_record(),
+        record: TourRecord::from(&solution),
         outcome: solution.outcome,
         budget: req.budget,
         note,
@@ -219,8 +219,7 @@ fn build(
         }
         Err(e) => return Err(e.into()),
     };
-    let is_closed =
-        squares.len() > 2 && crate::board::is_knight_move(squares[0], squares[squares.len() - 1]);
+    let is_closed = crate::board::is_closed_tour(&squares);
     Ok(Finished {
         record: TourRecord {
             rows: board.rows(),

@@ -105,7 +105,7 @@ fn print_dry_run(spec: &Spec, spec_label: &str, plan: &experiment::Plan, opts: &
             ),
         }
     }
-    let available = crate::solve::available_bytes();
+    let available = crate::memory::available_bytes();
     let needed = cost.worker_bytes.saturating_mul(threads as u64);
     println!(
         "memory: about {} MiB a worker, {} MiB for {threads}, of {} MiB available: {}",

@@ -73,9 +73,9 @@ fn verify_streamed(
     let stream = BinStream::open(source, given, file_len)?;
     let board = stream.header().board;
     let needed = u64::from(board.len()) / 8;
-    let available = crate::solve::available_bytes();
+    let available = crate::memory::available_bytes();
     anyhow::ensure!(
-        crate::solve::fits_in(needed, available),
+        crate::memory::fits_in(needed, available),
         "checking a {board} tour needs {} MiB (a bit per square) but {} MiB are available",
         needed >> 20,
         available >> 20

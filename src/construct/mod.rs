@@ -24,10 +24,7 @@
 
 pub mod bases;
 pub mod build;
-pub mod posa;
 pub mod search;
-
-pub use posa::{close_path, CloseError};
 
 use crate::board::{Board, Square};
 use crate::exists::{self, NoTour};
@@ -148,7 +145,7 @@ fn tour_bytes(board: Board) -> u64 {
 /// Whether the tour of `board` fits within 80% of `available` bytes (as searches are checked).
 fn fits(board: Board, available: u64) -> Result<(), ConstructError> {
     let needed = tour_bytes(board);
-    if !crate::solve::fits_in(needed, available) {
+    if !crate::memory::fits_in(needed, available) {
         return Err(ConstructError::TooLarge {
             board,
             needed_mib: needed.div_ceil(1 << 20),
@@ -173,7 +170,7 @@ pub fn construct_into(
         }
         exists::tour_from(board, s, closed)?;
     }
-    fits(board, crate::solve::available_bytes())?;
+    fits(board, crate::memory::available_bytes())?;
     // fallible: under an address-space limit the allocator refuses rather than aborting the process
     out.try_reserve_exact(board.len() as usize)
         .map_err(|_| ConstructError::AllocationRefused {

@@ -348,11 +348,11 @@ pub fn cache_bytes(bits: u32, threads: usize) -> u64 {
 }
 
 /// Whether the endgame caches of `threads` threads fit within 80% of `available` bytes (the rule of
-/// [`crate::solve::check_workers`]), so that a cache too large is refused instead of aborting the
+/// [`crate::experiment::memory::check_workers`]), so that a cache too large is refused instead of aborting the
 /// process when the allocation fails.
 pub fn check_cache_memory(bits: u32, threads: usize, available: u64) -> Result<(), CountError> {
     let needed = cache_bytes(bits, threads);
-    if !crate::solve::fits_in(needed, available) {
+    if !crate::memory::fits_in(needed, available) {
         return Err(CountError::CacheTooLarge {
             threads,
             bits,
@@ -374,7 +374,7 @@ pub fn count(request: &CountRequest, options: &CountOptions) -> Result<CountResu
     let bits = KnightBits::new(board).ok_or(too_large)?;
     if let Cache::Endgame { bits, .. } = options.cache {
         let threads = rayon::current_num_threads();
-        check_cache_memory(bits, threads, crate::solve::available_bytes())?;
+        check_cache_memory(bits, threads, crate::memory::available_bytes())?;
     }
     let overflow = |closure, orientation| CountError::Overflow {
         board,
@@ -647,7 +647,7 @@ fn run_roots(
                             bits: size,
                             needed_mib: cache_bytes(size, rayon::current_num_threads())
                                 .div_ceil(1 << 20),
-                            available_mib: crate::solve::available_bytes() >> 20,
+                            available_mib: crate::memory::available_bytes() >> 20,
                         })?;
                         let Root { head, free, end } = task.state;
                         let c = bits.count_paths_cached(head, free, end, cache.get());

@@ -3,7 +3,7 @@
 //! with [`super::bitboard`] in the tests (every board up to 20 squares, and 5x5 per start, OEIS A165134).
 //! Exponential without mercy: keep it to boards of about 25 squares.
 
-use crate::board::{is_knight_move, Board, Square};
+use crate::board::{is_closed_tour, Board, Square};
 
 /// Directed open tours starting at `start` (every tour from `start`, however it ends).
 pub fn open_from(board: Board, start: Square) -> u64 {
@@ -18,7 +18,7 @@ pub fn closed_from(board: Board, start: Square) -> u64 {
         return 0;
     }
     walk(board, start, &mut Vec::new(), &mut |path| {
-        is_knight_move(path[path.len() - 1], path[0])
+        is_closed_tour(path)
     })
 }
 

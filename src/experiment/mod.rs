@@ -2,6 +2,7 @@
 //! merge` are thin wrappers around [`run_sweep`] and [`merge`].
 
 mod cost;
+pub mod memory;
 mod output;
 mod plan;
 mod record;

@@ -10,7 +10,7 @@
 use super::record::{SummaryRow, Tally};
 use super::spec::{Budget, Spec, StartSet};
 use crate::board::{Board, Square};
-use crate::solve::{run_seed, Method, Request, Rule};
+use crate::solve::{Method, Request, Rule};
 use rand::seq::index::sample;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -246,7 +246,7 @@ impl Plan {
     pub fn new(spec: &Spec) -> Result<Plan, PlanError> {
         let f = &spec.file;
         let size = PlanSize::of(spec).ok_or(PlanError::TooLarge)?;
-        let available = crate::solve::available_bytes();
+        let available = crate::memory::available_bytes();
         let too_big = || PlanError::Memory {
             runs: size.runs,
             chunks: size.chunks,
@@ -254,7 +254,7 @@ impl Plan {
             needed_mib: size.bytes().div_ceil(1 << 20),
             available_mib: available >> 20,
         };
-        if !crate::solve::fits_in(size.bytes(), available) {
+        if !crate::memory::fits_in(size.bytes(), available) {
             return Err(too_big());
         }
         let count = |n: u64| usize::try_from(n).map_err(|_| too_big());
@@ -369,6 +369,28 @@ impl Plan {
             },
         }
     }
+}
+
+/// The seed of one run of a sweep, derived from (experiment seed, board, start, trial) with SplitMix64
+/// (Steele, Lea & Flood 2014) so that any run can be replayed alone with `solve --seed`.
+pub fn run_seed(seed: u64, board: Board, start: Square, trial: u32) -> u64 {
+    fn mix(mut z: u64) -> u64 {
+        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    let mut h = mix(seed);
+    for part in [
+        board.rows() as u64,
+        board.cols() as u64,
+        start.row() as u64,
+        start.col() as u64,
+        trial as u64,
+    ] {
+        h = mix(h ^ part);
+    }
+    h
 }
 
 #[cfg(test)]

@@ -92,7 +92,7 @@ pub enum SweepError {
     Output(#[from] output::OutputError),
     /// The workers would not fit in memory together (checked before any run).
     #[error(transparent)]
-    Memory(#[from] crate::solve::SweepMemoryError),
+    Memory(#[from] crate::experiment::memory::SweepMemoryError),
     /// The plan would not fit in memory.
     #[error(transparent)]
     Plan(#[from] super::plan::PlanError),
@@ -477,7 +477,8 @@ pub(super) fn worker_memory(spec: &Spec, lane_memory: f64) -> Option<(u64, Board
         .flat_map(|&board| spec.methods.iter().map(move |&m| (board, m)))
         .map(|(board, method)| {
             let lanes = crate::solve::interleaved_lanes(board, lane_memory);
-            let bytes = crate::solve::worker_bytes(board, method, lanes) + WORKER_STACK_BYTES;
+            let bytes =
+                crate::experiment::memory::worker_bytes(board, method, lanes) + WORKER_STACK_BYTES;
             (bytes, board)
         })
         .max_by_key(|&(bytes, _)| bytes)
@@ -487,7 +488,7 @@ pub(super) fn worker_memory(spec: &Spec, lane_memory: f64) -> Option<(u64, Board
 /// run's own check cannot see the other workers. `--dry-run` asks it too.
 pub fn check_worker_memory(spec: &Spec, opts: &SweepOptions) -> Result<(), SweepError> {
     if let Some((bytes, board)) = worker_memory(spec, opts.lane_memory) {
-        crate::solve::check_workers(board, bytes, opts.threads.max(1))?;
+        crate::experiment::memory::check_workers(board, bytes, opts.threads.max(1))?;
     }
     Ok(())
 }

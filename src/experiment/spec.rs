@@ -175,7 +175,7 @@ pub struct SpecFile {
     /// Runs per start for random rules (deterministic rules run once).
     #[serde(default = "one")]
     pub trials: u32,
-    /// Experiment seed; each run's seed is derived from it (see `ktour::solve::run_seed`).
+    /// Experiment seed; each run's seed is derived from it (see `ktour::experiment::run_seed`).
     #[serde(default)]
     pub seed: u64,
     /// Node budget per backtracking run: a number (0 = unlimited) or `"K*squares"` (K times the

@@ -20,23 +20,20 @@ mod dfs;
 mod kernel;
 mod memory;
 pub mod naive;
+pub mod posa;
 pub mod reference;
 pub mod rotate;
 pub mod rules;
 mod trace;
 pub mod warnsdorff;
 
-pub use memory::{
-    available_bytes, check_workers, estimate_bytes, fits_in, usable_share, worker_bytes,
-    MemoryError, SweepMemoryError,
-};
+pub use memory::{estimate_bytes, MemoryError};
 pub use rules::{Rule, RuleError, TieBreaker};
 pub use trace::{trace, Trace, TraceEvent};
 
 use crate::board::{Board, Layout, Square};
 use crate::exists::{self, NoTour};
 use crate::search::SearchState;
-use crate::tour::{StatsRecord, TourRecord};
 use kernel::GeometryChooser;
 use std::fmt;
 use std::str::FromStr;
@@ -207,37 +204,6 @@ pub struct Solution {
     pub orderings: Option<Vec<String>>,
 }
 
-impl Solution {
-    /// The JSON record of the output contract.
-    pub fn to_record(&self) -> TourRecord {
-        let closed = self.outcome == Outcome::Found && self.request.closed
-            || self.outcome == Outcome::Found
-                && self.squares.len() > 2
-                && crate::board::is_knight_move(
-                    self.squares[0],
-                    self.squares[self.squares.len() - 1],
-                );
-        TourRecord {
-            rows: self.request.board.rows(),
-            cols: self.request.board.cols(),
-            closed,
-            start: Some(self.request.start),
-            squares: self.squares.clone(),
-            found: self.outcome == Outcome::Found,
-            method: self.request.method.to_string(),
-            rule: self.request.rule.to_string(),
-            stats: StatsRecord {
-                nodes: self.stats.nodes,
-                backtracks: self.stats.backtracks,
-                elapsed_ns: self.stats.elapsed_ns,
-                ties: self.stats.ties,
-                rotations: self.stats.rotations,
-                orderings: self.orderings.clone(),
-            },
-        }
-    }
-}
-
 /// A run could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum SolveError {
@@ -255,28 +221,6 @@ pub enum SolveError {
     /// The search state would not fit in memory.
     #[error(transparent)]
     Memory(#[from] MemoryError),
-}
-
-/// The seed of one run of a sweep, derived from (experiment seed, board, start, trial) with SplitMix64
-/// (Steele, Lea & Flood 2014) so that any run can be replayed alone with `solve --seed`.
-pub fn run_seed(seed: u64, board: Board, start: Square, trial: u32) -> u64 {
-    fn mix(mut z: u64) -> u64 {
-        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    let mut h = mix(seed);
-    for part in [
-        board.rows() as u64,
-        board.cols() as u64,
-        start.row() as u64,
-        start.col() as u64,
-        trial as u64,
-    ] {
-        h = mix(h ^ part);
-    }
-    h
 }
 
 /// Most runs [`Solver::run_batch`] walks side by side in one thread: a batch needs this many

@@ -116,8 +116,7 @@ pub fn warnsdorff(board: Board, start: Square, rule: Rule, seed: u64) -> Vec<Squ
 pub fn first_tour_recursive(board: Board, start: Square, closed: bool) -> Option<Vec<Square>> {
     fn go(board: Board, seen: &mut Vec<bool>, path: &mut Vec<Square>, closed: bool) -> bool {
         if path.len() == board.len() as usize {
-            return !closed
-                || crate::board::is_knight_move(path[0], path[path.len() - 1]) && path.len() > 2;
+            return !closed || crate::board::is_closed_tour(path);
         }
         let cur = *path.last().unwrap();
         for (_, n) in free_neighbours(board, seen, cur) {

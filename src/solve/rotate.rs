@@ -1,7 +1,7 @@
 //! `rotate`: pure Warnsdorff for an open path, then Pósa rotations (L. Pósa, "Hamiltonian circuits in
 //! random graphs", 1976) to turn it into a closed tour: while the ends are not a knight move apart,
 //! reverse the tail after a neighbour of the end. Warnsdorff rarely closes by itself; this is the cheap
-//! repair (`ktour::construct::close_path`). Dead ends stay dead ends: rotations need a full path.
+//! repair (`ktour::solve::posa::close_path`). Dead ends stay dead ends: rotations need a full path.
 
 use super::{warnsdorff, Observer, Outcome, Stats, TieBreaker};
 use crate::search::SearchState;
@@ -17,7 +17,7 @@ pub(crate) fn run<O: Observer>(
         return (outcome, stats);
     }
     let mut squares = state.path_squares();
-    match crate::construct::close_path(state.board(), &mut squares) {
+    match crate::solve::posa::close_path(state.board(), &mut squares) {
         Ok(closing) => {
             stats.rotations = closing.rotations;
             // rotations may move either end; a cycle can begin anywhere, so begin at the start again

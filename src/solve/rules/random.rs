@@ -1,6 +1,6 @@
 //! `random`: uniform among tied moves, a fresh draw at every tie, from xoshiro256++ (Blackman & Vigna
 //! 2018, crate `rand_xoshiro`). Each run's seed is derived from (experiment seed, board, start, trial)
-//! by [`crate::solve::run_seed`], so any single run replays alone with `solve --seed`.
+//! by [`crate::experiment::run_seed`], so any single run replays alone with `solve --seed`.
 
 use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;

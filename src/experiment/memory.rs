@@ -1,0 +1,49 @@
+//! The memory of a sweep's workers: what one worker needs on a board, and whether all of them fit.
+
+use crate::board::{Board, Layout};
+use crate::memory::{available_bytes, fits_in};
+use crate::solve::{estimate_bytes, Method};
+
+/// Bytes one sweep worker needs for `method` on `board`: a search's state ([`estimate_bytes`]), or
+/// for pure Warnsdorff, which a sweep batches, one padded degree array per interleaved lane (`lanes`
+/// of them) plus the path-free run state.
+pub fn worker_bytes(board: Board, method: Method, lanes: usize) -> u64 {
+    match method {
+        Method::Warnsdorff => lanes.max(1) as u64 * Layout::new(board).len() as u64,
+        _ => estimate_bytes(board, method),
+    }
+}
+
+/// `workers` sweep workers would not fit in memory together.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{workers} workers on the {board} board need about {needed_mib} MiB together but only {available_mib} MiB is available; use fewer --threads (or a smaller --lane-memory, or smaller boards)")]
+pub struct SweepMemoryError {
+    /// Worker threads.
+    pub workers: usize,
+    /// The board that needs the most.
+    pub board: Board,
+    /// Estimated need of all workers.
+    pub needed_mib: u64,
+    /// Available memory.
+    pub available_mib: u64,
+}
+
+/// Whether `workers` workers, each needing `per_worker` bytes at most (on `board`, the board that
+/// needs the most), fit within 80% of available memory.
+pub fn check_workers(
+    board: Board,
+    per_worker: u64,
+    workers: usize,
+) -> Result<(), SweepMemoryError> {
+    let needed = per_worker.saturating_mul(workers as u64);
+    let available = available_bytes();
+    if !fits_in(needed, available) {
+        return Err(SweepMemoryError {
+            workers,
+            board,
+            needed_mib: needed.div_ceil(1 << 20),
+            available_mib: available >> 20,
+        });
+    }
+    Ok(())
+}
