@@ -5,7 +5,7 @@
 //! `n in {3,5,6}`, or `m = n = 4`. Closed tours: Schwenk (1991), "Which rectangular chessboards have a
 //! knight's tour?": a closed tour exists unless `m` and `n` are both odd, or `m in {1,2,4}`, or `m = 3`
 //! and `n in {4,6,8}`. Start squares: every move changes colour, so on a board with an odd number of
-//! squares an open tour starts on the corners' colour. See `REFERENCE.md`.
+//! squares an open tour starts on the corners' colour. See `docs/REFERENCE.md`.
 
 use crate::board::{Board, Square};
 

@@ -11,7 +11,7 @@
 //! - A169764 (closed tour diagrams of 3 x n, = A070030 on 3 x 2n): 3x10 16, 3x12 176, 3x14 1536;
 //!   from A169769 (geometrically distinct: 6, 44, 396) and A169768 (twofold symmetric: 4, 0, 24)
 //!   through the formula A169769 = A169764/4 + A169768/2 given in A169769.
-//! - 5x5 per start (REFERENCE.md): 304 from each corner, 56 from the eight squares listed, 64 from
+//! - 5x5 per start (docs/REFERENCE.md): 304 from each corner, 56 from the eight squares listed, 64 from
 //!   the centre, 0 elsewhere.
 
 use ktour::board::{Board, Square};
@@ -69,7 +69,7 @@ fn cycles(r: u64, c: u64) -> u64 {
 
 #[test]
 fn five_by_five_total_and_per_start() {
-    // A165134(5) = 1728; the per-start table of REFERENCE.md.
+    // A165134(5) = 1728; the per-start table of docs/REFERENCE.md.
     let b = board(5, 5);
     let got = run(b, Closure::Open, Orientation::Directed, Starts::All);
     assert_eq!(got.count, 1728);

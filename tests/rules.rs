@@ -1,5 +1,5 @@
 //! The tie-break rule family: hand-built positions where each rule picks differently from `first`
-//! (expected squares computed independently from the definitions in REFERENCE.md), slow references on
+//! (expected squares computed independently from the definitions in docs/REFERENCE.md), slow references on
 //! random positions, the squirrel rule on n = 5..60, and reproducible randomness.
 
 use ktour::board::{Board, Square, KNIGHT_DELTAS};
@@ -223,7 +223,7 @@ fn fast_warnsdorff_equals_reference_for_every_rule_on_all_starts() {
 }
 
 /// Squirrel & Cull claim full tours for every n >= 5 from the corner. With the rule exactly as in
-/// REFERENCE.md it holds for every n from 5 to 60 (the range) and fails at n = 74 alone up to
+/// docs/REFERENCE.md it holds for every n from 5 to 60 (the range) and fails at n = 74 alone up to
 /// 100 (and up to 400: results/rule-failure-by-size); the test pins that.
 #[test]
 fn squirrel_gives_full_tours_for_n_5_to_100_except_74() {

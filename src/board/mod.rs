@@ -1,6 +1,6 @@
 //! Board geometry: sizes, squares, knight moves and the padded layout used by the search engine.
 //!
-//! Conventions follow `REFERENCE.md` (Squirrel & Cull 1996, Fig. 1): a square is `(row, col)`, 0-based,
+//! Conventions follow `docs/REFERENCE.md` (Squirrel & Cull 1996, Fig. 1): a square is `(row, col)`, 0-based,
 //! row 0 printed at the top, and the eight knight moves carry the labels 1..8 clockwise from "up two,
 //! right one".
 
@@ -213,7 +213,7 @@ mod tests {
 
     #[test]
     fn knight_graph_edge_count_matches_formula() {
-        // Edges of the n x n knight graph: 4n^2 - 12n + 8 (REFERENCE.md).
+        // Edges of the n x n knight graph: 4n^2 - 12n + 8 (docs/REFERENCE.md).
         for n in 3..=12u64 {
             let b = Board::square(n).unwrap();
             let twice: usize = b.squares().map(|s| b.neighbours(s).count()).sum();

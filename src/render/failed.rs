@@ -2,7 +2,7 @@
 //! neighbour visited, so no path can reach them any more) and, for the last few moves, the candidate
 //! squares with their degrees.
 //!
-//! Degrees follow `REFERENCE.md`: the number of unvisited on-board knight neighbours of a candidate,
+//! Degrees follow `docs/REFERENCE.md`: the number of unvisited on-board knight neighbours of a candidate,
 //! counted after the square being moved from has been marked visited.
 
 use super::svg::RenderError;
