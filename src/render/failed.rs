@@ -5,7 +5,7 @@
 //! Degrees follow `docs/REFERENCE.md`: the number of unvisited on-board knight neighbours of a candidate,
 //! counted after the square being moved from has been marked visited.
 
-use super::svg::RenderError;
+use super::error::{check_on_board, RenderError};
 use crate::board::{Board, Square};
 
 /// Largest board (in squares) the analysis accepts: it keeps one `u32` per square.
@@ -84,7 +84,7 @@ pub fn analyse_failed(
     let Some(&dead_end) = squares.last() else {
         return Err(RenderError::Empty);
     };
-    super::svg::check_on_board(board, squares)?;
+    check_on_board(board, squares)?;
     // visit[i]: 1-based visit number of square i (its first visit), 0 if never visited.
     let mut visit = vec![0u32; board.len() as usize];
     let mut visited = 0;

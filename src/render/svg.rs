@@ -10,9 +10,10 @@
 //! shaded, stranded ones highlighted, the dead end marked, the candidates of the last moves with their
 //! degrees, and a text panel below the board saying the same in words.
 
+use super::error::{check_on_board, RenderError};
 use super::escape_xml;
 use super::failed::{analyse_failed, FailedAnalysis};
-use crate::board::{is_knight_move, Board, BoardError, Square};
+use crate::board::{is_knight_move, Board};
 use crate::tour::TourRecord;
 use std::fmt::Write as _;
 
@@ -20,35 +21,6 @@ use std::fmt::Write as _;
 pub const NUMBERS_MAX_SIDE: u32 = 30;
 /// Boards with at most this many squares on their longer side get a checkerboard.
 pub const CHECKER_MAX_SIDE: u32 = 100;
-
-/// A tour record that cannot be drawn.
-#[derive(Debug, thiserror::Error)]
-pub enum RenderError {
-    /// No squares at all.
-    #[error("the tour has no squares")]
-    Empty,
-    /// A square outside the board.
-    #[error("square {step} of the path, {square}, is off the {board} board")]
-    OffBoard {
-        /// 1-based position in the path.
-        step: usize,
-        /// The square.
-        square: Square,
-        /// The board.
-        board: Board,
-    },
-    /// The board is too large for the requested picture.
-    #[error("the {board} board is too large to draw this way (at most {limit} squares)")]
-    TooLarge {
-        /// The board.
-        board: Board,
-        /// The limit, in squares.
-        limit: u32,
-    },
-    /// The record's size is not a valid board.
-    #[error("invalid board: {0}")]
-    Board(#[from] BoardError),
-}
 
 /// When to write visit numbers into the squares.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -101,21 +73,6 @@ pub fn tour_svg_with(rec: &TourRecord, opts: &SvgOptions) -> Result<String, Rend
         Some(analyse_failed(board, &rec.squares, opts.last_steps)?)
     };
     Ok(Picture::new(board, rec, opts, failed.as_ref()).draw())
-}
-
-/// An error for the first square of `squares` that is off `board`.
-pub(crate) fn check_on_board(board: Board, squares: &[Square]) -> Result<(), RenderError> {
-    match squares
-        .iter()
-        .position(|s| !board.contains(s.row() as i64, s.col() as i64))
-    {
-        Some(i) => Err(RenderError::OffBoard {
-            step: i + 1,
-            square: squares[i],
-            board,
-        }),
-        None => Ok(()),
-    }
 }
 
 /// A number with at most three decimals and no trailing zeros.
@@ -613,6 +570,7 @@ impl<'a> Picture<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Square;
 
     #[test]
     fn relative_moves_are_compact() {
