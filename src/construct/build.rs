@@ -7,7 +7,7 @@
 //! square once, so peak memory is the output `Vec<Square>` (4 bytes per square) plus a few kilobytes.
 //!
 //! ADVICE FOR HACKERS: the walk relies on each join edge being an edge of its block's base tour that no
-//! other join uses; `bases::role_edge` and [`Layout::active`] must agree on which roles a block plays.
+//! other join uses; `bases::role_edge` and [`BlockTiling::active`] must agree on which roles a block plays.
 
 use super::bases::{self, role_index, Base, Family, Role, Roles, Shape, ALL_ROLES, ROLE_LIST};
 use crate::board::Square;
@@ -19,13 +19,15 @@ pub struct Band {
     pub r0: u32,
     /// Rows in the band.
     pub height: u8,
-    /// Index into [`Layout::parts`].
+    /// Index into [`BlockTiling::parts`].
     pub part: u16,
 }
 
-/// A board cut into blocks, the family of their join edges, and the root of the walk.
+/// A tiling of the board by blocks (bands of blocks, each block toured by one base), the family of
+/// their join edges, and the root of the walk. Not to be confused with [`crate::board::Layout`], the
+/// padded array of the search.
 #[derive(Clone, Debug)]
-pub struct Layout {
+pub struct BlockTiling {
     /// Join geometry of every block.
     pub family: Family,
     /// The bands, top to bottom.
@@ -131,7 +133,7 @@ pub fn bands_from(heights: &[u8], part: u16, odd: Option<(usize, u16)>) -> Vec<B
         .collect()
 }
 
-impl Layout {
+impl BlockTiling {
     /// The roles block `j` of band `i` plays.
     #[inline]
     pub fn active(&self, i: usize, j: usize) -> Roles {
@@ -330,7 +332,7 @@ struct Frame<'a> {
 }
 
 impl<'a> Frame<'a> {
-    fn new(l: &Layout, i: usize, j: usize, base: &'a Base, p: usize, d: isize) -> Frame<'a> {
+    fn new(l: &BlockTiling, i: usize, j: usize, base: &'a Base, p: usize, d: isize) -> Frame<'a> {
         let band = l.bands[i];
         Frame {
             i,

@@ -20,7 +20,7 @@
 //!
 //! Open tours from a given start: the block around the start becomes the path block, its path found
 //! at run time by the same search (a few thousand nodes); on strips the blocks left of it are mirror
-//! images ([`build::Layout::mirror_below`]). See [`construct`] for which starts are covered.
+//! images ([`build::BlockTiling::mirror_below`]). See [`construct`] for which starts are covered.
 
 pub mod bases;
 pub mod build;
@@ -29,7 +29,7 @@ pub mod search;
 use crate::board::{Board, Square};
 use crate::exists::{self, NoTour};
 use bases::{Base, BaseSpec, Family, Shape};
-use build::{bands_from, part_from, split, Layout, RootStart};
+use build::{bands_from, part_from, split, BlockTiling, RootStart};
 use search::{Goal, Graph, SearchOutcome};
 
 /// Why [`construct`] returned no tour.
@@ -305,7 +305,7 @@ const EVEN_SIZES: [u8; 3] = [8, 6, 10];
 const ANY_SIZES: [u8; 6] = [8, 6, 10, 7, 9, 5];
 
 /// The block `(band, block)` holding square `s`, and `s` in its local coordinates.
-fn locate(l: &Layout, s: Square) -> ((usize, usize), (u8, u8)) {
+fn locate(l: &BlockTiling, s: Square) -> ((usize, usize), (u8, u8)) {
     let r = s.row() as u32;
     let i = l.bands.iter().rposition(|b| b.r0 <= r).unwrap();
     let band = l.bands[i];
@@ -316,10 +316,10 @@ fn locate(l: &Layout, s: Square) -> ((usize, usize), (u8, u8)) {
 }
 
 /// Closed tour, rows even and >= 6, cols >= 5.
-fn closed_grid(board: Board, start: Option<Square>) -> Layout {
+fn closed_grid(board: Board, start: Option<Square>) -> BlockTiling {
     let heights = split(board.rows(), &EVEN_SIZES).expect("even rows >= 6");
     let widths = split(board.cols(), &ANY_SIZES).expect("cols >= 5");
-    let mut l = Layout {
+    let mut l = BlockTiling {
         family: Family::Grid,
         bands: bands_from(&heights, 0, None),
         parts: vec![part_from(&widths)],
@@ -332,7 +332,7 @@ fn closed_grid(board: Board, start: Option<Square>) -> Layout {
 }
 
 /// Make the block holding `start` the root (a closed walk may start anywhere).
-fn root_at(l: &mut Layout, start: Option<Square>) {
+fn root_at(l: &mut BlockTiling, start: Option<Square>) {
     match start {
         Some(s) => {
             let (blk, (r, c)) = locate(l, s);
@@ -347,12 +347,12 @@ fn root_at(l: &mut Layout, start: Option<Square>) {
 }
 
 /// Closed tour of `3 x n`, n even >= 12: cap 3x4, middles 3x4, cap 3x8 or 3x10.
-fn strip3_closed(board: Board, start: Option<Square>) -> Layout {
+fn strip3_closed(board: Board, start: Option<Square>) -> BlockTiling {
     let n = board.cols();
     let last = if (n - 12) % 4 == 0 { 8 } else { 10 };
     let mut widths = vec![4u8; ((n - 4 - last) / 4) as usize + 1];
     widths.push(last as u8);
-    let mut l = Layout {
+    let mut l = BlockTiling {
         family: Family::Strip3,
         bands: bands_from(&[3], 0, None),
         parts: vec![part_from(&widths)],
@@ -375,13 +375,13 @@ fn path_base(family: Family, h: u8, w: u8) -> &'static Base {
 }
 
 /// Open tour of `3 x n`, n odd >= 13: path 3x5 from (0,0), middles 3x4, cap 3x8 or 3x10.
-fn strip3_open(board: Board) -> Layout {
+fn strip3_open(board: Board) -> BlockTiling {
     let n = board.cols();
     let last = if (n - 13) % 4 == 0 { 8 } else { 10 };
     let mut widths = vec![5u8];
     widths.extend(std::iter::repeat(4u8).take(((n - 5 - last) / 4) as usize));
     widths.push(last as u8);
-    Layout {
+    BlockTiling {
         family: Family::Strip3,
         bands: bands_from(&[3], 0, None),
         parts: vec![part_from(&widths)],
@@ -392,13 +392,13 @@ fn strip3_open(board: Board) -> Layout {
 }
 
 /// Open tour of `4 x n`, n >= 8: path 4x3..4x6 from (0,0), middles 4x4, cap 4x5.
-fn strip4_open(board: Board) -> Layout {
+fn strip4_open(board: Board) -> BlockTiling {
     let n = board.cols();
     let first = 3 + ((n - 8) % 4) as u8;
     let mut widths = vec![first];
     widths.extend(std::iter::repeat(4u8).take(((n - first as u32 - 5) / 4) as usize));
     widths.push(5);
-    Layout {
+    BlockTiling {
         family: Family::Strip4,
         bands: bands_from(&[4], 0, None),
         parts: vec![part_from(&widths)],
@@ -429,10 +429,10 @@ fn four_row_outer(board: Board, s: Square) -> bool {
 
 /// An open tour of a 3- or 4-row strip (rows 3 or 4, transposed if needed) from `start`: the block
 /// holding the start becomes a path block, found at run time, with mirrored caps and middles on its
-/// left (see [`Layout::mirror_below`]) and ordinary ones on its right. `None` if no cut works: on
+/// left (see [`BlockTiling::mirror_below`]) and ordinary ones on its right. `None` if no cut works: on
 /// 4-row strips the path block must be at one end, so only starts in the first or last 8 columns
 /// are covered.
-fn strip_open_from(board: Board, start: Square) -> Option<Layout> {
+fn strip_open_from(board: Board, start: Square) -> Option<BlockTiling> {
     let (rows, n) = (board.rows() as u8, board.cols());
     let family = if rows == 3 {
         Family::Strip3
@@ -524,7 +524,7 @@ fn strip_open_from(board: Board, start: Square) -> Option<Layout> {
                 start: Some(local),
             };
             let base = Base::with_edges(spec, order, edges).ok()?;
-            return Some(Layout {
+            return Some(BlockTiling {
                 family,
                 bands: bands_from(&[rows], 0, None),
                 parts: vec![part_from(&widths)],
@@ -559,7 +559,7 @@ fn odd_layout(
     rows: (u32, u8, u32),
     cols: (u32, u8, u32),
     board: Board,
-) -> (Layout, (usize, usize)) {
+) -> (BlockTiling, (usize, usize)) {
     let mut heights = split(rows.0, &EVEN_SIZES).unwrap();
     let i = heights.len();
     heights.push(rows.1);
@@ -569,7 +569,7 @@ fn odd_layout(
     odd_w.push(cols.1);
     odd_w.extend(split(cols.2, &EVEN_SIZES).unwrap());
     let widths = split(board.cols(), &ANY_SIZES).unwrap();
-    let l = Layout {
+    let l = BlockTiling {
         family: Family::Grid,
         bands: bands_from(&heights, 0, Some((i, 1))),
         parts: vec![part_from(&widths), part_from(&odd_w)],
