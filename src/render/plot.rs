@@ -582,6 +582,72 @@ mod tests {
         assert_eq!(si(0.5), "0.5");
     }
 
+    /// A summary row with the columns the plots read.
+    #[allow(clippy::too_many_arguments)]
+    fn row(
+        side: u32,
+        runs: u64,
+        feasible_runs: u64,
+        successes: u64,
+        backtracks_mean: Option<f64>,
+        nodes_total: u64,
+        elapsed_ns_total: u64,
+    ) -> SummaryRow {
+        SummaryRow {
+            rows: side,
+            cols: side,
+            rule: "first".into(),
+            method: "backtrack".into(),
+            closed: false,
+            runs,
+            feasible_runs,
+            successes,
+            success_rate: (feasible_runs > 0).then(|| successes as f64 / feasible_runs as f64),
+            backtracks_mean,
+            nodes_total,
+            elapsed_ns_total,
+        }
+    }
+
+    /// The one series' points of `metric`.
+    fn points(summary: &Summary, metric: Metric) -> Vec<(f64, f64)> {
+        let data = chart_data(summary, metric);
+        assert_eq!(data.series.len(), 1, "one (rule, method, closed) series");
+        data.series[0].1.clone()
+    }
+
+    fn close(got: f64, want: f64) -> bool {
+        (got - want).abs() < 1e-9
+    }
+
+    #[test]
+    fn pooled_rates_are_over_feasible_runs_and_backtracks_are_run_weighted() {
+        // Two shards of the same 8x8 cell: 10 runs of which 8 feasible, 6 tours, 2 backtracks per run
+        // on average; then 30 runs, all feasible, 15 tours, 10 backtracks per run. One 6x6 cell where
+        // no run was feasible and the sweep left the rate empty: no point.
+        let summary = Summary {
+            title: "t".into(),
+            rows: vec![
+                row(8, 10, 8, 6, Some(2.0), 1_000, 1_000_000_000),
+                row(8, 30, 30, 15, Some(10.0), 3_000, 1_000_000_000),
+                row(6, 4, 0, 0, None, 40, 0),
+            ],
+        };
+        // success: (6 + 15) / (8 + 30) feasible runs, not / (10 + 30) runs, not the mean of 75% and 50%
+        let success = points(&summary, Metric::Success);
+        assert_eq!(success.len(), 1, "{success:?}");
+        assert_eq!(success[0].0, 8.0);
+        let want = 100.0 * 21.0 / 38.0;
+        assert!(close(success[0].1, want), "{} != {want}", success[0].1);
+        // backtracks: (2 x 10 + 10 x 30) / 40 = 8, not (2 + 10) / 2 = 6
+        let backtracks = points(&summary, Metric::Backtracks);
+        assert_eq!(backtracks.len(), 1, "{backtracks:?}");
+        assert!(close(backtracks[0].1, 8.0), "{backtracks:?}");
+        // throughput: 4,000 nodes in 2 s; the 6x6 cell took no time and has no point
+        let throughput = points(&summary, Metric::Throughput);
+        assert_eq!(throughput, vec![(8.0, 2_000.0)]);
+    }
+
     #[test]
     fn siblings_keep_the_extension() {
         assert_eq!(
