@@ -2,6 +2,7 @@
 //!
 //! | module | what it is for |
 //! |---|---|
+//! | [`auto`] | the `auto` method of `solve`: theorems, then search on small boards, construction otherwise |
 //! | [`board`] | `Board`, `Square`, the eight knight moves (Squirrel & Cull labels), the padded layout |
 //! | [`search`] | the search state: degree array updated incrementally, visited bitboard, make/unmake |
 //! | [`solve`] | pure Warnsdorff, Warnsdorff-ordered backtracking, naive backtracking, tie-break [`solve::rules`] |
@@ -28,6 +29,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod auto;
 pub mod board;
 pub mod cli;
 pub mod construct;

@@ -3,15 +3,15 @@
 
 use super::args::parse_start;
 use super::{BoardArgs, ExitStatus};
+use crate::auto::{self, AutoError, Made, Route};
 use crate::board::{Board, Square};
-use crate::construct::{self, ConstructError};
+use crate::construct::ConstructError;
 use crate::solve::{Impossibility, Method, Outcome, Request, Rule, Solver};
 use crate::tour::{format_grid, format_moves, StatsRecord, TourRecord};
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::time::Instant;
 
 /// Output formats of `solve`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -27,14 +27,6 @@ pub enum Format {
     /// Compact binary: a 32-byte header, then u32 little-endian row-major square indexes.
     Bin,
 }
-
-/// Largest board (squares) on which `auto` tries Warnsdorff-ordered backtracking for an open tour
-/// before constructing one; closed tours are searched only up to [`AUTO_CLOSED_SEARCH`].
-pub const AUTO_OPEN_SEARCH: u32 = 2_500;
-/// Largest board on which `auto` searches for a closed tour.
-pub const AUTO_CLOSED_SEARCH: u32 = 144;
-/// Node budget of `auto`'s search before it falls back to construction.
-pub const AUTO_BUDGET: u64 = 1_000_000;
 
 /// Arguments of `ktour solve`.
 #[derive(Debug, Args)]
@@ -104,68 +96,47 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitStatus> {
         eprintln!("note: --rule {name} is ignored: construction breaks no ties");
     }
     let closed = args.closed || matches!(strategy, Strategy::Search(Method::Rotate));
-    if let Err(reason) = crate::exists::tour_from(board, start, closed) {
-        eprintln!("no tour: {reason}");
-        return Ok(ExitStatus::NoTour);
-    }
-    let req = Request {
-        board,
-        start,
-        closed,
-        method: Method::Backtrack,
-        rule,
-        budget: args.budget,
-        seed: args.seed,
-    };
     let finished = match strategy {
-        Strategy::Search(method) => search(&Request { method, ..req }, "")?,
-        Strategy::Construct => match build(board, closed, start, "") {
-            // a limit of the method, not bad input: a tour may well exist (exit 1, as for a search
-            // that gives up)
-            Err(e) if is_unsupported(&e) => {
-                eprintln!("not found: {e}; a tour may exist there: try --method backtrack");
-                return Ok(ExitStatus::NotFound);
-            }
-            built => built?,
-        },
         Strategy::Auto => {
-            let limit = if closed {
-                AUTO_CLOSED_SEARCH
-            } else {
-                AUTO_OPEN_SEARCH
-            };
-            let searched = if board.len() <= limit {
-                let budget = if args.budget == 0 {
-                    AUTO_BUDGET
-                } else {
-                    args.budget.min(AUTO_BUDGET)
-                };
-                Some(search(
-                    &Request { budget, ..req },
-                    "auto chose backtracking; ",
-                )?)
-            } else {
-                None
-            };
-            match searched {
-                Some(f) if f.outcome != Outcome::BudgetExhausted => f,
-                _ => match build(board, closed, start, "auto chose construction; ") {
-                    Ok(f) => f,
-                    // construction does not reach every start (outer-row starts in the middle of
-                    // long 4-row strips): search is the fallback
-                    Err(e) if is_unsupported(&e) => {
-                        let budget = if args.budget == 0 {
-                            AUTO_BUDGET
-                        } else {
-                            args.budget
-                        };
-                        search(
-                            &Request { budget, ..req },
-                            "construction cannot start there; auto chose backtracking; ",
-                        )?
-                    }
-                    Err(e) => return Err(e),
+            let run = auto::solve(board, start, closed, rule, args.budget, args.seed).map_err(
+                |e| match e {
+                    AutoError::Solve(e) => anyhow::Error::from(e),
+                    AutoError::Construct(e) => e.into(),
                 },
+            )?;
+            finished(board, closed, start, run.made, auto_note(run.route))
+        }
+        Strategy::Search(method) => {
+            if let Some(status) = no_tour(board, start, closed) {
+                return Ok(status);
+            }
+            let req = Request {
+                board,
+                start,
+                closed,
+                method,
+                rule,
+                budget: args.budget,
+                seed: args.seed,
+            };
+            let made = Made::Searched {
+                solution: Solver::new().solve(&req)?,
+                budget: args.budget,
+            };
+            finished(board, closed, start, made, "")
+        }
+        Strategy::Construct => {
+            if let Some(status) = no_tour(board, start, closed) {
+                return Ok(status);
+            }
+            match auto::construct_from(board, closed, start) {
+                // a limit of the method, not bad input: a tour may well exist (exit 1, as for a
+                // search that gives up)
+                Err(e @ ConstructError::StartUnsupported { .. }) => {
+                    eprintln!("not found: {e}; a tour may exist there: try --method backtrack");
+                    return Ok(ExitStatus::NotFound);
+                }
+                built => finished(board, closed, start, built?, ""),
             }
         }
     };
@@ -182,64 +153,69 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitStatus> {
     })
 }
 
-/// Whether construction gave up on a start it does not reach (see [`construct::construct`]).
-fn is_unsupported(e: &anyhow::Error) -> bool {
-    e.downcast_ref::<ConstructError>()
-        .is_some_and(|e| matches!(e, ConstructError::StartUnsupported { .. }))
+/// The theorems' answer for a chosen method (`auto` consults them itself): printed, and the exit
+/// status, when no tour exists.
+fn no_tour(board: Board, start: Square, closed: bool) -> Option<ExitStatus> {
+    let reason = crate::exists::tour_from(board, start, closed).err()?;
+    eprintln!("no tour: {reason}");
+    Some(ExitStatus::NoTour)
 }
 
-fn search(req: &Request, note: &'static str) -> anyhow::Result<Finished> {
-    let solution = Solver::new().solve(req)?;
-    Ok(Finished {
-        record: TourRecord::from(&solution),
-        outcome: solution.outcome,
-        budget: req.budget,
-        note,
-        proof: None,
-    })
-}
-
-fn build(
-    board: Board,
-    closed: bool,
-    start: Square,
-    note: &'static str,
-) -> anyhow::Result<Finished> {
-    let timer = Instant::now();
-    let squares = match construct::construct(board, closed, Some(start)) {
-        Ok(squares) => squares,
-        Err(e @ ConstructError::StartImpossible { .. }) => {
-            return Ok(Finished {
-                record: empty_record(board, closed, start),
-                outcome: Outcome::Impossible(Impossibility::Exhausted),
-                budget: 0,
-                note,
-                proof: Some(e.to_string()),
-            });
+/// What the summary line says about `auto`'s choice.
+fn auto_note(route: Route) -> &'static str {
+    match route {
+        Route::Theorem => "",
+        Route::Search => "auto chose backtracking; ",
+        Route::Construction => "auto chose construction; ",
+        Route::SearchAfterConstruction => {
+            "construction cannot start there; auto chose backtracking; "
         }
-        Err(e) => return Err(e.into()),
-    };
-    let is_closed = crate::board::is_closed_tour(&squares);
-    Ok(Finished {
-        record: TourRecord {
-            rows: board.rows(),
-            cols: board.cols(),
-            closed: is_closed,
-            start: Some(start),
-            squares,
-            found: true,
-            method: "construct".into(),
-            rule: "-".into(),
-            stats: StatsRecord {
-                elapsed_ns: timer.elapsed().as_nanos() as u64,
-                ..StatsRecord::default()
-            },
-        },
-        outcome: Outcome::Found,
+    }
+}
+
+/// The record to print for what a method made.
+fn finished(board: Board, closed: bool, start: Square, made: Made, note: &'static str) -> Finished {
+    let proved = |proof: String| Finished {
+        record: empty_record(board, closed, start),
+        outcome: Outcome::Impossible(Impossibility::Exhausted),
         budget: 0,
         note,
-        proof: None,
-    })
+        proof: Some(proof),
+    };
+    match made {
+        Made::NoTour(reason) => proved(reason.to_string()),
+        Made::Proved(e) => proved(e.to_string()),
+        Made::Searched { solution, budget } => Finished {
+            record: TourRecord::from(&solution),
+            outcome: solution.outcome,
+            budget,
+            note,
+            proof: None,
+        },
+        Made::Built {
+            squares,
+            elapsed_ns,
+        } => Finished {
+            record: TourRecord {
+                rows: board.rows(),
+                cols: board.cols(),
+                closed: crate::board::is_closed_tour(&squares),
+                start: Some(start),
+                squares,
+                found: true,
+                method: "construct".into(),
+                rule: "-".into(),
+                stats: StatsRecord {
+                    elapsed_ns,
+                    ..StatsRecord::default()
+                },
+            },
+            outcome: Outcome::Found,
+            budget: 0,
+            note,
+            proof: None,
+        },
+    }
 }
 
 fn empty_record(board: Board, closed: bool, start: Square) -> TourRecord {
