@@ -4,12 +4,12 @@
 //! |---|---|
 //! | [`auto`] | the `auto` method of `solve`: theorems, then search on small boards, construction otherwise |
 //! | [`board`] | `Board`, `Square`, the eight knight moves (Squirrel & Cull labels), the padded layout |
-//! | [`search`] | the search state: degree array updated incrementally, visited bitboard, make/unmake |
-//! | [`solve`] | pure Warnsdorff, Warnsdorff-ordered backtracking, naive backtracking, tie-break [`solve::rules`] |
+//! | [`search`] | the search state: degree array updated incrementally (its sentinels are the visited set), make/unmake |
+//! | [`solve`] | pure Warnsdorff, Warnsdorff-ordered backtracking, naive backtracking, Pósa closing, tie-break [`solve::rules`] |
 //! | [`verify`] | the independent tour verifier |
 //! | [`exists`] | existence of open and closed tours from the theorems (Schwenk 1991, Conrad et al. 1994) |
 //! | [`count`] | exact tour counting on boards of at most 64 squares |
-//! | [`construct`] | divide-and-conquer tours on boards of any size; the Posa path closer |
+//! | [`construct`] | divide-and-conquer tours on boards of any size |
 //! | [`experiment`] | sweeps: spec -> plan -> parallel runs -> tidy CSV, resumable and shardable |
 //! | [`render`] | SVG pictures, plots, the HTML replay |
 //! | [`memory`] | how much memory the process may use (meminfo, cgroups, `ulimit -v`), and the share every check allows |
