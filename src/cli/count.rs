@@ -260,8 +260,8 @@ fn run_frontier(
     Ok(ExitStatus::Success)
 }
 
-/// On standard error, before a count expected to take a minute or more (10^10 nodes at 1-2 x 10^8
-/// nodes/s per core on two cores), what to expect: a batch job's log says so at the start.
+/// On standard error, before a count expected to take a minute or more (10^10 nodes, at the 10^8
+/// nodes/s per core that the message assumes), what to expect: a batch job's log says so at the start.
 fn announce_long_count(estimated: f64) {
     if estimated >= 1e10 {
         let cores = rayon::current_num_threads().max(1) as f64;

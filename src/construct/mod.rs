@@ -136,8 +136,8 @@ pub fn construct(
     Ok(out)
 }
 
-/// Bytes of the tour of `board`: the construction writes its squares in place (measured: 66 MB of
-/// resident memory for the 16 x 10^6 squares of 4000x4000, whatever the output format).
+/// Bytes of the tour of `board`: the construction writes its squares in place, so the tour is nearly
+/// all the memory it takes, whatever the output format (figures in `benches/README.md`).
 fn tour_bytes(board: Board) -> u64 {
     board.len() as u64 * std::mem::size_of::<Square>() as u64
 }

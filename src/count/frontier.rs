@@ -11,8 +11,8 @@
 //! - the method is the classical transfer-matrix / "frontier" counting of Hamiltonian paths and cycles
 //!   in grid-like graphs; D. E. Knuth applied it to knight's tours on long, narrow boards ("long and
 //!   skinny knight's tours", and the `SIMPATH`-style frontier programs on his web page);
-//! - the values it reproduces (tested in `tests/count_frontier.rs`; 7x7 in an ignored test, 9 minutes
-//!   and 10 GB): OEIS A165134 (directed open tours on n x n: 1728 on 5x5, 6,637,920 on 6x6,
+//! - the values it reproduces (tested in `tests/count_frontier.rs`; 7x7 in an ignored test, too long
+//!   and too large for CI: figures in `benches/README.md`): OEIS A165134 (directed open tours on n x n: 1728 on 5x5, 6,637,920 on 6x6,
 //!   165,575,218,320 on 7x7), A001230 (closed tours on 2n x 2n: 9,862 on 6x6), A118067 (directed
 //!   Hamiltonian paths of 3 x n), A079137 (undirected Hamiltonian paths of 4 x n), A169764 /
 //!   A070030 (closed tours of 3 x n).

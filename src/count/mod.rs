@@ -130,8 +130,9 @@ pub struct CountOptions {
     pub on_estimate: Option<fn(f64)>,
 }
 
-/// The default [`CountOptions::max_nodes`]: 10^12 nodes, about an hour and a half on two cores of
-/// the machines here (100-200 million nodes/s per core). 7x7 open (about 6 x 10^11) passes;
+/// The default [`CountOptions::max_nodes`]: 10^12 nodes, a count of hours rather than days at the
+/// node rates of `benches/README.md`, so that a count far beyond reach is refused at once instead of
+/// running unnoticed. 7x7 open (about 6 x 10^11) passes;
 /// 8x8 open (about 4 x 10^16) and 8x8 closed (about 4 x 10^14) are refused at once.
 pub const DEFAULT_MAX_NODES: u64 = 1_000_000_000_000;
 
