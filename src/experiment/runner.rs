@@ -10,9 +10,11 @@
 //! `runs.csv`; `--resume` drops run rows of chunks the journal does not list and any torn last line.
 //! Chunk rows are therefore kept in memory and written only after `runs.csv` has been flushed.
 
+use super::options::{SweepOptions, SweepProgress};
 use super::output::{self, ChunkLines, OutDir, Writers};
-use super::plan::{Chunk, Plan, CHUNK_STEPS};
+use super::plan::{Chunk, Plan};
 use super::record::{RunRow, Tally};
+use super::size::CHUNK_STEPS;
 use super::spec::{RecordLevel, Spec};
 use crate::board::Board;
 use crate::exists;
@@ -27,39 +29,6 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, TryLockError};
 use std::time::{Duration, Instant};
-
-/// How to run a sweep.
-#[derive(Clone, Debug)]
-pub struct SweepOptions {
-    /// Output folder.
-    pub out: PathBuf,
-    /// Worker threads.
-    pub threads: usize,
-    /// Continue a sweep of the same spec in `out`.
-    pub resume: bool,
-    /// Replace whatever `out` holds.
-    pub force: bool,
-    /// Run only shard `(index, count)`, 1-based.
-    pub shard: Option<(u32, u32)>,
-    /// How to show progress on standard error.
-    pub progress: SweepProgress,
-    /// The command line, for meta.json.
-    pub command: String,
-    /// Bytes per square a worker's interleaved walks may take on large boards
-    /// ([`Solver::set_lane_memory`]; results do not depend on it).
-    pub lane_memory: f64,
-}
-
-/// How a sweep shows its progress on standard error.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SweepProgress {
-    /// Not at all.
-    Hidden,
-    /// A progress bar (for a terminal).
-    Bar,
-    /// A line at most this often (for a log: a batch job's standard error is a file).
-    Lines(Duration),
-}
 
 /// What a sweep did.
 #[derive(Clone, Debug)]
@@ -253,9 +222,8 @@ impl InOrder<'_> {
 /// How workers hand in finished blocks with no writer thread. A worker puts its message in the
 /// inbox, then writes if it can take the turn; if another worker holds the turn, that one sees the
 /// message before it lets go (it looks at the inbox again after releasing the turn), so no worker
-/// ever waits for another's writing. A separate writer thread came first: on two cores it was a
-/// third busy thread, which preempted the workers (1,900 context switches in a two-thread 8x8
-/// `order:*` sweep, 43 without it) and held that sweep at about 1.75x one thread.
+/// ever waits for another's writing. There is no writer thread because on few cores it would be one
+/// busy thread more than `--threads`, preempting the workers.
 struct Delivery<M, T> {
     inbox: Mutex<Vec<M>>,
     turn: Mutex<T>,
@@ -323,15 +291,15 @@ fn describe(req: &Request) -> String {
 /// side by side, so that as runs of different lengths end, others take their lanes.
 const BATCH_RUNS: usize = 4 * MAX_INTERLEAVED_RUNS;
 
-/// Most work a block takes to reach [`BATCH_RUNS`] runs: 2^24 steps, about 0.1 s on one core (16
-/// runs of 1000x1000).
+/// Most work a block takes to reach [`BATCH_RUNS`] runs: 2^24 steps (16 runs of 1000x1000), a
+/// fraction of a second on one core, so that large boards still report progress and stop promptly.
 const MAX_BLOCK_STEPS: u64 = 1 << 24;
 
 /// Run the chunks of a block, then tally each chunk and add its lines to `lines`. Consecutive chunks
 /// go to [`Solver::run_batch`] together until they hold [`BATCH_RUNS`] runs, so that on
 /// large boards, where a chunk is a single run (more than 2^18 squares), the kernel still has runs to
 /// interleave; chunks that have enough runs go alone, which keeps a batch's buffers small (a whole
-/// 8x8 block in one batch was 6% slower: 4,096 jobs, requests and summaries out of cache). Returns
+/// 8x8 block in one batch would push its jobs, requests and summaries out of cache). Returns
 /// the chunks done, in order, and the error of the first run that failed, if any: the chunks before
 /// its chunk are done, its chunk and the rest are not. `jobs`, `reqs` and `out` are reused buffers.
 #[allow(clippy::too_many_arguments)]
@@ -499,7 +467,7 @@ pub fn run_sweep(spec: &Spec, opts: &SweepOptions) -> Result<SweepReport, SweepE
 }
 
 /// [`run_sweep`] with the spec's plan already made (`Plan::new(spec)`), for a caller that needs it
-/// first (the CLI prints the number of runs): an `order:*` plan takes milliseconds to make.
+/// first (the CLI prints the number of runs), so that it is made once.
 pub fn run_planned_sweep(
     spec: &Spec,
     plan: &Plan,
