@@ -2,6 +2,7 @@
 //! merge` are thin wrappers around [`run_sweep`] and [`merge`].
 
 mod cost;
+mod delivery;
 pub mod memory;
 mod options;
 mod output;

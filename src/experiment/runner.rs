@@ -10,6 +10,7 @@
 //! `runs.csv`; `--resume` drops run rows of chunks the journal does not list and any torn last line.
 //! Chunk rows are therefore kept in memory and written only after `runs.csv` has been flushed.
 
+use super::delivery::{Delivery, Take};
 use super::options::{SweepOptions, SweepProgress};
 use super::output::{self, ChunkLines, OutDir, Writers};
 use super::plan::{Chunk, Plan};
@@ -27,7 +28,6 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard, TryLockError};
 use std::time::{Duration, Instant};
 
 /// What a sweep did.
@@ -219,61 +219,9 @@ impl InOrder<'_> {
     }
 }
 
-/// How workers hand in finished blocks with no writer thread. A worker puts its message in the
-/// inbox, then writes if it can take the turn; if another worker holds the turn, that one sees the
-/// message before it lets go (it looks at the inbox again after releasing the turn), so no worker
-/// ever waits for another's writing. There is no writer thread because on few cores it would be one
-/// busy thread more than `--threads`, preempting the workers.
-struct Delivery<M, T> {
-    inbox: Mutex<Vec<M>>,
-    turn: Mutex<T>,
-}
-
-/// What the holder of the writing turn does with each message, one at a time.
-trait Take<M> {
-    fn take(&mut self, message: M);
-}
-
 /// Squares of the board of `chunk`'s runs.
 fn chunk_squares(plan: &Plan, chunk: &Chunk) -> u64 {
     plan.boards[plan.groups[chunk.group as usize].board].len() as u64
-}
-
-/// A lock whose holder may have panicked: the data is still the best there is (and the panic
-/// itself reaches the caller through the thread scope).
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-impl<M, T: Take<M>> Delivery<M, T> {
-    fn new(turn: T) -> Self {
-        Delivery {
-            inbox: Mutex::new(Vec::new()),
-            turn: Mutex::new(turn),
-        }
-    }
-
-    /// Hand in `message`; it is taken, in this call or by the worker holding the turn, before
-    /// that worker's `deliver` returns.
-    fn deliver(&self, message: M) {
-        lock(&self.inbox).push(message);
-        loop {
-            let mut turn = match self.turn.try_lock() {
-                Ok(turn) => turn,
-                Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
-                Err(TryLockError::WouldBlock) => return, // its holder will see the message
-            };
-            let taken = std::mem::take(&mut *lock(&self.inbox));
-            for m in taken {
-                turn.take(m);
-            }
-            drop(turn);
-            // a message put in while this worker held the turn is written by someone
-            if lock(&self.inbox).is_empty() {
-                return;
-            }
-        }
-    }
 }
 
 fn describe(req: &Request) -> String {
@@ -596,11 +544,7 @@ pub fn run_planned_sweep(
         runs_done_now,
         mut first_error,
         ..
-    } = delivery
-        .turn
-        .into_inner()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    debug_assert!(delivery.inbox.into_inner().map_or(true, |m| m.is_empty()));
+    } = delivery.into_turn();
     // From here on a failure (a full disk shows at this flush at the latest) still ends with
     // `meta.json` saying so, not "running".
     if let Err(e) = writers.flush() {
@@ -656,43 +600,6 @@ pub fn run_planned_sweep(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Messages handed in by many threads at once, with a slow holder so that they meet at the
-    /// hand-off: every message is taken exactly once, and none is left in the inbox at the end.
-    /// (Without the holder's second look at the inbox, the last round's messages are lost.)
-    #[test]
-    fn delivery_takes_every_message_once() {
-        struct Slow(Vec<u32>);
-        impl Take<u32> for Slow {
-            fn take(&mut self, message: u32) {
-                std::thread::sleep(Duration::from_micros(20));
-                self.0.push(message);
-            }
-        }
-        for _ in 0..5 {
-            let delivery = Delivery::new(Slow(Vec::new()));
-            // all threads hand in each round's message together, the last round included
-            let round = std::sync::Barrier::new(8);
-            std::thread::scope(|s| {
-                for t in 0..8u32 {
-                    let (delivery, round) = (&delivery, &round);
-                    s.spawn(move || {
-                        for i in 0..200 {
-                            round.wait();
-                            delivery.deliver(t * 1000 + i);
-                        }
-                    });
-                }
-            });
-            assert!(delivery.inbox.into_inner().unwrap().is_empty());
-            let mut taken = delivery.turn.into_inner().unwrap().0;
-            taken.sort_unstable();
-            let all: Vec<u32> = (0..8)
-                .flat_map(|t| (0..200).map(move |i| t * 1000 + i))
-                .collect();
-            assert_eq!(taken, all);
-        }
-    }
 
     fn spec(text: &str) -> Spec {
         Spec::from_toml(text, "test").unwrap()
