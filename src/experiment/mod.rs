@@ -11,6 +11,7 @@ mod record;
 mod runner;
 mod size;
 mod spec;
+mod spec_file;
 mod table;
 
 pub use cost::{sweep_cost, SweepCost};
@@ -22,8 +23,6 @@ pub use runner::{
     check_worker_memory, request_stop, run_planned_sweep, run_sweep, SweepError, SweepReport,
 };
 pub use size::{rule_applies, PlanSize, CHUNK_STEPS};
-pub use spec::{
-    Budget, BudgetSpec, RecordLevel, Sizes, Spec, SpecError, SpecFile, StartSet, Starts,
-    DEFAULT_SPEC,
-};
+pub use spec::{Budget, Spec, SpecError, StartSet, DEFAULT_SPEC};
+pub use spec_file::{BudgetSpec, RecordLevel, Sizes, SpecFile, Starts};
 pub use table::success_table;

@@ -16,7 +16,8 @@ use super::output::{self, ChunkLines, OutDir, Writers};
 use super::plan::{Chunk, Plan};
 use super::record::{RunRow, Tally};
 use super::size::CHUNK_STEPS;
-use super::spec::{RecordLevel, Spec};
+use super::spec::Spec;
+use super::spec_file::RecordLevel;
 use crate::board::Board;
 use crate::exists;
 use crate::solve::{

@@ -2,7 +2,7 @@
 //! machine, the build and the times), read back to tell whether a folder holds this spec's results.
 
 use super::files::{io, require_regular, write_atomic, OutputError, META};
-use crate::experiment::spec::SpecFile;
+use crate::experiment::spec_file::SpecFile;
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::path::Path;

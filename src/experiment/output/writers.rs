@@ -7,7 +7,7 @@ use super::files::{
 };
 use crate::experiment::plan::{Chunk, Plan};
 use crate::experiment::record::{ChunkRow, RunRow, SummaryRow, Tally};
-use crate::experiment::spec::RecordLevel;
+use crate::experiment::spec_file::RecordLevel;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::fs::{self, File, OpenOptions};
