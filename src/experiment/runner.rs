@@ -630,6 +630,55 @@ mod tests {
         assert!(!out.exists());
     }
 
+    /// A second writer into a folder in use is refused, with the folder named, before it reads
+    /// or writes anything there; once the first has ended, a resume goes on.
+    #[test]
+    fn a_folder_in_use_is_refused_until_its_writer_ends() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("out");
+        let spec = spec("name = \"t\"\nsizes = [5, 6]\nrules = [\"first\", \"roth\"]\n");
+        let plan = Plan::new(&spec).unwrap();
+        let opts = |resume| SweepOptions {
+            out: out.clone(),
+            threads: 1,
+            resume,
+            force: false,
+            shard: None,
+            progress: SweepProgress::Hidden,
+            command: String::new(),
+            lane_memory: crate::solve::DEFAULT_LANE_MEMORY,
+        };
+        let refused = |resume| match run_sweep(&spec, &opts(resume)) {
+            Err(SweepError::Output(e @ output::OutputError::Locked { .. })) => e.to_string(),
+            other => panic!("{:?}", other.map(|r| r.chunks_done)),
+        };
+        // a sweep under way holds its folder open
+        let first = OutDir::open(&out, &spec, &plan, None, false, false).unwrap();
+        let message = refused(false);
+        assert!(message.contains(&out.display().to_string()), "{message}");
+        assert!(!message.contains('\n'), "{message}");
+        drop(first);
+        let done = run_sweep(&spec, &opts(false)).unwrap();
+        let journal = std::fs::read(out.join(output::CHUNKS)).unwrap();
+        // a resume under way, then one more, refused without touching the files
+        let second = OutDir::open(&out, &spec, &plan, None, true, false).unwrap();
+        refused(true);
+        assert_eq!(std::fs::read(out.join(output::CHUNKS)).unwrap(), journal);
+        drop(second);
+        let resumed = run_sweep(&spec, &opts(true)).unwrap();
+        assert_eq!(resumed.chunks_done, done.chunks_total);
+        assert_eq!(resumed.runs_done_now, 0);
+        // a merge into a folder in use is refused too
+        let merged = tmp.path().join("merged");
+        let busy = OutDir::open(&merged, &spec, &plan, None, false, false).unwrap();
+        assert!(matches!(
+            crate::experiment::merge(std::slice::from_ref(&out), &merged, false),
+            Err(output::OutputError::Locked { .. })
+        ));
+        drop(busy);
+        crate::experiment::merge(std::slice::from_ref(&out), &merged, false).unwrap();
+    }
+
     #[test]
     fn blocks_hold_enough_work_and_enough_runs_to_interleave() {
         // 8x8, one chunk (64 runs) per ordering: 64 chunks make 2^18 steps

@@ -60,6 +60,12 @@ pub enum OutputError {
         /// Why.
         message: String,
     },
+    /// Another ktour (a sweep, a resume or a merge) is writing into the folder.
+    #[error("{dir} is in use by another ktour sweep, resume or merge; wait for it to end, or choose another --out")]
+    Locked {
+        /// The folder.
+        dir: PathBuf,
+    },
     /// Inputs to `merge` that do not belong together.
     #[error("cannot merge: {0}")]
     Merge(String),

@@ -4,6 +4,7 @@
 
 use super::files::{io, OutputError, CHUNKS, META, RUNS, SUMMARY};
 use super::journal::{load_journal, write_journal};
+use super::lock::FolderLock;
 use super::meta::{cpu_model, git_commit, hostname, now, read_meta, write_meta, Meta};
 use super::repair::repair_runs;
 use super::writers::{write_summary, Writers};
@@ -26,6 +27,8 @@ pub struct OutDir {
     total_runs: u64,
     total_chunks: u64,
     record: RecordLevel,
+    /// Held while the folder is open: no other ktour writes into it meanwhile.
+    _lock: FolderLock,
 }
 
 impl OutDir {
@@ -43,6 +46,8 @@ impl OutDir {
             return Err(OutputError::NotAFolder { dir: dir.into() });
         }
         fs::create_dir_all(dir).map_err(io(dir))?;
+        // before anything is read: what another writer is changing is not yet what it will be
+        let lock = FolderLock::take(dir)?;
         let meta = if force { None } else { read_meta(dir)? };
         let has_results = [RUNS, CHUNKS, SUMMARY].iter().any(|f| dir.join(f).exists());
         let mut first_started = now();
@@ -92,6 +97,7 @@ impl OutDir {
             total_runs: plan.total_runs(),
             total_chunks: plan.chunks.len() as u64,
             record: spec.file.record,
+            _lock: lock,
         })
     }
 

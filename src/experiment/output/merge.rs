@@ -5,6 +5,7 @@
 use super::files::{csv_err, io, write_atomic, OutputError, CHUNKS, RUNS, SUMMARY};
 use super::folder::check_merge_target;
 use super::journal::load_journal;
+use super::lock::FolderLock;
 use super::meta::{now, read_meta, write_meta};
 use super::repair::{audit_runs, RowCount, RunRows, RunsAudit};
 use super::writers::{summary_rows, write_summary, RUN_HEADER};
@@ -192,10 +193,13 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
             done.entry(k).or_insert(v);
         }
     }
+    fs::create_dir_all(out).map_err(io(out))?;
+    // held until the merged result is written, and taken before `out` is checked, so that no sweep
+    // or merge writes there meanwhile
+    let _lock = FolderLock::take(out)?;
     if !force {
         check_merge_target(out, &first.spec)?;
     }
-    fs::create_dir_all(out).map_err(io(out))?;
     if spec.file.record != RecordLevel::Runs && out.join(RUNS).exists() {
         // a forced merge replaces the whole result: rows of another spec must not stay beside it
         fs::remove_file(out.join(RUNS)).map_err(io(&out.join(RUNS)))?;
