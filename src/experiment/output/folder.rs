@@ -1,6 +1,7 @@
 //! Opening a results folder: it must hold nothing, or this spec's results of this shard (to resume
-//! them), so that another experiment's results are never overwritten or mixed in by accident; and,
-//! on resume, recovering its files after a crash (see `journal` and `repair`).
+//! them), so that another experiment's results are never overwritten or mixed in by accident; held
+//! locked while open (see `lock`); and, on resume, recovering its files after a crash (see `journal`
+//! and `repair`).
 
 use super::files::{io, OutputError, CHUNKS, META, RUNS, SUMMARY};
 use super::journal::{load_journal, write_journal};
