@@ -223,6 +223,17 @@ methods = ["backtrack"]
 
 /// Start a sweep, wait until its journal has at least `rows` finished chunks, then signal it.
 fn interrupt_midway(spec: &Path, out: &Path, signal: &str) -> std::process::Output {
+    let child = start_midway(spec, out);
+    let status = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    child.wait_with_output().unwrap()
+}
+
+/// Start a sweep and return once its journal lists a few finished chunks, while it still runs.
+fn start_midway(spec: &Path, out: &Path) -> std::process::Child {
     let bin = assert_cmd::cargo::cargo_bin("ktour");
     let child = Command::new(bin)
         .arg("sweep")
@@ -249,12 +260,48 @@ fn interrupt_midway(spec: &Path, out: &Path, signal: &str) -> std::process::Outp
         child.try_wait().unwrap().is_none(),
         "the sweep finished before it could be interrupted: make the spec longer"
     );
-    let status = Command::new("kill")
-        .args([signal, &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    child.wait_with_output().unwrap()
+    child
+}
+
+/// A second sweep into a folder that a running sweep writes is refused with one line naming the
+/// folder (exit 2), and so is a merge into it; the lock goes with the first sweep however it ends
+/// (here a SIGKILL), and the resume then completes.
+#[test]
+fn a_folder_being_written_is_refused_to_a_second_writer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(tmp.path(), &interrupted_spec());
+    let (busy, other) = (tmp.path().join("busy"), tmp.path().join("other"));
+    let small = tmp.path().join("small.toml");
+    std::fs::write(&small, "name = \"small\"\nsizes = [6]\n").unwrap();
+    sweep(&small, &other, &[]).assert().success();
+    let mut first = start_midway(&spec, &busy);
+    let second = sweep(&spec, &busy, &["--resume"]).output().unwrap();
+    let merged = merge(&[&other], &busy, &[]).output().unwrap();
+    let still_running = first.try_wait().unwrap().is_none();
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert!(
+        still_running,
+        "the first sweep ended too soon: make the spec longer"
+    );
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(2), "{err}");
+    // after the line announcing the sweep, one line of error
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert_eq!(err.lines().last(), Some(errors[0]), "{err}");
+    assert!(
+        errors[0].contains("in use") && errors[0].contains(&*busy.to_string_lossy()),
+        "{err}"
+    );
+    let err = String::from_utf8_lossy(&merged.stderr);
+    assert_eq!(merged.status.code(), Some(2), "{err}");
+    assert!(err.contains("in use"), "{err}");
+    sweep(&spec, &busy, &["--resume", "--threads", "2"])
+        .assert()
+        .success();
+    let meta = std::fs::read_to_string(busy.join("meta.json")).unwrap();
+    assert!(meta.contains("\"complete\""), "{meta}");
 }
 
 #[test]

@@ -1,7 +1,7 @@
 #![no_main]
 //! Any text as an experiment spec, then (for plans of modest size) the plan and the cost estimate of
 //! `--dry-run`: never a panic.
-use ktour::experiment::{sweep_cost, Plan, PlanSize, Spec};
+use ktour::experiment::{sweep_cost, Plan, Spec};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -12,7 +12,10 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     // a valid spec may plan billions of runs: that is slow, not wrong
-    if PlanSize::of(&spec).is_some_and(|size| size.bytes() < 50_000_000) {
+    if spec
+        .plan_size()
+        .is_some_and(|size| Plan::bytes_for(&size) < 50_000_000)
+    {
         if let Ok(plan) = Plan::new(&spec) {
             let _ = sweep_cost(&spec, &plan, &plan.chunks, 2.0);
         }

@@ -7,12 +7,10 @@ use super::plan::{Chunk, Plan};
 use super::spec::Spec;
 use crate::solve::{Method, Rule};
 
-/// Nanoseconds a pure-Warnsdorff step of `rule` takes on one core of a sweep, as measured on the
-/// 2-core machine of `benches/README.md`. Walks interleaved (`lanes` > 1, boards up to about
-/// 500x500): 100x100 all starts, `first` 2.75 ns, `roth` 1.22x, `pohl` 2.21x, `random` 2.92x. One
-/// walk at a time (the default memory rule past about 500x500): 1000x1000 sweeps, `first` 38 min,
-/// `roth` 53, `pohl` 40 for 10^12 steps on 2 cores; `random` 1.7x `first` (criterion). `squirrel`
-/// walks one run at a time everywhere, about 4.2 ns.
+/// Nanoseconds a pure-Warnsdorff step of `rule` takes on one core of a sweep, from the measurements
+/// in `benches/README.md` (which says how and where they were taken). Walks interleaved (`lanes` >
+/// 1, boards up to about 500x500) and walks one at a time (the default memory rule past that) cost
+/// differently per rule, so each has its own figures; `squirrel` walks one run at a time everywhere.
 fn step_ns(rule: Rule, lanes: usize) -> f64 {
     let (first, distance, pohl, random) = if lanes > 1 {
         (2.75, 3.35, 6.1, 8.0)

@@ -8,16 +8,13 @@
 //! you must change it.
 
 use super::record::{SummaryRow, Tally};
+use super::size::{chunk_runs, rule_applies, PlanSize};
 use super::spec::{Budget, Spec, StartSet};
 use crate::board::{Board, Square};
 use crate::solve::{Method, Request, Rule};
 use rand::seq::index::sample;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-
-/// Target work per chunk, in Warnsdorff steps (squares visited): about a millisecond, small enough for
-/// even load balance and fast interrupts, large enough that scheduling costs nothing.
-pub const CHUNK_STEPS: u64 = 1 << 18;
 
 /// One board x rule x method: a row of `summary.csv`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,17 +75,6 @@ pub struct Plan {
     budget: Budget,
 }
 
-/// Whether `rule` applies to runs from `start` on `board` (squirrel: n x n, n >= 5, from the corner).
-pub fn rule_applies(rule: Rule, board: Board, start: Square) -> bool {
-    rule != Rule::Squirrel
-        || (board.rows() == board.cols() && board.rows() >= 5 && start == Square::new(0, 0))
-}
-
-/// Runs per chunk on `board`: about [`CHUNK_STEPS`] squares of work.
-fn chunk_runs(board: Board) -> u64 {
-    (CHUNK_STEPS / board.len() as u64).clamp(1, 1 << 16)
-}
-
 fn starts_for(
     set: &StartSet,
     board: Board,
@@ -102,18 +88,7 @@ fn starts_for(
             v
         }
         StartSet::Corner => vec![Square::new(0, 0)],
-        StartSet::Corners => {
-            let (r, c) = (board.rows() as u16 - 1, board.cols() as u16 - 1);
-            let mut v = vec![
-                Square::new(0, 0),
-                Square::new(0, c),
-                Square::new(r, 0),
-                Square::new(r, c),
-            ];
-            v.sort();
-            v.dedup();
-            v
-        }
+        StartSet::Corners => StartSet::corners(board),
         StartSet::Sample(k) => {
             let n = board.len() as usize;
             let k = (*k as usize).min(n);
@@ -131,91 +106,6 @@ fn starts_for(
         }
         StartSet::List(v) => v.clone(),
     })
-}
-
-/// How many start squares `set` gives on `board`, without listing them.
-fn start_count(set: &StartSet, board: Board) -> u64 {
-    match set {
-        StartSet::All => board.len() as u64,
-        StartSet::Corner => 1,
-        StartSet::Corners => starts_for(set, board, 0).map_or(4, |v| v.len() as u64),
-        StartSet::Sample(k) => (*k as u64).min(board.len() as u64),
-        StartSet::List(v) => v.len() as u64,
-    }
-}
-
-/// The size of a spec's plan, counted without building it, so that a plan too large to number or
-/// to hold in memory is refused before anything is allocated. `squirrel` groups are counted on
-/// every board where they could apply (a sample may miss the corner), so counts are upper bounds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PlanSize {
-    /// Entries of the boards' start lists.
-    pub start_squares: u64,
-    /// Groups (board x rule x method).
-    pub groups: u64,
-    /// Runs.
-    pub runs: u64,
-    /// Chunks.
-    pub chunks: u64,
-    /// Runs of the largest group.
-    pub largest_group: u64,
-}
-
-impl PlanSize {
-    /// The size of `spec`'s plan; `None` past `u64`.
-    pub fn of(spec: &Spec) -> Option<PlanSize> {
-        let mut size = PlanSize::default();
-        let methods = spec.methods.len() as u64;
-        let random = spec.rules.iter().filter(|r| r.is_random()).count() as u64;
-        let squirrel = spec.rules.contains(&Rule::Squirrel) as u64;
-        let fixed = spec.rules.len() as u64 - random - squirrel;
-        let corner_listed = match &spec.starts {
-            StartSet::List(v) => v.contains(&Square::new(0, 0)),
-            _ => true,
-        };
-        for &board in &spec.boards {
-            let n_starts = start_count(&spec.starts, board);
-            size.start_squares = size.start_squares.checked_add(n_starts)?;
-            let squirrel_applies =
-                corner_listed && rule_applies(Rule::Squirrel, board, Square::new(0, 0));
-            let per_chunk = chunk_runs(board);
-            // (rules, runs of each of their groups)
-            let kinds = [
-                (fixed, n_starts),
-                (random, n_starts.checked_mul(spec.file.trials as u64)?),
-                (squirrel * squirrel_applies as u64, 1),
-            ];
-            for (rules, runs) in kinds {
-                let groups = rules.checked_mul(methods)?;
-                if groups == 0 {
-                    continue;
-                }
-                size.groups = size.groups.checked_add(groups)?;
-                size.runs = size.runs.checked_add(groups.checked_mul(runs)?)?;
-                let chunks = groups.checked_mul(runs.div_ceil(per_chunk))?;
-                size.chunks = size.chunks.checked_add(chunks)?;
-                size.largest_group = size.largest_group.max(runs);
-            }
-        }
-        Some(size)
-    }
-
-    /// About the bytes that the plan and the runner's lists derived from it take: per chunk the
-    /// plan's, the shard's and the to-do list's copies, a block's range and a journal entry on
-    /// resume; per group its tally and summary row (names included); per start square its entry.
-    pub fn bytes(&self) -> u64 {
-        use std::mem::size_of;
-        let chunk = 3 * size_of::<Chunk>()
-            + size_of::<std::ops::Range<usize>>()
-            + size_of::<(u64, Tally)>();
-        let group = size_of::<Group>() + size_of::<Tally>() + size_of::<SummaryRow>() + 64;
-        (self.chunks.saturating_mul(chunk as u64))
-            .saturating_add(self.groups.saturating_mul(group as u64))
-            .saturating_add(
-                self.start_squares
-                    .saturating_mul(size_of::<Square>() as u64),
-            )
-    }
 }
 
 /// A plan that could not be made.
@@ -241,20 +131,37 @@ pub enum PlanError {
 }
 
 impl Plan {
+    /// About the bytes that a plan of `size` and the runner's lists derived from it take: per chunk the
+    /// plan's, the shard's and the to-do list's copies, a block's range and a journal entry on
+    /// resume; per group its tally and summary row (names included); per start square its entry.
+    pub fn bytes_for(size: &PlanSize) -> u64 {
+        use std::mem::size_of;
+        let chunk = 3 * size_of::<Chunk>()
+            + size_of::<std::ops::Range<usize>>()
+            + size_of::<(u64, Tally)>();
+        let group = size_of::<Group>() + size_of::<Tally>() + size_of::<SummaryRow>() + 64;
+        (size.chunks.saturating_mul(chunk as u64))
+            .saturating_add(size.groups.saturating_mul(group as u64))
+            .saturating_add(
+                size.start_squares
+                    .saturating_mul(size_of::<Square>() as u64),
+            )
+    }
+
     /// Number the spec's work; refused when the plan would not fit in memory (within 80% of what
     /// is available, as for the workers), rather than dying in the allocator.
     pub fn new(spec: &Spec) -> Result<Plan, PlanError> {
         let f = &spec.file;
-        let size = PlanSize::of(spec).ok_or(PlanError::TooLarge)?;
+        let size = spec.plan_size().ok_or(PlanError::TooLarge)?;
         let available = crate::memory::available_bytes();
         let too_big = || PlanError::Memory {
             runs: size.runs,
             chunks: size.chunks,
             start_squares: size.start_squares,
-            needed_mib: size.bytes().div_ceil(1 << 20),
+            needed_mib: Plan::bytes_for(&size).div_ceil(1 << 20),
             available_mib: available >> 20,
         };
-        if !crate::memory::fits_in(size.bytes(), available) {
+        if !crate::memory::fits_in(Plan::bytes_for(&size), available) {
             return Err(too_big());
         }
         let count = |n: u64| usize::try_from(n).map_err(|_| too_big());
@@ -407,7 +314,7 @@ mod tests {
         .unwrap();
         let plan = Plan::new(&spec).unwrap();
         assert_eq!(
-            PlanSize::of(&spec).map(|s| (s.runs, s.chunks, s.groups)),
+            spec.plan_size().map(|s| (s.runs, s.chunks, s.groups)),
             Some((
                 plan.total_runs(),
                 plan.chunks.len() as u64,

@@ -1,8 +1,7 @@
 //! The rows of the CSV files, one flat `Serialize` struct per file, and the per-group tally that
 //! `summary.csv` is made of. Column names are a contract with pandas/polars/R scripts and `ktour plot`.
 
-use super::plan::Job;
-use crate::solve::{Outcome, Rule, RunSummary};
+use crate::solve::{Outcome, RunSummary};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
@@ -46,50 +45,90 @@ pub struct RunRow<'a> {
     pub elapsed_ns: u64,
 }
 
-impl RunRow<'_> {
-    /// Whether this is the row of `job`: its board, rule, method, closedness, start, trial and seed
-    /// are the job's. A resume or a merge takes a row for its job only then, so that a row whose
-    /// job number was damaged into another's (a digit lost, a line split) is not taken for that run.
-    pub fn describes(&self, job: &Job) -> bool {
-        let r = &job.request;
-        self.job == job.job
-            && (self.rows, self.cols) == (r.board.rows(), r.board.cols())
-            && self.method == r.method.name()
-            && self.rule.parse::<Rule>().is_ok_and(|rule| rule == r.rule)
-            && self.closed == r.closed
-            && (self.start_row, self.start_col) == (r.start.row(), r.start.col())
-            && self.trial == job.trial
-            && self.seed == r.seed
-    }
+/// How a counter of a [`Tally`] adds up across chunks, shards and resumes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CounterKind {
+    /// A count or a sum: added.
+    Sum,
+    /// A largest value: the larger one kept.
+    Max,
+    /// A sum of wall-clock time: added, but left out of the journal's checksum, because it varies
+    /// between runs of the same spec while the journal does not.
+    Timing,
 }
 
-/// Counts over a set of runs of one group; adds up across chunks, shards and resumes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Tally {
-    /// Runs.
-    pub runs: u64,
-    /// Runs from starts where colour parity and the existence theorems allow a tour.
-    pub feasible_runs: u64,
-    /// Runs that found a tour.
-    pub successes: u64,
-    /// Pure Warnsdorff dead ends (and `not-closed`).
-    pub dead_ends: u64,
-    /// Searches stopped by the budget.
-    pub budget_exhausted: u64,
-    /// Runs proved impossible (theorem or exhausted search).
-    pub impossible: u64,
-    /// Sum of squares visited.
-    pub visited_total: u64,
-    /// Sum of nodes.
-    pub nodes_total: u64,
-    /// Sum of backtracks.
-    pub backtracks_total: u64,
-    /// Largest backtrack count of one run.
-    pub backtracks_max: u64,
-    /// Sum of ties.
-    pub ties_total: u64,
-    /// Sum of wall-clock nanoseconds (timing column).
-    pub elapsed_ns_total: u64,
+/// One counter of a [`Tally`]: its field and column name, and how it adds up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counter {
+    /// The field of [`Tally`] and the column of `chunks.csv`.
+    pub name: &'static str,
+    /// How it adds up.
+    pub kind: CounterKind,
+}
+
+/// Defines [`Tally`] from one table of counters, with [`Tally::COUNTERS`], [`Tally::counts`] and
+/// [`Tally::from_counts`]: the struct, the journal's columns and its checksum all come from this
+/// one list, so a counter cannot be added to one of them and forgotten in another.
+macro_rules! tally {
+    ($(#[$meta:meta])* pub struct Tally { $( $(#[doc = $doc:literal])+ $name:ident: $kind:ident, )+ }) => {
+        $(#[$meta])*
+        pub struct Tally {
+            $( $(#[doc = $doc])+ pub $name: u64, )+
+        }
+
+        /// How many counters a [`Tally`] has.
+        pub const COUNTERS: usize = [$(stringify!($name)),+].len();
+
+        impl Tally {
+            /// Every counter, in field and column order.
+            pub const COUNTERS: [Counter; COUNTERS] = [
+                $( Counter { name: stringify!($name), kind: CounterKind::$kind }, )+
+            ];
+
+            /// The counters' values, in the order of [`Tally::COUNTERS`].
+            pub fn counts(&self) -> [u64; COUNTERS] {
+                [$(self.$name),+]
+            }
+
+            /// The tally of these values, in the order of [`Tally::COUNTERS`] (the inverse of
+            /// [`Tally::counts`]).
+            pub fn from_counts(counts: [u64; COUNTERS]) -> Tally {
+                let [$($name),+] = counts;
+                Tally { $($name),+ }
+            }
+        }
+    };
+}
+
+tally! {
+    /// Counts over a set of runs of one group; adds up across chunks, shards and resumes.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct Tally {
+        /// Runs.
+        runs: Sum,
+        /// Runs from starts where colour parity and the existence theorems allow a tour.
+        feasible_runs: Sum,
+        /// Runs that found a tour.
+        successes: Sum,
+        /// Pure Warnsdorff dead ends (and `not-closed`).
+        dead_ends: Sum,
+        /// Searches stopped by the budget.
+        budget_exhausted: Sum,
+        /// Runs proved impossible (theorem or exhausted search).
+        impossible: Sum,
+        /// Sum of squares visited.
+        visited_total: Sum,
+        /// Sum of nodes.
+        nodes_total: Sum,
+        /// Sum of backtracks.
+        backtracks_total: Sum,
+        /// Largest backtrack count of one run.
+        backtracks_max: Max,
+        /// Sum of ties.
+        ties_total: Sum,
+        /// Sum of wall-clock nanoseconds (timing column).
+        elapsed_ns_total: Timing,
+    }
 }
 
 impl Tally {
@@ -142,57 +181,31 @@ impl Tally {
 
     /// Add another tally.
     pub fn merge(&mut self, o: &Tally) {
-        self.runs += o.runs;
-        self.feasible_runs += o.feasible_runs;
-        self.successes += o.successes;
-        self.dead_ends += o.dead_ends;
-        self.budget_exhausted += o.budget_exhausted;
-        self.impossible += o.impossible;
-        self.visited_total += o.visited_total;
-        self.nodes_total += o.nodes_total;
-        self.backtracks_total += o.backtracks_total;
-        self.backtracks_max = self.backtracks_max.max(o.backtracks_max);
-        self.ties_total += o.ties_total;
-        self.elapsed_ns_total += o.elapsed_ns_total;
+        let mut counts = self.counts();
+        for ((n, m), counter) in counts.iter_mut().zip(o.counts()).zip(&Tally::COUNTERS) {
+            *n = match counter.kind {
+                CounterKind::Max => (*n).max(m),
+                CounterKind::Sum | CounterKind::Timing => *n + m,
+            };
+        }
+        *self = Tally::from_counts(counts);
     }
 }
 
 /// A finished chunk: a row of `chunks.csv`, the sweep's journal (what `--resume` and `merge` read).
-/// Flat on purpose: the columns are the chunk, its group, then the [`Tally`] fields.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Flat on disk: the columns are the chunk, its group, the counters of [`Tally::COUNTERS`] in
+/// order, then the check (see [`ChunkRow::header`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChunkRow {
     /// Chunk number.
     pub chunk: u64,
     /// Group number (row of summary.csv, in plan order).
     pub group: u32,
-    /// See [`Tally`].
-    pub runs: u64,
-    /// See [`Tally`].
-    pub feasible_runs: u64,
-    /// See [`Tally`].
-    pub successes: u64,
-    /// See [`Tally`].
-    pub dead_ends: u64,
-    /// See [`Tally`].
-    pub budget_exhausted: u64,
-    /// See [`Tally`].
-    pub impossible: u64,
-    /// See [`Tally`].
-    pub visited_total: u64,
-    /// See [`Tally`].
-    pub nodes_total: u64,
-    /// See [`Tally`].
-    pub backtracks_total: u64,
-    /// See [`Tally`].
-    pub backtracks_max: u64,
-    /// See [`Tally`].
-    pub ties_total: u64,
-    /// See [`Tally`].
-    pub elapsed_ns_total: u64,
+    /// The chunk's counts.
+    pub tally: Tally,
     /// [`ChunkRow::checksum`] as written, so that a line damaged afterwards (an edit, a
     /// spreadsheet's rewrite, failing storage) is not taken for a finished chunk. Journals written
     /// before this column existed read as `None`, unchecked.
-    #[serde(default)]
     pub check: Option<u32>,
 }
 
@@ -202,64 +215,148 @@ impl ChunkRow {
         let mut row = ChunkRow {
             chunk,
             group,
-            runs: t.runs,
-            feasible_runs: t.feasible_runs,
-            successes: t.successes,
-            dead_ends: t.dead_ends,
-            budget_exhausted: t.budget_exhausted,
-            impossible: t.impossible,
-            visited_total: t.visited_total,
-            nodes_total: t.nodes_total,
-            backtracks_total: t.backtracks_total,
-            backtracks_max: t.backtracks_max,
-            ties_total: t.ties_total,
-            elapsed_ns_total: t.elapsed_ns_total,
+            tally: *t,
             check: None,
         };
         row.check = Some(row.checksum());
         row
     }
 
-    /// CRC-32 of every field but the timing one (which varies between runs of the same spec, while
-    /// the journal does not, timing aside) and the check itself, as little-endian integers.
+    /// The header line of `chunks.csv`, newline included.
+    pub fn header() -> String {
+        let mut columns = vec!["chunk", "group"];
+        columns.extend(Tally::COUNTERS.iter().map(|c| c.name));
+        columns.push("check");
+        columns.join(",") + "\n"
+    }
+
+    /// CRC-32 of the chunk, the group and every counter but the timing ones (which vary between
+    /// runs of the same spec, while the journal does not, timing aside), as little-endian integers.
     pub fn checksum(&self) -> u32 {
         let mut h = crc32fast::Hasher::new();
         h.update(&self.chunk.to_le_bytes());
         h.update(&self.group.to_le_bytes());
-        for n in [
-            self.runs,
-            self.feasible_runs,
-            self.successes,
-            self.dead_ends,
-            self.budget_exhausted,
-            self.impossible,
-            self.visited_total,
-            self.nodes_total,
-            self.backtracks_total,
-            self.backtracks_max,
-            self.ties_total,
-        ] {
-            h.update(&n.to_le_bytes());
+        for (n, counter) in self.tally.counts().into_iter().zip(&Tally::COUNTERS) {
+            if counter.kind != CounterKind::Timing {
+                h.update(&n.to_le_bytes());
+            }
         }
         h.finalize()
     }
 
     /// The counts.
     pub fn tally(&self) -> Tally {
-        Tally {
-            runs: self.runs,
-            feasible_runs: self.feasible_runs,
-            successes: self.successes,
-            dead_ends: self.dead_ends,
-            budget_exhausted: self.budget_exhausted,
-            impossible: self.impossible,
-            visited_total: self.visited_total,
-            nodes_total: self.nodes_total,
-            backtracks_total: self.backtracks_total,
-            backtracks_max: self.backtracks_max,
-            ties_total: self.ties_total,
-            elapsed_ns_total: self.elapsed_ns_total,
+        self.tally
+    }
+}
+
+impl Serialize for ChunkRow {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut row = s.serialize_struct("ChunkRow", COUNTERS + 3)?;
+        row.serialize_field("chunk", &self.chunk)?;
+        row.serialize_field("group", &self.group)?;
+        for (n, counter) in self.tally.counts().iter().zip(&Tally::COUNTERS) {
+            row.serialize_field(counter.name, n)?;
         }
+        row.serialize_field("check", &self.check)?;
+        row.end()
+    }
+}
+
+/// A column of `chunks.csv`, as [`ChunkRow`] reads it.
+enum ChunkColumn {
+    Chunk,
+    Group,
+    Counter(usize),
+    Check,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for ChunkColumn {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = ChunkColumn;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a column of chunks.csv")
+            }
+            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<ChunkColumn, E> {
+                Ok(match name {
+                    "chunk" => ChunkColumn::Chunk,
+                    "group" => ChunkColumn::Group,
+                    "check" => ChunkColumn::Check,
+                    _ => Tally::COUNTERS
+                        .iter()
+                        .position(|c| c.name == name)
+                        .map_or(ChunkColumn::Other, ChunkColumn::Counter),
+                })
+            }
+            fn visit_bytes<E: serde::de::Error>(self, name: &[u8]) -> Result<ChunkColumn, E> {
+                match std::str::from_utf8(name) {
+                    Ok(name) => self.visit_str(name),
+                    Err(_) => Ok(ChunkColumn::Other),
+                }
+            }
+        }
+        d.deserialize_identifier(Visitor)
+    }
+}
+
+/// Read as a derived `Deserialize` reads a struct: columns by name, every one but `check` required
+/// (journals before it read as unchecked), unknown ones ignored, none twice.
+impl<'de> Deserialize<'de> for ChunkRow {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ChunkRow;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a row of chunks.csv")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<ChunkRow, A::Error> {
+                use serde::de::Error;
+                fn once<T, E: Error>(
+                    slot: &mut Option<T>,
+                    value: T,
+                    name: &'static str,
+                ) -> Result<(), E> {
+                    match slot.replace(value) {
+                        Some(_) => Err(E::duplicate_field(name)),
+                        None => Ok(()),
+                    }
+                }
+                let (mut chunk, mut group, mut check) = (None, None, None);
+                let mut counts = [None; COUNTERS];
+                while let Some(column) = map.next_key::<ChunkColumn>()? {
+                    match column {
+                        ChunkColumn::Chunk => once(&mut chunk, map.next_value()?, "chunk")?,
+                        ChunkColumn::Group => once(&mut group, map.next_value()?, "group")?,
+                        ChunkColumn::Counter(i) => {
+                            once(&mut counts[i], map.next_value()?, Tally::COUNTERS[i].name)?
+                        }
+                        ChunkColumn::Check => once(&mut check, map.next_value()?, "check")?,
+                        ChunkColumn::Other => {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                let mut values = [0; COUNTERS];
+                for ((value, count), counter) in values.iter_mut().zip(counts).zip(&Tally::COUNTERS)
+                {
+                    *value = count.ok_or_else(|| A::Error::missing_field(counter.name))?;
+                }
+                Ok(ChunkRow {
+                    chunk: chunk.ok_or_else(|| A::Error::missing_field("chunk"))?,
+                    group: group.ok_or_else(|| A::Error::missing_field("group"))?,
+                    tally: Tally::from_counts(values),
+                    check: check.flatten(),
+                })
+            }
+        }
+        d.deserialize_struct("ChunkRow", &[], Visitor)
     }
 }
 
@@ -411,5 +508,120 @@ mod tests {
         assert!(!from_row.same_counts(&from_run));
         let (from_run, from_row) = tallies(Outcome::DeadEnd, Outcome::BudgetExhausted.name());
         assert!(!from_row.same_counts(&from_run));
+    }
+
+    /// A tally whose counters all differ, so that a counter read or written in another's place
+    /// shows.
+    fn numbered() -> Tally {
+        Tally::from_counts(std::array::from_fn(|i| 10 + i as u64))
+    }
+
+    /// The journal's columns and checksums are those of journals already on disk: a row written
+    /// now reads back intact, and an old journal still reads as intact.
+    #[test]
+    fn journal_rows_are_written_as_before() {
+        let t = Tally {
+            runs: 10,
+            feasible_runs: 9,
+            successes: 8,
+            dead_ends: 1,
+            budget_exhausted: 1,
+            impossible: 0,
+            visited_total: 250,
+            nodes_total: 300,
+            backtracks_total: 40,
+            backtracks_max: 12,
+            ties_total: 7,
+            elapsed_ns_total: 5555,
+        };
+        let header = "chunk,group,runs,feasible_runs,successes,dead_ends,budget_exhausted,impossible,visited_total,nodes_total,backtracks_total,backtracks_max,ties_total,elapsed_ns_total,check\n";
+        assert_eq!(ChunkRow::header(), header);
+        let row = ChunkRow::new(3, 1, &t);
+        assert_eq!(row.check, Some(3306240616));
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(&row).unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        assert_eq!(
+            text,
+            format!("{header}3,1,10,9,8,1,1,0,250,300,40,12,7,5555,3306240616\n")
+        );
+        let mut r = csv::Reader::from_reader(text.as_bytes());
+        let back: Vec<ChunkRow> = r.deserialize().collect::<Result<_, _>>().unwrap();
+        assert_eq!(back, std::slice::from_ref(&row));
+        // a journal from before the check column reads as unchecked
+        let old = header.replace(",check", "") + "3,1,10,9,8,1,1,0,250,300,40,12,7,5555\n";
+        let mut r = csv::Reader::from_reader(old.as_bytes());
+        let back: Vec<ChunkRow> = r.deserialize().collect::<Result<_, _>>().unwrap();
+        assert_eq!(back, [ChunkRow { check: None, ..row }]);
+        // a line without one of the counters is not a row
+        let short = header.replace("ties_total,", "") + "3,1,10,9,8,1,1,0,250,300,40,12,5555,1\n";
+        let mut r = csv::Reader::from_reader(short.as_bytes());
+        assert!(r.deserialize::<ChunkRow>().next().unwrap().is_err());
+    }
+
+    /// Every counter is in the journal's header, in its columns and in its checksum (but timing
+    /// ones, which vary between runs of a spec): a counter left out of one of them would let a
+    /// damaged journal line pass, or lose that count on resume.
+    #[test]
+    fn every_counter_is_listed_written_and_checked() {
+        let t = numbered();
+        assert_eq!(Tally::from_counts(t.counts()), t);
+        let header = ChunkRow::header();
+        let columns: Vec<&str> = header.trim_end().split(',').collect();
+        assert_eq!(columns.len(), COUNTERS + 3);
+        // the struct's fields are the table's counters, in order
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(t).unwrap();
+        let fields = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        let names: Vec<&str> = Tally::COUNTERS.iter().map(|c| c.name).collect();
+        assert_eq!(
+            fields
+                .lines()
+                .next()
+                .unwrap()
+                .split(',')
+                .collect::<Vec<_>>(),
+            names
+        );
+        assert_eq!(columns[2..2 + COUNTERS], names[..]);
+        let row = ChunkRow::new(7, 2, &t);
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(&row).unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        let values: Vec<&str> = text.lines().nth(1).unwrap().split(',').collect();
+        for (i, counter) in Tally::COUNTERS.iter().enumerate() {
+            assert_eq!(values[2 + i], t.counts()[i].to_string(), "{}", counter.name);
+            let mut counts = t.counts();
+            counts[i] += 1;
+            let changed = ChunkRow {
+                tally: Tally::from_counts(counts),
+                ..row.clone()
+            };
+            assert_eq!(
+                changed.checksum() != row.checksum(),
+                counter.kind != CounterKind::Timing,
+                "{} in the checksum",
+                counter.name
+            );
+        }
+    }
+
+    /// Merging adds every counter, but keeps the larger of the largest values.
+    #[test]
+    fn merge_adds_every_counter() {
+        let (a, b) = (
+            numbered(),
+            Tally::from_counts(std::array::from_fn(|i| 100 * i as u64)),
+        );
+        let mut sum = a;
+        sum.merge(&b);
+        for (i, counter) in Tally::COUNTERS.iter().enumerate() {
+            let (x, y) = (a.counts()[i], b.counts()[i]);
+            let want = match counter.kind {
+                CounterKind::Max => x.max(y),
+                CounterKind::Sum | CounterKind::Timing => x + y,
+            };
+            assert_eq!(sum.counts()[i], want, "{}", counter.name);
+        }
     }
 }

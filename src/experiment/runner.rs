@@ -10,10 +10,14 @@
 //! `runs.csv`; `--resume` drops run rows of chunks the journal does not list and any torn last line.
 //! Chunk rows are therefore kept in memory and written only after `runs.csv` has been flushed.
 
+use super::delivery::{Delivery, Take};
+use super::options::{SweepOptions, SweepProgress};
 use super::output::{self, ChunkLines, OutDir, Writers};
-use super::plan::{Chunk, Plan, CHUNK_STEPS};
+use super::plan::{Chunk, Plan};
 use super::record::{RunRow, Tally};
-use super::spec::{RecordLevel, Spec};
+use super::size::CHUNK_STEPS;
+use super::spec::Spec;
+use super::spec_file::RecordLevel;
 use crate::board::Board;
 use crate::exists;
 use crate::solve::{
@@ -25,41 +29,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard, TryLockError};
 use std::time::{Duration, Instant};
-
-/// How to run a sweep.
-#[derive(Clone, Debug)]
-pub struct SweepOptions {
-    /// Output folder.
-    pub out: PathBuf,
-    /// Worker threads.
-    pub threads: usize,
-    /// Continue a sweep of the same spec in `out`.
-    pub resume: bool,
-    /// Replace whatever `out` holds.
-    pub force: bool,
-    /// Run only shard `(index, count)`, 1-based.
-    pub shard: Option<(u32, u32)>,
-    /// How to show progress on standard error.
-    pub progress: SweepProgress,
-    /// The command line, for meta.json.
-    pub command: String,
-    /// Bytes per square a worker's interleaved walks may take on large boards
-    /// ([`Solver::set_lane_memory`]; results do not depend on it).
-    pub lane_memory: f64,
-}
-
-/// How a sweep shows its progress on standard error.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SweepProgress {
-    /// Not at all.
-    Hidden,
-    /// A progress bar (for a terminal).
-    Bar,
-    /// A line at most this often (for a log: a batch job's standard error is a file).
-    Lines(Duration),
-}
 
 /// What a sweep did.
 #[derive(Clone, Debug)]
@@ -250,62 +220,9 @@ impl InOrder<'_> {
     }
 }
 
-/// How workers hand in finished blocks with no writer thread. A worker puts its message in the
-/// inbox, then writes if it can take the turn; if another worker holds the turn, that one sees the
-/// message before it lets go (it looks at the inbox again after releasing the turn), so no worker
-/// ever waits for another's writing. A separate writer thread came first: on two cores it was a
-/// third busy thread, which preempted the workers (1,900 context switches in a two-thread 8x8
-/// `order:*` sweep, 43 without it) and held that sweep at about 1.75x one thread.
-struct Delivery<M, T> {
-    inbox: Mutex<Vec<M>>,
-    turn: Mutex<T>,
-}
-
-/// What the holder of the writing turn does with each message, one at a time.
-trait Take<M> {
-    fn take(&mut self, message: M);
-}
-
 /// Squares of the board of `chunk`'s runs.
 fn chunk_squares(plan: &Plan, chunk: &Chunk) -> u64 {
     plan.boards[plan.groups[chunk.group as usize].board].len() as u64
-}
-
-/// A lock whose holder may have panicked: the data is still the best there is (and the panic
-/// itself reaches the caller through the thread scope).
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-impl<M, T: Take<M>> Delivery<M, T> {
-    fn new(turn: T) -> Self {
-        Delivery {
-            inbox: Mutex::new(Vec::new()),
-            turn: Mutex::new(turn),
-        }
-    }
-
-    /// Hand in `message`; it is taken, in this call or by the worker holding the turn, before
-    /// that worker's `deliver` returns.
-    fn deliver(&self, message: M) {
-        lock(&self.inbox).push(message);
-        loop {
-            let mut turn = match self.turn.try_lock() {
-                Ok(turn) => turn,
-                Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
-                Err(TryLockError::WouldBlock) => return, // its holder will see the message
-            };
-            let taken = std::mem::take(&mut *lock(&self.inbox));
-            for m in taken {
-                turn.take(m);
-            }
-            drop(turn);
-            // a message put in while this worker held the turn is written by someone
-            if lock(&self.inbox).is_empty() {
-                return;
-            }
-        }
-    }
 }
 
 fn describe(req: &Request) -> String {
@@ -323,15 +240,15 @@ fn describe(req: &Request) -> String {
 /// side by side, so that as runs of different lengths end, others take their lanes.
 const BATCH_RUNS: usize = 4 * MAX_INTERLEAVED_RUNS;
 
-/// Most work a block takes to reach [`BATCH_RUNS`] runs: 2^24 steps, about 0.1 s on one core (16
-/// runs of 1000x1000).
+/// Most work a block takes to reach [`BATCH_RUNS`] runs: 2^24 steps (16 runs of 1000x1000), a
+/// fraction of a second on one core, so that large boards still report progress and stop promptly.
 const MAX_BLOCK_STEPS: u64 = 1 << 24;
 
 /// Run the chunks of a block, then tally each chunk and add its lines to `lines`. Consecutive chunks
 /// go to [`Solver::run_batch`] together until they hold [`BATCH_RUNS`] runs, so that on
 /// large boards, where a chunk is a single run (more than 2^18 squares), the kernel still has runs to
 /// interleave; chunks that have enough runs go alone, which keeps a batch's buffers small (a whole
-/// 8x8 block in one batch was 6% slower: 4,096 jobs, requests and summaries out of cache). Returns
+/// 8x8 block in one batch would push its jobs, requests and summaries out of cache). Returns
 /// the chunks done, in order, and the error of the first run that failed, if any: the chunks before
 /// its chunk are done, its chunk and the rest are not. `jobs`, `reqs` and `out` are reused buffers.
 #[allow(clippy::too_many_arguments)]
@@ -499,7 +416,7 @@ pub fn run_sweep(spec: &Spec, opts: &SweepOptions) -> Result<SweepReport, SweepE
 }
 
 /// [`run_sweep`] with the spec's plan already made (`Plan::new(spec)`), for a caller that needs it
-/// first (the CLI prints the number of runs): an `order:*` plan takes milliseconds to make.
+/// first (the CLI prints the number of runs), so that it is made once.
 pub fn run_planned_sweep(
     spec: &Spec,
     plan: &Plan,
@@ -628,11 +545,7 @@ pub fn run_planned_sweep(
         runs_done_now,
         mut first_error,
         ..
-    } = delivery
-        .turn
-        .into_inner()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    debug_assert!(delivery.inbox.into_inner().map_or(true, |m| m.is_empty()));
+    } = delivery.into_turn();
     // From here on a failure (a full disk shows at this flush at the latest) still ends with
     // `meta.json` saying so, not "running".
     if let Err(e) = writers.flush() {
@@ -689,43 +602,6 @@ pub fn run_planned_sweep(
 mod tests {
     use super::*;
 
-    /// Messages handed in by many threads at once, with a slow holder so that they meet at the
-    /// hand-off: every message is taken exactly once, and none is left in the inbox at the end.
-    /// (Without the holder's second look at the inbox, the last round's messages are lost.)
-    #[test]
-    fn delivery_takes_every_message_once() {
-        struct Slow(Vec<u32>);
-        impl Take<u32> for Slow {
-            fn take(&mut self, message: u32) {
-                std::thread::sleep(Duration::from_micros(20));
-                self.0.push(message);
-            }
-        }
-        for _ in 0..5 {
-            let delivery = Delivery::new(Slow(Vec::new()));
-            // all threads hand in each round's message together, the last round included
-            let round = std::sync::Barrier::new(8);
-            std::thread::scope(|s| {
-                for t in 0..8u32 {
-                    let (delivery, round) = (&delivery, &round);
-                    s.spawn(move || {
-                        for i in 0..200 {
-                            round.wait();
-                            delivery.deliver(t * 1000 + i);
-                        }
-                    });
-                }
-            });
-            assert!(delivery.inbox.into_inner().unwrap().is_empty());
-            let mut taken = delivery.turn.into_inner().unwrap().0;
-            taken.sort_unstable();
-            let all: Vec<u32> = (0..8)
-                .flat_map(|t| (0..200).map(move |i| t * 1000 + i))
-                .collect();
-            assert_eq!(taken, all);
-        }
-    }
-
     fn spec(text: &str) -> Spec {
         Spec::from_toml(text, "test").unwrap()
     }
@@ -752,6 +628,55 @@ mod tests {
             Err(SweepError::NoRuns)
         ));
         assert!(!out.exists());
+    }
+
+    /// A second writer into a folder in use is refused, with the folder named, before it reads
+    /// or writes anything there; once the first has ended, a resume goes on.
+    #[test]
+    fn a_folder_in_use_is_refused_until_its_writer_ends() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("out");
+        let spec = spec("name = \"t\"\nsizes = [5, 6]\nrules = [\"first\", \"roth\"]\n");
+        let plan = Plan::new(&spec).unwrap();
+        let opts = |resume| SweepOptions {
+            out: out.clone(),
+            threads: 1,
+            resume,
+            force: false,
+            shard: None,
+            progress: SweepProgress::Hidden,
+            command: String::new(),
+            lane_memory: crate::solve::DEFAULT_LANE_MEMORY,
+        };
+        let refused = |resume| match run_sweep(&spec, &opts(resume)) {
+            Err(SweepError::Output(e @ output::OutputError::Locked { .. })) => e.to_string(),
+            other => panic!("{:?}", other.map(|r| r.chunks_done)),
+        };
+        // a sweep under way holds its folder open
+        let first = OutDir::open(&out, &spec, &plan, None, false, false).unwrap();
+        let message = refused(false);
+        assert!(message.contains(&out.display().to_string()), "{message}");
+        assert!(!message.contains('\n'), "{message}");
+        drop(first);
+        let done = run_sweep(&spec, &opts(false)).unwrap();
+        let journal = std::fs::read(out.join(output::CHUNKS)).unwrap();
+        // a resume under way, then one more, refused without touching the files
+        let second = OutDir::open(&out, &spec, &plan, None, true, false).unwrap();
+        refused(true);
+        assert_eq!(std::fs::read(out.join(output::CHUNKS)).unwrap(), journal);
+        drop(second);
+        let resumed = run_sweep(&spec, &opts(true)).unwrap();
+        assert_eq!(resumed.chunks_done, done.chunks_total);
+        assert_eq!(resumed.runs_done_now, 0);
+        // a merge into a folder in use is refused too
+        let merged = tmp.path().join("merged");
+        let busy = OutDir::open(&merged, &spec, &plan, None, false, false).unwrap();
+        assert!(matches!(
+            crate::experiment::merge(std::slice::from_ref(&out), &merged, false),
+            Err(output::OutputError::Locked { .. })
+        ));
+        drop(busy);
+        crate::experiment::merge(std::slice::from_ref(&out), &merged, false).unwrap();
     }
 
     #[test]

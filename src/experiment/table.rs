@@ -1,13 +1,24 @@
 //! The compact table printed at the end of a sweep: success rate per rule and method (successes over
-//! feasible runs, i.e. runs from starts where colour parity allows a tour), by board-size range (sizes
-//! bucketed by the larger side: 5-8, 9-16, 17-32, ...).
+//! feasible runs, i.e. runs from starts where colour parity allows a tour), by board-size range.
+//! Boards are bucketed by their larger side (up to 8, 9-16, 17-32, ...: doubling, so that a sweep
+//! over hundreds of sizes still fits a terminal), and each column is labelled with the smallest and
+//! largest larger side present in it ("5-8", or "10" for one size), not the bucket's bounds.
 
 use super::record::SummaryRow;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
 /// Size range (lo, hi) of the larger side.
 type Bucket = (u32, u32);
+
+/// A column's label: the larger sides present in its bucket.
+fn label(smallest: u32, largest: u32) -> String {
+    if smallest == largest {
+        smallest.to_string()
+    } else {
+        format!("{smallest}-{largest}")
+    }
+}
 
 fn bucket(side: u32) -> Bucket {
     let mut hi = 8;
@@ -36,7 +47,8 @@ impl Series<'_> {
 
 /// Success rates (successes / feasible runs, in %) per (rule, method) and size range.
 pub fn success_table(rows: &[SummaryRow]) -> String {
-    let mut buckets = BTreeSet::new();
+    // each bucket with the smallest and largest larger side present in it
+    let mut buckets: BTreeMap<Bucket, (u32, u32)> = BTreeMap::new();
     // series in first-seen order; an `order:*` sweep has 40,320 of them, so no per-row clones
     let mut series: Vec<Series> = Vec::new();
     let mut index: HashMap<(&str, &str), usize> = HashMap::new();
@@ -51,8 +63,10 @@ pub fn success_table(rows: &[SummaryRow]) -> String {
                 });
                 series.len() - 1
             });
-        let b = bucket(r.rows.max(r.cols));
-        buckets.insert(b);
+        let side = r.rows.max(r.cols);
+        let b = bucket(side);
+        let present = buckets.entry(b).or_insert((side, side));
+        *present = (present.0.min(side), present.1.max(side));
         let cells = &mut series[i].cells;
         match cells.iter_mut().find(|c| c.0 == b) {
             Some(c) => {
@@ -76,13 +90,13 @@ pub fn success_table(rows: &[SummaryRow]) -> String {
         .max("success % (feasible)".len());
     let mut s = String::new();
     let _ = write!(s, "{:width$}", "success % (feasible)");
-    for (lo, hi) in &buckets {
-        let _ = write!(s, " {:>9}", format!("{lo}-{hi}"));
+    for &(smallest, largest) in buckets.values() {
+        let _ = write!(s, " {:>9}", label(smallest, largest));
     }
     s.push('\n');
     for one in &series {
         let _ = write!(s, "{:width$}", format!("{} {}", one.method, one.rule));
-        for b in &buckets {
+        for b in buckets.keys() {
             match one.cells.iter().find(|c| c.0 == *b) {
                 Some(&(_, ok, n)) if n > 0 => {
                     let _ = write!(s, " {:>9.1}", 100.0 * ok as f64 / n as f64);
@@ -95,4 +109,73 @@ pub fn success_table(rows: &[SummaryRow]) -> String {
         s.push('\n');
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::record::Tally;
+
+    fn row(side: (u32, u32), rule: &str, successes: u64, feasible_runs: u64) -> SummaryRow {
+        let t = Tally {
+            runs: feasible_runs + 1,
+            feasible_runs,
+            successes,
+            ..Tally::default()
+        };
+        SummaryRow::new(side.0, side.1, rule.into(), "warnsdorff".into(), false, &t)
+    }
+
+    /// Every cell of a table over sizes in three buckets: rates add successes and feasible runs
+    /// over the boards of a bucket (not rates), columns are labelled by the sizes present, and a
+    /// bucket without feasible runs of a series shows "-".
+    #[test]
+    fn cells_add_up_per_bucket_and_columns_name_the_sizes_present() {
+        let rows = [
+            row((5, 5), "first", 1, 4),
+            row((6, 8), "first", 3, 4),
+            row((10, 10), "first", 1, 8),
+            row((40, 40), "first", 2, 2),
+            row((5, 5), "roth", 0, 0),
+            row((8, 6), "roth", 2, 2),
+            row((10, 10), "roth", 0, 8),
+            row((12, 12), "roth", 3, 4),
+        ];
+        let table = success_table(&rows);
+        let lines: Vec<Vec<&str>> = table
+            .lines()
+            .map(|l| l.split_whitespace().collect())
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                vec!["success", "%", "(feasible)", "5-8", "10-12", "40"],
+                // 4/8, 1/8, 2/2
+                vec!["warnsdorff", "first", "50.0", "12.5", "100.0"],
+                // 2/2, 3/12, nothing
+                vec!["warnsdorff", "roth", "100.0", "25.0", "-"],
+            ],
+            "{table}"
+        );
+    }
+
+    /// One size in a bucket names that size alone; buckets double from 8.
+    #[test]
+    fn buckets_double_from_eight() {
+        assert_eq!(
+            [1, 8, 9, 16, 17, 32, 33, 1000].map(bucket),
+            [
+                (1, 8),
+                (1, 8),
+                (9, 16),
+                (9, 16),
+                (17, 32),
+                (17, 32),
+                (33, 64),
+                (513, 1024)
+            ]
+        );
+        assert_eq!(label(7, 7), "7");
+        assert_eq!(label(5, 8), "5-8");
+    }
 }

@@ -1,0 +1,38 @@
+//! How to run a sweep: the options the command line gives the runner. Its own module, below both the
+//! runner and the output folder, because both read them (the folder writes some into `meta.json`).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How to run a sweep.
+#[derive(Clone, Debug)]
+pub struct SweepOptions {
+    /// Output folder.
+    pub out: PathBuf,
+    /// Worker threads.
+    pub threads: usize,
+    /// Continue a sweep of the same spec in `out`.
+    pub resume: bool,
+    /// Replace whatever `out` holds.
+    pub force: bool,
+    /// Run only shard `(index, count)`, 1-based.
+    pub shard: Option<(u32, u32)>,
+    /// How to show progress on standard error.
+    pub progress: SweepProgress,
+    /// The command line, for meta.json.
+    pub command: String,
+    /// Bytes per square a worker's interleaved walks may take on large boards
+    /// ([`crate::solve::Solver::set_lane_memory`]; results do not depend on it).
+    pub lane_memory: f64,
+}
+
+/// How a sweep shows its progress on standard error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SweepProgress {
+    /// Not at all.
+    Hidden,
+    /// A progress bar (for a terminal).
+    Bar,
+    /// A line at most this often (for a log: a batch job's standard error is a file).
+    Lines(Duration),
+}

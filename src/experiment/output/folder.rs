@@ -1,0 +1,246 @@
+//! Opening a results folder: it must hold nothing, or this spec's results of this shard (to resume
+//! them), so that another experiment's results are never overwritten or mixed in by accident; held
+//! locked while open (see `lock`); and, on resume, recovering its files after a crash (see `journal`
+//! and `repair`).
+
+use super::files::{io, OutputError, CHUNKS, META, RUNS, SUMMARY};
+use super::journal::{load_journal, write_journal};
+use super::lock::FolderLock;
+use super::meta::{cpu_model, git_commit, hostname, now, read_meta, write_meta, Meta};
+use super::repair::repair_runs;
+use super::writers::{write_summary, Writers};
+use crate::experiment::options::SweepOptions;
+use crate::experiment::plan::Plan;
+use crate::experiment::record::{SummaryRow, Tally};
+use crate::experiment::spec::Spec;
+use crate::experiment::spec_file::{RecordLevel, SpecFile};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// An opened output folder.
+pub struct OutDir {
+    dir: PathBuf,
+    resume: bool,
+    first_started: String,
+    started: String,
+    total_runs: u64,
+    total_chunks: u64,
+    record: RecordLevel,
+    /// Held while the folder is open: no other ktour writes into it meanwhile.
+    _lock: FolderLock,
+}
+
+impl OutDir {
+    /// Open `dir` for `spec` (numbered as `plan`): refuses another spec's results unless `force`,
+    /// and this spec's results unless `resume` or `force`.
+    pub fn open(
+        dir: &Path,
+        spec: &Spec,
+        plan: &Plan,
+        shard: Option<(u32, u32)>,
+        resume: bool,
+        force: bool,
+    ) -> Result<OutDir, OutputError> {
+        if dir.exists() && !dir.is_dir() {
+            return Err(OutputError::NotAFolder { dir: dir.into() });
+        }
+        fs::create_dir_all(dir).map_err(io(dir))?;
+        // before anything is read: what another writer is changing is not yet what it will be
+        let lock = FolderLock::take(dir)?;
+        let meta = if force { None } else { read_meta(dir)? };
+        let has_results = [RUNS, CHUNKS, SUMMARY].iter().any(|f| dir.join(f).exists());
+        let mut first_started = now();
+        match meta {
+            Some(m) if m.spec != spec.file => {
+                return Err(OutputError::OtherSpec {
+                    dir: dir.into(),
+                    what: spec_differences(&m.spec, &spec.file),
+                })
+            }
+            Some(m) if m.shard != shard => {
+                return Err(OutputError::OtherSpec {
+                    dir: dir.into(),
+                    what: format!(
+                        "it holds {}, this is {}",
+                        shard_words(m.shard),
+                        shard_words(shard)
+                    ),
+                })
+            }
+            Some(m) if !resume => {
+                let _ = m;
+                return Err(OutputError::AlreadyThere { dir: dir.into() });
+            }
+            Some(m) => first_started = m.first_started,
+            None if has_results && !force => {
+                return Err(OutputError::OtherSpec {
+                    dir: dir.into(),
+                    what: "result files without meta.json".into(),
+                })
+            }
+            None => {}
+        }
+        if force || !resume {
+            for f in [RUNS, CHUNKS, SUMMARY, META] {
+                let p = dir.join(f);
+                if p.exists() {
+                    fs::remove_file(&p).map_err(io(&p))?;
+                }
+            }
+        }
+        Ok(OutDir {
+            dir: dir.into(),
+            resume,
+            first_started,
+            started: now(),
+            total_runs: plan.total_runs(),
+            total_chunks: plan.chunks.len() as u64,
+            record: spec.file.record,
+            _lock: lock,
+        })
+    }
+
+    /// After a crash or an interrupt: the finished chunks listed in the journal (a torn last line is
+    /// dropped) and, with `record = "runs"`, whose rows `runs.csv` holds in full; `runs.csv` is cut
+    /// back to exactly their runs (left untouched when it holds just that). Empty unless resuming.
+    pub fn recover(&mut self, plan: &Plan) -> Result<BTreeMap<u64, Tally>, OutputError> {
+        if !self.resume {
+            return Ok(BTreeMap::new());
+        }
+        let journal = self.dir.join(CHUNKS);
+        let mut rows = load_journal(&journal, plan)?;
+        let mut done: BTreeMap<u64, Tally> = rows.iter().map(|r| (r.chunk, r.tally())).collect();
+        if self.record == RecordLevel::Runs {
+            let runs = self.dir.join(RUNS);
+            let incomplete = repair_runs(&runs, plan, &mut done)?;
+            if !incomplete.is_empty() {
+                // said here: the runner only learns which chunks are done
+                eprintln!(
+                    "warning: {} lacks rows of {} of the {} chunks {} lists as finished, or holds them altered (deleted, truncated, partly copied or edited?); running them again",
+                    runs.display(),
+                    incomplete.len(),
+                    rows.len(),
+                    CHUNKS
+                );
+                rows.retain(|r| done.contains_key(&r.chunk));
+            }
+        }
+        if journal.exists() {
+            write_journal(&journal, &rows)?;
+        }
+        Ok(done)
+    }
+
+    /// Appending writers for the journal and (if recorded) the runs.
+    pub fn writers(&self, record: RecordLevel) -> Result<Writers, OutputError> {
+        Writers::open(&self.dir, record)
+    }
+
+    /// Write `summary.csv` (atomically).
+    pub fn write_summary(&self, rows: &[SummaryRow]) -> Result<(), OutputError> {
+        write_summary(&self.dir.join(SUMMARY), rows)
+    }
+
+    /// Write `meta.json` (atomically).
+    pub fn write_meta(
+        &self,
+        spec: &Spec,
+        opts: &SweepOptions,
+        status: &str,
+        elapsed: Option<Duration>,
+    ) -> Result<(), OutputError> {
+        let meta = Meta {
+            spec: spec.file.clone(),
+            shard: opts.shard,
+            status: status.into(),
+            ktour_version: env!("CARGO_PKG_VERSION").into(),
+            git_commit: git_commit().into(),
+            command: opts.command.clone(),
+            threads: opts.threads,
+            lane_memory: Some(opts.lane_memory),
+            cpu_model: cpu_model(),
+            cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            hostname: hostname(),
+            first_started: self.first_started.clone(),
+            started: self.started.clone(),
+            finished: if elapsed.is_some() {
+                now()
+            } else {
+                String::new()
+            },
+            elapsed_s: elapsed.map_or(0.0, |d| d.as_secs_f64()),
+            total_runs: self.total_runs,
+            total_chunks: self.total_chunks,
+            merged_from: Vec::new(),
+        };
+        write_meta(&self.dir, &meta)
+    }
+
+    /// The files a sweep leaves.
+    pub fn files(&self, record: RecordLevel) -> Vec<PathBuf> {
+        let mut v = vec![self.dir.join(SUMMARY)];
+        if record == RecordLevel::Runs {
+            v.push(self.dir.join(RUNS));
+        }
+        v.push(self.dir.join(META));
+        v
+    }
+}
+
+/// How the spec of results found (`there`) differs from this one, for [`OutputError::OtherSpec`]:
+/// the keys whose values differ, or the names if they differ.
+fn spec_differences(there: &SpecFile, here: &SpecFile) -> String {
+    if there.name != here.name {
+        return format!("spec {:?}, not {:?}", there.name, here.name);
+    }
+    let table = |s: &SpecFile| match serde_json::to_value(s) {
+        Ok(serde_json::Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
+    };
+    let (a, b) = (table(there), table(here));
+    let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    let differ: Vec<String> = keys
+        .into_iter()
+        .filter(|k| a.get(*k) != b.get(*k))
+        .map(|k| match (a.get(k), b.get(k)) {
+            (Some(x), Some(y)) => format!("`{k}` {x} there, {y} here"),
+            _ => format!("`{k}`"),
+        })
+        .collect();
+    format!(
+        "spec {:?} with other settings: {}",
+        here.name,
+        differ.join("; ")
+    )
+}
+
+/// A shard as the messages name it.
+fn shard_words(shard: Option<(u32, u32)>) -> String {
+    match shard {
+        None => "the whole sweep (no --shard)".into(),
+        Some((i, k)) => format!("shard {i}/{k}"),
+    }
+}
+
+/// Refuse to merge into a folder that already holds results, as `sweep` refuses one without
+/// `--resume` or `--force` (merge has no `--resume`: it always writes the whole result anew).
+pub(super) fn check_merge_target(out: &Path, spec: &SpecFile) -> Result<(), OutputError> {
+    match read_meta(out)? {
+        Some(m) if m.spec != *spec => Err(OutputError::OtherSpec {
+            dir: out.into(),
+            what: spec_differences(&m.spec, spec),
+        }),
+        Some(_) => Err(OutputError::MergeTarget { dir: out.into() }),
+        None if [RUNS, CHUNKS, SUMMARY].iter().any(|f| out.join(f).exists()) => {
+            Err(OutputError::OtherSpec {
+                dir: out.into(),
+                what: "result files without meta.json".into(),
+            })
+        }
+        None => Ok(()),
+    }
+}

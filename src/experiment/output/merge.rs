@@ -1,0 +1,249 @@
+//! Merging shards: the folders of one spec's shards combined into one, exactly as if the sweep had
+//! run at once (timing columns aside). A chunk whose rows a shard does not hold in full counts as
+//! missing, so the merged result says it is incomplete instead of losing rows unseen.
+
+use super::files::{csv_err, io, write_atomic, OutputError, CHUNKS, RUNS, SUMMARY};
+use super::folder::check_merge_target;
+use super::journal::load_journal;
+use super::lock::FolderLock;
+use super::meta::{now, read_meta, write_meta};
+use super::repair::{audit_runs, RowCount, RunRows, RunsAudit};
+use super::writers::{summary_rows, write_summary, RUN_HEADER};
+use crate::experiment::plan::Plan;
+use crate::experiment::record::{ChunkRow, RunRow, Tally};
+use crate::experiment::spec::Spec;
+use crate::experiment::spec_file::RecordLevel;
+use std::collections::BTreeMap;
+use std::fs::{self, File};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// The rows of one folder's `runs.csv` that a merge takes: those of `chunks` (complete in it), each
+/// job once, in job order. A file in job order (as a sweep writes it) is streamed; one that is not
+/// (rows a resume ran again sit at its end) is read into memory and sorted.
+enum MergeSource<'p> {
+    Streamed(Box<(RunRows, RowCount<'p>)>),
+    InMemory(std::vec::IntoIter<RunRow<'static>>),
+}
+
+impl<'p> MergeSource<'p> {
+    fn open(
+        plan: &'p Plan,
+        path: &Path,
+        chunks: &[u64],
+        sorted: bool,
+    ) -> Result<Self, OutputError> {
+        let mut keep = RowCount::new(plan, chunks);
+        let Some(mut rows) = RunRows::open(path)? else {
+            return Ok(MergeSource::InMemory(Vec::new().into_iter()));
+        };
+        if sorted {
+            return Ok(MergeSource::Streamed(Box::new((rows, keep))));
+        }
+        let mut all = Vec::new();
+        while let Some(row) = rows.next_row()? {
+            if keep.add(&row) {
+                all.push(row);
+            }
+        }
+        all.sort_unstable_by_key(|r| r.job);
+        Ok(MergeSource::InMemory(all.into_iter()))
+    }
+
+    fn next_row(&mut self) -> Result<Option<RunRow<'static>>, OutputError> {
+        match self {
+            MergeSource::Streamed(source) => {
+                let (rows, keep) = &mut **source;
+                while let Some(row) = rows.next_row()? {
+                    if keep.add(&row) {
+                        return Ok(Some(row));
+                    }
+                }
+                Ok(None)
+            }
+            MergeSource::InMemory(rows) => Ok(rows.next()),
+        }
+    }
+}
+
+/// Write the merged `runs.csv` at `path` (atomically): the rows of every source in job order, a job
+/// given by several folders taken from the first. Streams: memory holds one row per folder (plus
+/// the rows of any folder not in job order), not the whole result, which may be far larger.
+fn merge_runs(
+    plan: &Plan,
+    sources: &[(PathBuf, Vec<u64>, bool)],
+    path: &Path,
+) -> Result<(), OutputError> {
+    use std::cmp::Reverse;
+    let mut open = Vec::with_capacity(sources.len());
+    for (file, chunks, sorted) in sources {
+        open.push(MergeSource::open(plan, file, chunks, *sorted)?);
+    }
+    // the next row of each source, smallest job first, the first folder first among equal jobs
+    let mut heads = std::collections::BinaryHeap::new();
+    let mut rows: Vec<Option<RunRow<'static>>> = Vec::with_capacity(open.len());
+    for (i, source) in open.iter_mut().enumerate() {
+        let row = source.next_row()?;
+        if let Some(r) = &row {
+            heads.push(Reverse((r.job, i)));
+        }
+        rows.push(row);
+    }
+    let tmp = path.with_extension("tmp");
+    let file = File::create(&tmp).map_err(io(&tmp))?;
+    let mut buffered = BufWriter::with_capacity(1 << 16, file);
+    buffered
+        .write_all(RUN_HEADER.as_bytes())
+        .map_err(io(&tmp))?;
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(buffered);
+    let mut last = None;
+    while let Some(Reverse((job, i))) = heads.pop() {
+        let row = rows[i].take().expect("a source in the heap has a row");
+        if last != Some(job) {
+            w.serialize(&row).map_err(csv_err(&tmp))?;
+            last = Some(job);
+        }
+        rows[i] = open[i].next_row()?;
+        if let Some(r) = &rows[i] {
+            heads.push(Reverse((r.job, i)));
+        }
+    }
+    let buffered = w
+        .into_inner()
+        .map_err(|e| OutputError::Merge(e.to_string()))?;
+    buffered
+        .into_inner()
+        .map_err(|e| io(&tmp)(e.into_error()))?
+        .sync_all()
+        .map_err(io(&tmp))?;
+    fs::rename(&tmp, path).map_err(io(path))
+}
+
+/// What `merge` did.
+#[derive(Clone, Debug)]
+pub struct MergeReport {
+    /// Chunks present after merging.
+    pub chunks: usize,
+    /// Chunks the spec has.
+    pub total_chunks: usize,
+    /// Runs present.
+    pub runs: u64,
+    /// Folders whose `runs.csv` lacks rows of chunks their journal lists, or holds them altered
+    /// (rows that do not add up to the journal's counts), with those chunks (counted as missing).
+    pub damaged: Vec<(PathBuf, Vec<u64>)>,
+    /// Folders whose `runs.csv` rows are not in job order (a resume ran chunks again, at the end of
+    /// the file): their rows were sorted in memory. The others' rows are streamed.
+    pub sorted_in_memory: Vec<PathBuf>,
+}
+
+/// Combine shard folders into `out`, exactly as if the sweep had run at once (timing columns aside).
+pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, OutputError> {
+    let mut metas = Vec::new();
+    for d in dirs {
+        let m = read_meta(d)?
+            .ok_or_else(|| OutputError::Merge(format!("{} has no meta.json", d.display())))?;
+        metas.push(m);
+    }
+    let first = metas
+        .first()
+        .ok_or_else(|| OutputError::Merge("no folders given".into()))?;
+    for (d, m) in dirs.iter().zip(&metas) {
+        if m.spec != first.spec {
+            return Err(OutputError::Merge(format!(
+                "{} ran spec {:?}, {} ran {:?}: only shards of one spec merge",
+                dirs[0].display(),
+                first.spec.name,
+                d.display(),
+                m.spec.name
+            )));
+        }
+    }
+    let spec = Spec::validate(first.spec.clone(), "meta.json")
+        .map_err(|e| OutputError::Merge(e.to_string()))?;
+    let plan = Plan::new(&spec).map_err(|e| OutputError::Merge(e.to_string()))?;
+    let mut done: BTreeMap<u64, Tally> = BTreeMap::new();
+    // each folder's chunks whose rows are all in its runs.csv, and whether those rows are in job order
+    let mut sources: Vec<(PathBuf, Vec<u64>, bool)> = Vec::new();
+    let mut damaged = Vec::new();
+    for d in dirs {
+        let rows = load_journal(&d.join(CHUNKS), &plan)?;
+        let mut mine: BTreeMap<u64, Tally> =
+            rows.into_iter().map(|r| (r.chunk, r.tally())).collect();
+        if spec.file.record == RecordLevel::Runs {
+            // a chunk whose rows are not all in runs.csv (or not as the journal counts them) counts
+            // as missing, like a shard not given:
+            // the merged result then says it is incomplete instead of losing those rows unseen, and
+            // the shard can be resumed (which runs the chunk again) and merged anew
+            let RunsAudit {
+                bad: incomplete,
+                sorted,
+                ..
+            } = audit_runs(&d.join(RUNS), &plan, &mine)?;
+            if !incomplete.is_empty() {
+                for c in &incomplete {
+                    mine.remove(c);
+                }
+                damaged.push((d.clone(), incomplete));
+            }
+            sources.push((d.join(RUNS), mine.keys().copied().collect(), sorted));
+        }
+        for (k, v) in mine {
+            done.entry(k).or_insert(v);
+        }
+    }
+    fs::create_dir_all(out).map_err(io(out))?;
+    // held until the merged result is written, and taken before `out` is checked, so that no sweep
+    // or merge writes there meanwhile
+    let _lock = FolderLock::take(out)?;
+    if !force {
+        check_merge_target(out, &first.spec)?;
+    }
+    if spec.file.record != RecordLevel::Runs && out.join(RUNS).exists() {
+        // a forced merge replaces the whole result: rows of another spec must not stay beside it
+        fs::remove_file(out.join(RUNS)).map_err(io(&out.join(RUNS)))?;
+    }
+    let mut tallies = vec![Tally::default(); plan.groups.len()];
+    let mut journal = csv::Writer::from_writer(Vec::new());
+    for (&chunk, t) in &done {
+        let group = plan.chunks[chunk as usize].group;
+        tallies[group as usize].merge(t);
+        journal
+            .serialize(ChunkRow::new(chunk, group, t))
+            .map_err(csv_err(out))?;
+    }
+    let mut bytes = journal
+        .into_inner()
+        .map_err(|e| OutputError::Merge(e.to_string()))?;
+    if bytes.is_empty() {
+        bytes = ChunkRow::header().into_bytes();
+    }
+    write_atomic(&out.join(CHUNKS), &bytes)?;
+    if spec.file.record == RecordLevel::Runs {
+        merge_runs(&plan, &sources, &out.join(RUNS))?;
+    }
+    write_summary(&out.join(SUMMARY), &summary_rows(&plan, &tallies))?;
+    let complete = done.len() == plan.chunks.len();
+    let mut meta = first.clone();
+    meta.shard = None;
+    meta.status = if complete {
+        "complete".into()
+    } else {
+        "incomplete".into()
+    };
+    meta.merged_from = dirs.iter().map(|d| d.display().to_string()).collect();
+    meta.finished = now();
+    write_meta(out, &meta)?;
+    Ok(MergeReport {
+        chunks: done.len(),
+        total_chunks: plan.chunks.len(),
+        runs: tallies.iter().map(|t| t.runs).sum(),
+        damaged,
+        sorted_in_memory: sources
+            .iter()
+            .filter(|(_, _, sorted)| !sorted)
+            .map(|(file, _, _)| file.clone())
+            .collect(),
+    })
+}

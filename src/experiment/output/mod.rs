@@ -1,0 +1,21 @@
+//! The results folder of a sweep: `runs.csv`, `chunks.csv` (the journal), `summary.csv` and
+//! `meta.json`. One file per concept, each using only those listed before it: the files and their
+//! safe handling (`files`), provenance (`meta`), writing rows (`writers`), the journal (`journal`),
+//! checking and repairing `runs.csv` (`repair`), the folder's lock (`lock`), opening a folder
+//! (`folder`), and merging shards (`merge`).
+
+mod files;
+mod folder;
+mod journal;
+mod lock;
+mod merge;
+mod meta;
+mod repair;
+mod writers;
+
+pub use files::{OutputError, CHUNKS, META, RUNS, SUMMARY};
+pub use folder::OutDir;
+pub use lock::LOCK;
+pub use merge::{merge, MergeReport};
+pub use meta::{git_commit, Meta};
+pub use writers::{summary_rows, ChunkLines, Writers};

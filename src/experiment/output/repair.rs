@@ -1,0 +1,319 @@
+//! Checking `runs.csv` against the journal, and repairing it: on resume, the rows of the chunks the
+//! journal lists must all be there and add up to its counts, or those chunks run again; the file is
+//! cut back to exactly the rows of the chunks kept. `merge` reads shards' rows the same way. Files
+//! are streamed: `runs.csv` may be far larger than memory.
+
+use super::files::{csv_err, io, require_regular, OutputError};
+use super::writers::RUN_HEADER;
+use crate::experiment::plan::{Job, Plan};
+use crate::experiment::record::{RunRow, Tally};
+use crate::solve::Rule;
+use std::collections::BTreeMap;
+use std::fs::{self, File};
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+/// The rows `runs.csv` holds of each journaled chunk, counted once per job: a bit per run of those
+/// chunks and a counter per chunk, so a file far larger than memory can be checked as it streams by.
+/// A row counts only if it describes its job ([`describes`]): one whose job number was
+/// damaged into another run's is not that run's row.
+pub(super) struct RowCount<'p> {
+    plan: &'p Plan,
+    /// `(first job, end job, chunk id)` of each journaled chunk, by first job.
+    ranges: Vec<(u64, u64, u64)>,
+    /// The bit of each range's first job in `seen`.
+    offsets: Vec<u64>,
+    seen: Vec<u64>,
+    /// What the counted rows of each chunk add up to.
+    sums: Vec<Tally>,
+}
+
+impl<'p> RowCount<'p> {
+    pub(super) fn new<'a>(
+        plan: &'p Plan,
+        chunks: impl IntoIterator<Item = &'a u64>,
+    ) -> RowCount<'p> {
+        let mut ranges: Vec<(u64, u64, u64)> = chunks
+            .into_iter()
+            .map(|&id| {
+                let c = plan.chunks[id as usize];
+                let first = plan.groups[c.group as usize].first_job;
+                (first + c.from as u64, first + c.to as u64, id)
+            })
+            .collect();
+        ranges.sort_unstable();
+        let mut offsets = Vec::with_capacity(ranges.len());
+        let mut bits = 0;
+        for &(a, b, _) in &ranges {
+            offsets.push(bits);
+            bits += b - a;
+        }
+        RowCount {
+            plan,
+            seen: vec![0; bits.div_ceil(64) as usize],
+            sums: vec![Tally::default(); ranges.len()],
+            ranges,
+            offsets,
+        }
+    }
+
+    /// Count `row`: false when its job belongs to no journaled chunk, was counted already, or is not
+    /// the run the row describes, or when its `success` contradicts its outcome.
+    pub(super) fn add(&mut self, row: &RunRow) -> bool {
+        let job = row.job;
+        let Some(i) = self.range_of(job) else {
+            return false;
+        };
+        let (first, _, id) = self.ranges[i];
+        let c = self.plan.chunks[id as usize];
+        if !describes(row, &self.plan.job(c.group, c.from + (job - first) as u32))
+            || row.success != (row.outcome == "found")
+        {
+            return false;
+        }
+        let bit = self.offsets[i] + job - first;
+        let (word, mask) = ((bit / 64) as usize, 1u64 << (bit % 64));
+        if self.seen[word] & mask != 0 {
+            return false;
+        }
+        self.seen[word] |= mask;
+        self.sums[i].add_row(row);
+        true
+    }
+
+    /// The index of the chunk `job` belongs to, if any.
+    fn range_of(&self, job: u64) -> Option<usize> {
+        let i = self.ranges.partition_point(|&(a, _, _)| a <= job);
+        (i > 0 && job < self.ranges[i - 1].1).then(|| i - 1)
+    }
+
+    /// The chunks of `journal` whose rows are not all counted, or do not add up to the journal's
+    /// counts (a row damaged in place), by chunk id.
+    fn mismatched(&self, journal: &BTreeMap<u64, Tally>) -> Vec<u64> {
+        let mut v: Vec<u64> = self
+            .ranges
+            .iter()
+            .zip(&self.sums)
+            .filter(|&(&(a, b, id), sums)| {
+                sums.runs != b - a || !journal.get(&id).is_some_and(|t| sums.same_counts(t))
+            })
+            .map(|(&(_, _, id), _)| id)
+            .collect();
+        v.sort_unstable();
+        v
+    }
+}
+
+/// What a folder's `runs.csv` holds of the chunks its journal lists.
+pub(super) struct RunsAudit {
+    /// Journaled chunks whose rows are not all there or do not add up to the journal's counts.
+    pub(super) bad: Vec<u64>,
+    /// Every line was read and counted for a journaled chunk, once: no torn tail, unreadable line,
+    /// row of another chunk, duplicate or row that is not its job's.
+    pub(super) clean: bool,
+    /// The counted rows are in job order (as a sweep writes them; a resume appends the chunks it
+    /// runs again at the end).
+    pub(super) sorted: bool,
+}
+
+/// Read `runs.csv` (streamed: it may be far larger than memory) against `journal`.
+pub(super) fn audit_runs(
+    path: &Path,
+    plan: &Plan,
+    journal: &BTreeMap<u64, Tally>,
+) -> Result<RunsAudit, OutputError> {
+    let mut count = RowCount::new(plan, journal.keys());
+    let (mut every_row_counted, mut sorted, mut last) = (true, true, None);
+    let read_all = each_run(path, |row| {
+        if count.add(&row) {
+            sorted &= last.map_or(true, |last| last < row.job);
+            last = Some(row.job);
+        } else {
+            every_row_counted = false;
+        }
+        Ok(())
+    })?;
+    Ok(RunsAudit {
+        bad: count.mismatched(journal),
+        clean: every_row_counted && read_all,
+        sorted,
+    })
+}
+
+/// Stream the rows of `runs.csv` to `f` in file order: it may be far larger than memory. Stops at a
+/// torn last line (a crash mid-write) and at the first row that does not parse (nothing after it is
+/// trusted). Returns whether the file is as a sweep writes it: every line read, under this version's
+/// header (rows are appended in its column order). A missing file reads as empty.
+pub(super) fn each_run(
+    path: &Path,
+    mut f: impl FnMut(RunRow<'static>) -> Result<(), OutputError>,
+) -> Result<bool, OutputError> {
+    let Some(mut rows) = RunRows::open(path)? else {
+        return Ok(true);
+    };
+    while let Some(row) = rows.next_row()? {
+        f(row)?;
+    }
+    Ok(rows.intact())
+}
+
+/// The rows of a `runs.csv`, read one at a time, as [`each_run`] reads them.
+pub(super) struct RunRows {
+    path: PathBuf,
+    reader: csv::Reader<std::io::Take<File>>,
+    headers: csv::ByteRecord,
+    record: csv::ByteRecord,
+    /// Every line up to the end of the file is read (none torn, none unreadable).
+    whole: bool,
+    same_header: bool,
+    done: bool,
+}
+
+impl RunRows {
+    /// `None` if there is no such file.
+    pub(super) fn open(path: &Path) -> Result<Option<RunRows>, OutputError> {
+        require_regular(path)?;
+        let mut file = match File::open(path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(io(path)(e)),
+        };
+        let len = file.metadata().map_err(io(path))?.len();
+        let end = complete_len(&mut file, len, path)?;
+        file.seek(SeekFrom::Start(0)).map_err(io(path))?;
+        let reader = csv::Reader::from_reader(file.take(end));
+        let mut rows = RunRows {
+            path: path.to_path_buf(),
+            headers: csv::ByteRecord::new(),
+            record: csv::ByteRecord::new(),
+            whole: end == len,
+            same_header: false,
+            done: false,
+            reader,
+        };
+        match rows.reader.byte_headers() {
+            Ok(h) => {
+                rows.same_header = h
+                    .iter()
+                    .eq(RUN_HEADER.trim_end().split(',').map(str::as_bytes));
+                rows.headers = h.clone();
+            }
+            Err(e) => rows.stop(e)?,
+        }
+        Ok(Some(rows))
+    }
+
+    /// The next row, or `None` at the end: of the file, or at a row that does not parse.
+    pub(super) fn next_row(&mut self) -> Result<Option<RunRow<'static>>, OutputError> {
+        if self.done {
+            return Ok(None);
+        }
+        match self.reader.read_byte_record(&mut self.record) {
+            Ok(true) => {}
+            Ok(false) => {
+                self.done = true;
+                return Ok(None);
+            }
+            Err(e) => {
+                self.stop(e)?;
+                return Ok(None);
+            }
+        }
+        match self
+            .record
+            .deserialize::<RunRow<'static>>(Some(&self.headers))
+        {
+            Ok(row) => Ok(Some(row)),
+            Err(_) => {
+                (self.whole, self.done) = (false, true);
+                Ok(None)
+            }
+        }
+    }
+
+    /// End the rows at a read error: an I/O error is passed on, a malformed line ends them.
+    fn stop(&mut self, e: csv::Error) -> Result<(), OutputError> {
+        (self.whole, self.done) = (false, true);
+        if e.is_io_error() {
+            return Err(csv_err(&self.path)(e));
+        }
+        Ok(())
+    }
+
+    /// After the last row: whether the file is as a sweep writes it (see [`each_run`]).
+    fn intact(&self) -> bool {
+        self.whole && self.same_header
+    }
+}
+
+/// The length of `file` up to its last newline, found from the end (a torn last line is left out).
+fn complete_len(file: &mut File, len: u64, path: &Path) -> Result<u64, OutputError> {
+    let mut buf = vec![0; 1 << 16];
+    let mut end = len;
+    while end > 0 {
+        let start = end.saturating_sub(buf.len() as u64);
+        let part = &mut buf[..(end - start) as usize];
+        file.seek(SeekFrom::Start(start)).map_err(io(path))?;
+        file.read_exact(part).map_err(io(path))?;
+        if let Some(i) = part.iter().rposition(|&b| b == b'\n') {
+            return Ok(start + i as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
+}
+
+/// Check `runs.csv` against the journal before resuming ([`audit_runs`]), and drop from `done` the
+/// chunks whose rows are not all there or do not add up to the journal's counts; returns them. The
+/// journal is written only after a chunk's rows are flushed, so such rows mean the file was damaged
+/// afterwards (disk full, a partial copy, a deleted file, an edit):
+/// trusting the journal would call the sweep complete with rows lost for good, while running the
+/// chunks again costs only time (runs are deterministic). `runs.csv` is then rewritten to hold
+/// exactly the rows of the remaining chunks, once each, so that a chunk run again is not duplicated,
+/// and the rows of unjournaled chunks and a torn tail are cut off. An intact file is left as it is.
+pub(super) fn repair_runs(
+    path: &Path,
+    plan: &Plan,
+    done: &mut BTreeMap<u64, Tally>,
+) -> Result<Vec<u64>, OutputError> {
+    let audit = audit_runs(path, plan, done)?;
+    let incomplete = audit.bad;
+    for c in &incomplete {
+        done.remove(c);
+    }
+    if (audit.clean && incomplete.is_empty()) || !path.exists() {
+        return Ok(incomplete);
+    }
+    let mut keep = RowCount::new(plan, done.keys());
+    let tmp = path.with_extension("tmp");
+    let mut file = BufWriter::with_capacity(1 << 16, File::create(&tmp).map_err(io(&tmp))?);
+    file.write_all(RUN_HEADER.as_bytes()).map_err(io(&tmp))?;
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(file);
+    each_run(path, |row| {
+        if keep.add(&row) {
+            w.serialize(row).map_err(csv_err(&tmp))?;
+        }
+        Ok(())
+    })?;
+    w.flush().map_err(io(&tmp))?;
+    drop(w);
+    fs::rename(&tmp, path).map_err(io(path))?;
+    Ok(incomplete)
+}
+
+/// Whether `row` is the row of `job`: its board, rule, method, closedness, start, trial and seed
+/// are the job's. A resume or a merge takes a row for its job only then, so that a row whose
+/// job number was damaged into another's (a digit lost, a line split) is not taken for that run.
+fn describes(row: &RunRow, job: &Job) -> bool {
+    let r = &job.request;
+    row.job == job.job
+        && (row.rows, row.cols) == (r.board.rows(), r.board.cols())
+        && row.method == r.method.name()
+        && row.rule.parse::<Rule>().is_ok_and(|rule| rule == r.rule)
+        && row.closed == r.closed
+        && (row.start_row, row.start_col) == (r.start.row(), r.start.col())
+        && row.trial == job.trial
+        && row.seed == r.seed
+}

@@ -1,0 +1,248 @@
+//! Writing a sweep's CSV files: the rows of finished chunks formatted by the workers
+//! ([`ChunkLines`]), appended to `runs.csv` and the journal in the order that keeps a crash safe
+//! ([`Writers`]), and `summary.csv` written whole at the end.
+
+use super::files::{
+    csv_err, io, require_regular, write_atomic, OutputError, CHUNKS, RUNS, SUMMARY,
+};
+use crate::experiment::plan::{Chunk, Plan};
+use crate::experiment::record::{ChunkRow, RunRow, SummaryRow, Tally};
+use crate::experiment::spec_file::RecordLevel;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+fn header_of<T: Serialize + Default>() -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.serialize(T::default()).expect("serialises");
+    let bytes = w.into_inner().expect("flush");
+    String::from_utf8(bytes)
+        .expect("utf8")
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_string()
+        + "\n"
+}
+
+/// The header line of `runs.csv`: the columns rows are appended in.
+pub(super) const RUN_HEADER: &str = "job,rows,cols,rule,method,closed,start_row,start_col,trial,seed,outcome,success,visited,nodes,backtracks,ties,elapsed_ns\n";
+
+fn append_csv(path: &Path, header: &str) -> Result<BufWriter<File>, OutputError> {
+    require_regular(path)?;
+    let new = !path.exists() || fs::metadata(path).map_err(io(path))?.len() == 0;
+    let mut f = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(io(path))?;
+    if new {
+        f.write_all(header.as_bytes()).map_err(io(path))?;
+    }
+    Ok(BufWriter::with_capacity(1 << 16, f))
+}
+
+/// The CSV lines of finished chunks, formatted by the worker that ran them (formatting is parallel
+/// work; writing them is only appending bytes in chunk order). One pair of CSV writers serves a
+/// whole block of chunks: a `csv::Writer` starts with a zeroed 8 KiB buffer, too costly to make
+/// once per chunk when chunks are many and small.
+#[derive(Debug)]
+pub struct ChunkLines {
+    /// Lines of `runs.csv` (none unless `record = "runs"`).
+    runs: csv::Writer<Vec<u8>>,
+    /// Lines of `chunks.csv`, the journal.
+    journal: csv::Writer<Vec<u8>>,
+}
+
+impl Default for ChunkLines {
+    fn default() -> Self {
+        let lines = || {
+            csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(Vec::new())
+        };
+        ChunkLines {
+            runs: lines(),
+            journal: lines(),
+        }
+    }
+}
+
+impl ChunkLines {
+    /// Append the line of one run of the chunk being added (before its [`ChunkLines::add_chunk`]).
+    pub fn add_run(&mut self, row: &RunRow) -> Result<(), OutputError> {
+        self.runs.serialize(row).map_err(csv_err(Path::new(RUNS)))
+    }
+
+    /// Append the journal row of a finished chunk, after its runs' lines.
+    pub fn add_chunk(&mut self, chunk: &Chunk, tally: &Tally) -> Result<(), OutputError> {
+        let row = ChunkRow::new(chunk.id, chunk.group, tally);
+        self.journal
+            .serialize(row)
+            .map_err(csv_err(Path::new(CHUNKS)))
+    }
+
+    /// The bytes of `runs.csv` and of the journal.
+    fn into_bytes(self) -> Result<(Vec<u8>, Vec<u8>), OutputError> {
+        let bytes = |w: csv::Writer<Vec<u8>>, file: &str| {
+            w.into_inner().map_err(|e| OutputError::Csv {
+                path: file.into(),
+                message: e.to_string(),
+            })
+        };
+        Ok((bytes(self.runs, RUNS)?, bytes(self.journal, CHUNKS)?))
+    }
+}
+
+/// Append `rows` to `into` as CSV lines, as the files of a sweep are written (`header`: the header
+/// line first, from the rows' field names).
+fn csv_lines<T: Serialize>(
+    rows: &[T],
+    header: bool,
+    into: &mut Vec<u8>,
+    file: &str,
+) -> Result<(), OutputError> {
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(header)
+        .from_writer(into);
+    for r in rows {
+        w.serialize(r).map_err(csv_err(Path::new(file)))?;
+    }
+    w.flush().map_err(io(Path::new(file)))
+}
+
+/// The open CSV files of a running sweep.
+pub struct Writers {
+    runs: Option<BufWriter<File>>,
+    runs_path: PathBuf,
+    journal: File,
+    journal_path: PathBuf,
+    /// Journal lines waiting for their runs to be flushed first.
+    pending: Vec<u8>,
+}
+
+impl Writers {
+    /// Open `runs.csv` (if `record` is `runs`) and the journal in `dir` for appending, writing
+    /// their headers if they are new or empty.
+    pub(super) fn open(dir: &Path, record: RecordLevel) -> Result<Writers, OutputError> {
+        let runs = match record {
+            RecordLevel::Runs => Some(append_csv(&dir.join(RUNS), RUN_HEADER)?),
+            RecordLevel::Summary => None,
+        };
+        let journal_path = dir.join(CHUNKS);
+        require_regular(&journal_path)?;
+        let new = !journal_path.exists()
+            || fs::metadata(&journal_path)
+                .map_err(io(&journal_path))?
+                .len()
+                == 0;
+        let mut journal = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&journal_path)
+            .map_err(io(&journal_path))?;
+        if new {
+            journal
+                .write_all(ChunkRow::header().as_bytes())
+                .map_err(io(&journal_path))?;
+        }
+        Ok(Writers {
+            runs,
+            runs_path: dir.join(RUNS),
+            journal,
+            journal_path,
+            pending: Vec::new(),
+        })
+    }
+
+    /// Record finished chunks (their runs now, their journal rows at the next flush).
+    pub fn write(&mut self, lines: ChunkLines) -> Result<(), OutputError> {
+        let (runs, journal) = lines.into_bytes()?;
+        if let Some(w) = &mut self.runs {
+            w.write_all(&runs).map_err(io(&self.runs_path))?;
+        }
+        self.pending.extend_from_slice(&journal);
+        Ok(())
+    }
+
+    /// Flush runs first, then the journal rows of the chunks whose runs are now on disk.
+    pub fn flush(&mut self) -> Result<(), OutputError> {
+        if let Some(w) = &mut self.runs {
+            w.flush().map_err(io(&self.runs_path))?;
+        }
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        // one write per flush: a crash leaves at most one torn line, which --resume drops
+        self.journal
+            .write_all(&self.pending)
+            .map_err(io(&self.journal_path))?;
+        self.pending.clear();
+        self.journal.flush().map_err(io(&self.journal_path))
+    }
+}
+
+pub(super) fn write_summary(path: &Path, rows: &[SummaryRow]) -> Result<(), OutputError> {
+    if rows.is_empty() {
+        return write_atomic(path, header_of::<SummaryRowHeader>().as_bytes());
+    }
+    // formatted in pieces on the current thread pool (an `order:*` sweep has 40,320 rows, and this is
+    // serial work at the end of a sweep); the first piece carries the header
+    let pieces = rows
+        .par_chunks(4096)
+        .enumerate()
+        .map(|(i, part)| {
+            let mut lines = Vec::new();
+            csv_lines(part, i == 0, &mut lines, SUMMARY).map(|()| lines)
+        })
+        .collect::<Result<Vec<Vec<u8>>, OutputError>>()?;
+    write_atomic(path, &pieces.concat())
+}
+
+/// Only for writing the header of an empty summary.
+#[derive(Serialize, Default)]
+struct SummaryRowHeader {
+    rows: u32,
+    cols: u32,
+    rule: String,
+    method: String,
+    closed: bool,
+    runs: u64,
+    feasible_runs: u64,
+    successes: u64,
+    success_rate: f64,
+    success_rate_feasible: Option<f64>,
+    dead_ends: u64,
+    budget_exhausted: u64,
+    impossible: u64,
+    visited_mean: f64,
+    backtracks_mean: f64,
+    backtracks_max: u64,
+    nodes_total: u64,
+    ties_total: u64,
+    elapsed_ns_total: u64,
+}
+
+/// Summary rows for the groups that have runs, in plan order.
+pub fn summary_rows(plan: &Plan, tallies: &[Tally]) -> Vec<SummaryRow> {
+    let closed = plan.chunks.is_empty() || plan.job(plan.chunks[0].group, 0).request.closed;
+    // 40,320 groups in an `order:*` sweep: formatting their rows is worth sharing out
+    plan.groups
+        .par_iter()
+        .zip(tallies)
+        .filter(|(_, t)| t.runs > 0)
+        .map(|(g, t)| {
+            let b = plan.boards[g.board];
+            SummaryRow::new(
+                b.rows(),
+                b.cols(),
+                g.rule.to_string(),
+                g.method.to_string(),
+                closed,
+                t,
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,199 @@
+//! The spec file as written: the TOML keys of an experiment and their values, before validation
+//! (`spec` turns it into a [`crate::experiment::Spec`]). Kept as written because `meta.json`
+//! records it and `--resume` and `merge` compare it. Values that TOML can give in several shapes
+//! are deserialized by hand, so that a wrong one is named with what was expected.
+
+use serde::{Deserialize, Serialize};
+
+/// Board sizes: a list, a range string `"A..=B"` (optionally `"A..=B step S"`), or `{from, to, step}`.
+/// Deserialized by hand: an untagged enum would accept a table with misspelt keys (its variant
+/// cannot deny unknown fields) and say only "did not match any variant" for a bad value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Sizes {
+    /// Explicit sizes.
+    List(Vec<u32>),
+    /// `"5..=64"`, `"5..64"`, `"10..=100 step 10"`.
+    Range(String),
+    /// `{ from = 5, to = 64, step = 1 }` (inclusive).
+    Table {
+        /// First size.
+        from: u32,
+        /// Last size (inclusive).
+        to: u32,
+        /// Step (default 1).
+        #[serde(default = "one")]
+        step: u32,
+    },
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// The table form of [`Sizes`], which rejects unknown keys.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SizesTable {
+    from: u32,
+    to: u32,
+    #[serde(default = "one")]
+    step: u32,
+}
+
+impl<'de> Deserialize<'de> for Sizes {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Sizes;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a list like [8, 10], a range like \"5..=64\" or a table { from = 5, to = 64, step = 1 }")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Sizes, E> {
+                Ok(Sizes::Range(s.to_string()))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Sizes, A::Error> {
+                Vec::deserialize(SeqAccessDeserializer::new(seq)).map(Sizes::List)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Sizes, A::Error> {
+                let t = SizesTable::deserialize(MapAccessDeserializer::new(map))?;
+                Ok(Sizes::Table {
+                    from: t.from,
+                    to: t.to,
+                    step: t.step,
+                })
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}
+
+/// Start squares: `"all"`, `"corner"`, `"corners"`, `"sample:K"`, or a list of `[row, col]`.
+/// Deserialized by hand, as [`Sizes`] is, so that a bad value is named.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Starts {
+    /// A keyword.
+    Keyword(String),
+    /// Explicit squares (must lie on every board of the sweep).
+    List(Vec<[u32; 2]>),
+}
+
+impl<'de> Deserialize<'de> for Starts {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::value::SeqAccessDeserializer;
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Starts;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("\"all\", \"corner\", \"corners\", \"sample:K\" or a list of squares like [[0, 0], [2, 3]]")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Starts, E> {
+                Ok(Starts::Keyword(s.to_string()))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Starts, A::Error> {
+                Vec::deserialize(SeqAccessDeserializer::new(seq)).map(Starts::List)
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}
+
+/// What to write per run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum RecordLevel {
+    /// Only `summary.csv` (one row per board x rule x method).
+    #[default]
+    Summary,
+    /// Also `runs.csv` (one row per run).
+    Runs,
+}
+
+/// The experiment file as written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpecFile {
+    /// Name; the default output folder is `results/<name>/`.
+    pub name: String,
+    /// Square board sizes (n x n).
+    #[serde(default)]
+    pub sizes: Option<Sizes>,
+    /// Rectangular boards as `[rows, cols]`.
+    #[serde(default)]
+    pub boards: Option<Vec<[u32; 2]>>,
+    /// Start squares (default `"all"`).
+    #[serde(default = "all_starts")]
+    pub starts: Starts,
+    /// Tie-break rules; `order:*` expands to all 40,320 orderings.
+    #[serde(default = "first_rule")]
+    pub rules: Vec<String>,
+    /// Solvers (default `["warnsdorff"]`).
+    #[serde(default = "warnsdorff_method")]
+    pub methods: Vec<String>,
+    /// Closed tours only.
+    #[serde(default)]
+    pub closed: bool,
+    /// Runs per start for random rules (deterministic rules run once).
+    #[serde(default = "one")]
+    pub trials: u32,
+    /// Experiment seed; each run's seed is derived from it (see `ktour::experiment::run_seed`).
+    #[serde(default)]
+    pub seed: u64,
+    /// Node budget per backtracking run: a number (0 = unlimited) or `"K*squares"` (K times the
+    /// board's squares, so the budget scales with the board).
+    #[serde(default = "default_budget")]
+    pub budget: BudgetSpec,
+    /// `summary` or `runs`.
+    #[serde(default)]
+    pub record: RecordLevel,
+}
+
+fn all_starts() -> Starts {
+    Starts::Keyword("all".into())
+}
+fn first_rule() -> Vec<String> {
+    vec!["first".into()]
+}
+fn warnsdorff_method() -> Vec<String> {
+    vec!["warnsdorff".into()]
+}
+fn default_budget() -> BudgetSpec {
+    BudgetSpec::Nodes(100_000)
+}
+
+/// A node budget as written in a spec. Deserialized by hand, as [`Sizes`] is, so that a bad value
+/// (a negative or fractional budget) is named.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum BudgetSpec {
+    /// Absolute nodes (0 = unlimited).
+    Nodes(u64),
+    /// `"K*squares"`.
+    Relative(String),
+}
+
+impl<'de> Deserialize<'de> for BudgetSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = BudgetSpec;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a whole number of nodes like 100000 (0 = unlimited) or \"K*squares\"")
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<BudgetSpec, E> {
+                Ok(BudgetSpec::Nodes(v))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<BudgetSpec, E> {
+                u64::try_from(v)
+                    .map(BudgetSpec::Nodes)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(v), &self))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<BudgetSpec, E> {
+                Ok(BudgetSpec::Relative(s.to_string()))
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}
