@@ -313,10 +313,13 @@ mod tests {
         let total_ns: u64 = out.iter().map(|s| s.stats.elapsed_ns).sum();
         let total_visited: u64 = out.iter().map(|s| u64::from(s.visited)).sum();
         assert!(total_ns <= wall, "{total_ns} > {wall}");
+        // each share is rounded down, so the rate seen from the sum is a little low: within a
+        // nanosecond a run, plus that
         let per_square = total_ns as f64 / total_visited as f64;
+        let slack = 1.0 + out.len() as f64 / total_visited as f64 * f64::from(board.len());
         for s in &out {
             let want = per_square * f64::from(s.visited);
-            assert!((s.stats.elapsed_ns as f64 - want).abs() <= 1.0, "{s:?}");
+            assert!((s.stats.elapsed_ns as f64 - want).abs() <= slack, "{s:?}");
         }
     }
 
