@@ -237,7 +237,7 @@ impl TieBreaker {
     }
 
     /// The target and tie order of this tie-breaker, if it is a distance rule (`roth`,
-    /// `roth-original`, `center`): the backtracking search turns them into per-square lane orders.
+    /// `roth-original`, `center`): the backtracking search turns them into per-square slot orders.
     pub(crate) fn distance(&self) -> Option<(roth::Target, LabelOrder)> {
         match self.secondary {
             Secondary::Distance(target) => Some((target, self.scan)),
