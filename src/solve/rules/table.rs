@@ -2,7 +2,9 @@
 //! does and its source (as defined in `docs/REFERENCE.md`), and its [`Kind`], which says how the plain
 //! loop breaks its ties ([`super::TieBreaker`]) and which fast paths it takes. Parsing, display, the
 //! catalogue that `ktour rules` prints and the dispatch to the fast paths all read this table, so a
-//! new rule is its file and one line here (plus its [`Rule`] variant).
+//! new rule is its file and one line here, plus its [`Rule`] variant and its key in the slow twins
+//! of `reference.rs` (the compiler points at every `match` on [`Rule`] that must learn it). A rule
+//! of a kind that has no fast path takes the plain loops.
 
 use super::roth::{self, Target};
 use super::LabelOrder;
@@ -154,7 +156,7 @@ impl Rule {
             .unwrap_or_else(|| panic!("rule {self:?} has no line in the rule table"))
     }
 
-    /// The rule's table line and the rule, by name or alias; `None` if no line names it (the
+    /// The rule a line of the table names, by name or alias; `None` if no line names it (the
     /// `order:` family is parsed by the caller).
     pub(crate) fn by_name(s: &str) -> Option<Rule> {
         RULES
