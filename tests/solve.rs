@@ -3,7 +3,9 @@
 
 use ktour::board::{Board, Square};
 use ktour::exists;
-use ktour::solve::{reference, Impossibility, Method, Outcome, Request, Rule, Solution, Solver};
+use ktour::solve::{
+    reference, Impossibility, Method, Outcome, Request, Rule, Solution, Solver, Stats,
+};
 use ktour::verify::{verify_path, verify_tour, TourKind};
 
 fn sq(r: u16, c: u16) -> Square {
@@ -238,13 +240,48 @@ fn theorem_answers_without_search() {
 
 #[test]
 fn budget_stops_the_search() {
-    let b = Board::square(30).unwrap();
-    let mut r = req(b, sq(0, 0), Method::Backtrack, true);
-    r.budget = 10_000;
-    let sol = Solver::new().solve(&r).unwrap();
-    check(&sol);
-    if sol.outcome == Outcome::BudgetExhausted {
-        assert_eq!(sol.stats.nodes, 10_000);
+    // Searches that need many nodes without a budget: the Warnsdorff-ordered one (mask loop) and
+    // the label-order one (general loop), both for a closed tour on 8x8.
+    let b = Board::square(8).unwrap();
+    let mut bt = req(b, sq(6, 3), Method::Backtrack, true);
+    bt.rule = "order:36875124".parse().unwrap();
+    let naive = req(b, sq(0, 0), Method::Naive, false);
+    let mut solver = Solver::new();
+    for r in [bt, naive] {
+        let full = solver.solve(&r).unwrap();
+        check(&full);
+        assert_eq!(full.outcome, Outcome::Found, "{r:?}");
+        let needed = full.stats.nodes;
+        assert!(needed > 10_000, "{r:?} needs only {needed} nodes");
+        // any budget below the need stops the search at exactly the budget
+        for budget in [1_000, needed / 2, needed - 1] {
+            let sol = solver.solve(&Request { budget, ..r }).unwrap();
+            check(&sol);
+            assert_eq!(
+                sol.outcome,
+                Outcome::BudgetExhausted,
+                "{r:?} budget {budget}"
+            );
+            assert_eq!(sol.stats.nodes, budget, "{r:?}");
+        }
+        // a budget of exactly the need is enough, and finds the same tour
+        let sol = solver
+            .solve(&Request {
+                budget: needed,
+                ..r
+            })
+            .unwrap();
+        assert_eq!(sol.outcome, Outcome::Found, "{r:?}");
+        assert_eq!(
+            (sol.squares, sol.stats),
+            (
+                full.squares,
+                Stats {
+                    elapsed_ns: sol.stats.elapsed_ns,
+                    ..full.stats
+                }
+            )
+        );
     }
 }
 
@@ -360,4 +397,49 @@ fn textbook_baseline_walks_like_the_solver() {
             }
         }
     }
+}
+
+#[test]
+fn backtrack_finds_the_first_tour_of_the_recursive_reference() {
+    // Warnsdorff-ordered backtracking against its definition by plain recursion: the same first tour
+    // (or the same path where the budget stops both) after the same number of squares entered.
+    let rules = [
+        "first",
+        "pohl",
+        "roth",
+        "center",
+        "roth-original",
+        "order:36875124",
+    ];
+    let budget = 50_000;
+    let mut solver = Solver::new();
+    let (mut compared, mut backtracked) = (0, 0);
+    for (rows, cols) in [(5, 5), (5, 6), (6, 6), (6, 7), (7, 7), (7, 8), (8, 8)] {
+        let b = Board::new(rows, cols).unwrap();
+        let starts = [sq(0, 0), sq(1, 2), sq(2, 2), sq(rows as u16 - 1, 3)];
+        for rule in rules {
+            let rule: Rule = rule.parse().unwrap();
+            for start in starts {
+                for closed in [false, true] {
+                    if closed && b.len() % 2 == 1 {
+                        continue; // no closed tour, and an exhaustive search would be long
+                    }
+                    let r = Request {
+                        rule,
+                        budget,
+                        ..req(b, start, Method::Backtrack, closed)
+                    };
+                    let sol = solver.solve_by_search_alone(&r).unwrap();
+                    check(&sol);
+                    let want = reference::backtrack_recursive(b, start, rule, closed, budget);
+                    let got = (sol.outcome, sol.squares, sol.stats.nodes);
+                    assert_eq!(got, want, "{b} {start:?} {rule} closed={closed}");
+                    compared += 1;
+                    backtracked += usize::from(sol.stats.backtracks > 0);
+                }
+            }
+        }
+    }
+    assert!(compared > 200, "{compared}");
+    assert!(backtracked > 20, "only {backtracked} searches backtracked");
 }

@@ -20,7 +20,7 @@ pub struct MemoryError {
 /// Bytes of search state for `board` with `method` in a single run (`Solver::run`): the padded degree
 /// array and its empty-board copy (1 B each per padded square), the path (4 B) and saved degrees
 /// (1 B) per square, plus a 16-byte DFS frame per square for the searches. (Batched pure Warnsdorff
-/// keeps no path and needs about 1 B per square and lane; see `benches/README.md`.)
+/// keeps no path and needs about 1 B per square and interleaved walk; see `benches/README.md`.)
 pub fn estimate_bytes(board: Board, method: Method) -> u64 {
     let padded = Layout::new(board).len() as u64;
     let squares = board.len() as u64;

@@ -7,17 +7,21 @@
 //! | `naive` | [`naive`] | depth-first search in fixed label order, the brute force of the seeds |
 //!
 //! All three share [`crate::search::SearchState`] and, for the two searches, one explicit-stack DFS
-//! (`dfs.rs`): a run on 1000x1000 never grows the thread's call stack. A [`Solver`] owns the scratch
+//! (`dfs/`): a run on 1000x1000 never grows the thread's call stack. A [`Solver`] owns the scratch
 //! state and reuses it across runs, so a sweep allocates nothing per run.
 //!
-//! Pure Warnsdorff runs through a fast kernel (`kernel.rs`): a fused decrement-and-choose pass per step
-//! and, in [`Solver::run_batch`], several independent runs interleaved in one thread. The plain
+//! Pure Warnsdorff runs through a fast kernel (`walk/`): a fused decrement-and-choose pass per step
+//! and, in [`Solver::run_batch`], several independent walks interleaved in one thread. The plain
 //! incremental loop (`warnsdorff::run` with [`warnsdorff::next_move`]) stays as its twin: it serves
-//! traces, [`Solver::solve_plain`], and the equality tests of `tests/fast_paths.rs`.
+//! traces, [`Solver::solve_plain`], rules without a fast path, and the equality tests of
+//! `tests/fast_paths.rs`. The tie-break rules are one table (`rules/table.rs`); slow, obviously
+//! correct twins of the fast solvers are in [`reference`].
+//!
+//! This file is the interface: the request, the outcome and its counters, and the [`Solver`]. The
+//! batch driver behind [`Solver::run_batch`] is in `walk/batch.rs`.
 
 pub mod backtrack;
 mod dfs;
-mod kernel;
 mod memory;
 pub mod naive;
 pub mod posa;
@@ -25,6 +29,7 @@ pub mod reference;
 pub mod rotate;
 pub mod rules;
 mod trace;
+mod walk;
 pub mod warnsdorff;
 
 pub use memory::{estimate_bytes, MemoryError};
@@ -34,10 +39,8 @@ pub use trace::{trace, Trace, TraceEvent};
 use crate::board::{Board, Layout, Square};
 use crate::exists::{self, NoTour};
 use crate::search::SearchState;
-use kernel::GeometryChooser;
 use std::fmt;
 use std::str::FromStr;
-use std::sync::{Arc, Mutex, Weak};
 use std::time::Instant;
 
 /// Which solver.
@@ -225,16 +228,17 @@ pub enum SolveError {
 
 /// Most runs [`Solver::run_batch`] walks side by side in one thread: a batch needs this many
 /// requests of one board and rule to interleave fully.
-pub const MAX_INTERLEAVED_RUNS: usize = kernel::MAX_LANES;
+pub const MAX_INTERLEAVED_RUNS: usize = walk::MAX_WALKS;
 
 /// Default of [`Solver::set_lane_memory`]: the degree arrays of interleaved walks on a large board
 /// take at most 2 bytes per square of the board (one walk at a time on 1000x1000).
 pub const DEFAULT_LANE_MEMORY: f64 = 2.0;
 
-/// How many walks [`Solver::run_batch`] interleaves on `board` when its lane memory is
+/// How many walks [`Solver::run_batch`] interleaves on `board` when the memory its interleaved
+/// walks may take ("lane memory", the name the command line and result files use) is
 /// `bytes_per_square` ([`Solver::set_lane_memory`]).
 pub fn interleaved_lanes(board: Board, bytes_per_square: f64) -> usize {
-    kernel::lanes_for(&Layout::new(board), bytes_per_square)
+    walk::walks_for(&Layout::new(board), bytes_per_square)
 }
 
 /// Scratch state for runs, reused across runs: allocate once per worker thread.
@@ -248,19 +252,16 @@ pub struct Solver {
     /// The last (board, method) whose memory need was checked: reading `/proc/meminfo` costs more
     /// than a whole 8x8 run, so it is read once per board, not once per run.
     memory_ok: Option<(Board, Method)>,
-    /// Mask tables of the last fixed order used.
-    order_bits: Option<(rules::LabelOrder, Box<kernel::Bits>)>,
-    /// Distance-rule tables of the last board and rule they were built for (shared by every solver
-    /// of the process that uses the same board and rule: see [`geometry_tables`]).
-    geometry: Option<(Board, Rule, Arc<kernel::GeometryTables>)>,
-    /// Row templates of the empty board, for the batch lanes.
-    empty: kernel::EmptyBoard,
-    /// Degree arrays of the interleaved batch lanes.
-    lanes: Vec<u8>,
+    /// The kernel choosers' tables of the last rules used.
+    tables: walk::dispatch::ChooserTables,
+    /// Row templates of the empty board, for the interleaved walks of a batch.
+    empty: walk::EmptyBoard,
+    /// Degree arrays of the interleaved walks of a batch.
+    walks: Vec<u8>,
     /// Indexes (within the group) of a batch group's runs that can start.
     startable: Vec<u32>,
     /// Bytes per square that a batch's interleaved walks may take on a large board.
-    lane_memory: f64,
+    walk_memory: f64,
 }
 
 impl Default for Solver {
@@ -278,22 +279,21 @@ impl Solver {
             orderings: None,
             plain: false,
             memory_ok: None,
-            geometry: None,
-            order_bits: None,
-            empty: kernel::EmptyBoard::default(),
-            lanes: Vec::new(),
+            tables: Default::default(),
+            empty: walk::EmptyBoard::default(),
+            walks: Vec::new(),
             startable: Vec::new(),
-            lane_memory: DEFAULT_LANE_MEMORY,
+            walk_memory: DEFAULT_LANE_MEMORY,
         }
     }
 
-    /// Let [`Solver::run_batch`] interleave as many walks on a large board (one whose four lanes
-    /// would pass 1 MiB) as fit in `bytes_per_square` of it, each taking its padded degree array
-    /// (about 1.008 bytes per square on 1000x1000). The default, 2, walks one at a time there; 2.1
-    /// allows two, about 1.7x faster. Results do not depend on it, only speed and memory. Values
-    /// below one lane's need still walk one lane.
+    /// Let [`Solver::run_batch`] interleave as many walks on a large board (one where four walks'
+    /// degree arrays would pass 1 MiB) as fit in `bytes_per_square` of it, each taking its padded
+    /// degree array (about 1.008 bytes per square on 1000x1000). The default, 2, walks one at a time
+    /// there; 2.1 allows two, which is faster (`benches/README.md`). Results do not depend on it,
+    /// only speed and memory. Values below one walk's need still walk one at a time.
     pub fn set_lane_memory(&mut self, bytes_per_square: f64) {
-        self.lane_memory = bytes_per_square;
+        self.walk_memory = bytes_per_square;
     }
 
     /// Run `req`, keeping the path in the solver ([`Solver::path`]); no allocation once warm.
@@ -322,8 +322,8 @@ impl Solver {
     /// Sweeps call this: batching is where independent runs can be interleaved to hide latency.
     ///
     /// Consecutive pure-Warnsdorff requests on the same board with the same rule are walked by the
-    /// kernel several at a time, each in its own degree array (about one byte per square and lane;
-    /// see `kernel::lanes_for`), and keep no path: after a batch, [`Solver::path`] and
+    /// kernel several at a time, each in its own degree array (about one byte per square and walk;
+    /// see [`interleaved_lanes`]), and keep no path: after a batch, [`Solver::path`] and
     /// [`Solver::state`] describe the last non-batched run, not the batch. Their `elapsed_ns` is the
     /// group's wall time shared in proportion to squares visited, since interleaved runs overlap.
     /// Summaries are otherwise identical to [`Solver::run`]'s. On an error, `out` holds the summaries
@@ -356,163 +356,16 @@ impl Solver {
         Ok(())
     }
 
-    fn check_memory(&mut self, board: Board, method: Method) -> Result<(), MemoryError> {
+    pub(in crate::solve) fn check_memory(
+        &mut self,
+        board: Board,
+        method: Method,
+    ) -> Result<(), MemoryError> {
         if self.memory_ok != Some((board, method)) {
             memory::check(board, method)?;
             self.memory_ok = Some((board, method));
         }
         Ok(())
-    }
-
-    /// Validate one request of a batch group whose board's theorem verdict is `verdict`: an error,
-    /// or the verdict for its start, with its tie-breaker if the rule carries per-run state
-    /// (`random`: its PRNG; `squirrel`: its plan, which also checks the rule's domain). Other rules'
-    /// tie-breakers cannot fail and hold nothing a walk needs, so a batch does not build one a run
-    /// (on 8x8 that and the per-run theorem check were a tenth of the instructions).
-    fn prepare(
-        req: &Request,
-        layout: &Layout,
-        verdict: Result<(), NoTour>,
-    ) -> Result<Result<Option<TieBreaker>, NoTour>, SolveError> {
-        let board = req.board;
-        if !board.contains(req.start.row() as i64, req.start.col() as i64) {
-            return Err(SolveError::StartOffBoard {
-                board,
-                start: req.start,
-            });
-        }
-        let tb = if matches!(req.rule, Rule::Random | Rule::Squirrel) {
-            Some(TieBreaker::new(req.rule, layout, req.start, req.seed)?)
-        } else {
-            debug_assert!(TieBreaker::new(req.rule, layout, req.start, req.seed).is_ok());
-            None
-        };
-        let verdict = verdict.and_then(|()| exists::start_colour(board, req.start, req.closed));
-        Ok(verdict.map(|()| tb))
-    }
-
-    /// A group of Warnsdorff requests with one board, one rule and one `closed`, through the
-    /// interleaved kernel.
-    fn warnsdorff_group(
-        &mut self,
-        reqs: &[Request],
-        out: &mut Vec<RunSummary>,
-    ) -> Result<(), SolveError> {
-        let timer = Instant::now();
-        let (board, rule, closed) = (reqs[0].board, reqs[0].rule, reqs[0].closed);
-        self.check_memory(board, Method::Warnsdorff)?;
-        let layout = Layout::new(board);
-        // the theorems' answer for the board, once: runs differ only by their start's colour
-        let verdict = exists::tour(board, closed);
-        let first = out.len();
-        let mut failure = None;
-        let startable = &mut self.startable;
-        startable.clear();
-        // tie-breakers of the rules with per-run state, by run
-        let mut tbs = Vec::new();
-        for (i, req) in reqs.iter().enumerate() {
-            match Self::prepare(req, &layout, verdict) {
-                Ok(Ok(tb)) => {
-                    startable.push(i as u32);
-                    tbs.extend(tb.map(|tb| (i, tb)));
-                    out.push(RunSummary {
-                        outcome: Outcome::DeadEnd,
-                        visited: 0,
-                        stats: Stats::default(),
-                    });
-                }
-                Ok(Err(reason)) => out.push(RunSummary {
-                    outcome: Outcome::Impossible(Impossibility::Theorem(reason)),
-                    visited: 0,
-                    stats: Stats::default(),
-                }),
-                Err(e) => {
-                    failure = Some(e);
-                    break;
-                }
-            }
-        }
-        let runs = self.startable.iter().map(|&i| i as usize);
-        let lanes = kernel::lanes_for(&layout, self.lane_memory);
-        let mut total_visited = 0u64;
-        let results = &mut out[first..];
-        let mut finish = |i: usize, walk: kernel::Walk| {
-            let req = &reqs[i];
-            let outcome = walk_outcome(&layout, &walk, layout.pad(req.start), closed);
-            total_visited += u64::from(walk.visited);
-            results[i] = RunSummary {
-                outcome,
-                visited: walk.visited,
-                stats: Stats {
-                    nodes: u64::from(walk.visited),
-                    ties: walk.ties,
-                    ..Stats::default()
-                },
-            };
-        };
-        let (empty, buf) = (&mut self.empty, &mut self.lanes);
-        let start_of = |i: usize| layout.pad(reqs[i].start);
-        let plain = |i: usize| kernel::LaneJob {
-            start: start_of(i),
-            run: (),
-        };
-        match rule {
-            Rule::Order(order) => {
-                let bits = order_tables(&mut self.order_bits, order);
-                let c = kernel::Fixed::new(&layout, order, bits);
-                let jobs = runs.map(|i| (i, plain(i)));
-                kernel::run_lanes(&layout, empty, buf, lanes, &c, jobs, |i, w, _| finish(i, w));
-            }
-            Rule::Squirrel => {
-                let jobs = tbs.into_iter().map(|(i, tb)| {
-                    let plan = tb.squirrel_plan().expect("squirrel plan").clone();
-                    let run = kernel::SquirrelRun::new(plan);
-                    let start = start_of(i);
-                    (i, kernel::LaneJob { start, run })
-                });
-                let c = kernel::Squirrel::new(&layout);
-                kernel::run_lanes(&layout, empty, buf, lanes, &c, jobs, |i, w, _| finish(i, w));
-            }
-            Rule::Pohl => {
-                let jobs = runs.map(|i| (i, plain(i)));
-                let c = kernel::Pohl::new(&layout);
-                kernel::run_lanes(&layout, empty, buf, lanes, &c, jobs, |i, w, _| finish(i, w));
-            }
-            Rule::Random => {
-                let jobs = tbs.into_iter().map(|(i, mut tb)| {
-                    let run = tb.take_rng().expect("random rule has a PRNG");
-                    let start = start_of(i);
-                    (i, kernel::LaneJob { start, run })
-                });
-                let c = kernel::Random::new(&layout);
-                kernel::run_lanes(&layout, empty, buf, lanes, &c, jobs, |i, w, _| finish(i, w));
-            }
-            Rule::Roth | Rule::RothOriginal | Rule::Center => {
-                let tables = geometry_tables(&mut self.geometry, &layout, rule);
-                let jobs = runs.map(|i| (i, plain(i)));
-                let finish = |i, w, _| finish(i, w);
-                match tables.chooser(&layout) {
-                    GeometryChooser::Bytes(c) => {
-                        kernel::run_lanes(&layout, empty, buf, lanes, &c, jobs, finish)
-                    }
-                    GeometryChooser::Packed(c) => {
-                        kernel::run_lanes(&layout, empty, buf, lanes, &c, jobs, finish)
-                    }
-                }
-            }
-        }
-        // Interleaved runs overlap in time: share the group's wall time by squares visited (in
-        // floating point: a 128-bit division per run showed in the profile of 8x8 sweeps).
-        let per_square = timer.elapsed().as_nanos() as f64 / total_visited.max(1) as f64;
-        for s in &mut out[first..] {
-            if !matches!(s.outcome, Outcome::Impossible(_)) {
-                s.stats.elapsed_ns = (per_square * f64::from(s.visited)) as u64;
-            }
-        }
-        match failure {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
     }
 
     /// Run `req` and return the path too.
@@ -612,125 +465,6 @@ impl Solver {
     }
 }
 
-impl Solver {
-    /// One pure-Warnsdorff run through the kernel, path kept in the search state.
-    fn warnsdorff_fast(
-        &mut self,
-        rule: &mut TieBreaker,
-        req: &Request,
-        start: usize,
-    ) -> (Outcome, Stats) {
-        let layout = *self.state.layout();
-        let (deg, path) = self.state.kernel_parts();
-        let walk = match req.rule {
-            Rule::Order(order) => {
-                let bits = order_tables(&mut self.order_bits, order);
-                let c = kernel::Fixed::new(&layout, order, bits);
-                kernel::walk_with_path(&layout, deg, start, &c, &mut (), path)
-            }
-            Rule::Squirrel => {
-                let plan = rule.squirrel_plan().expect("squirrel plan").clone();
-                let mut run = kernel::SquirrelRun::new(plan);
-                let c = kernel::Squirrel::new(&layout);
-                let walk = kernel::walk_with_path(&layout, deg, start, &c, &mut run, path);
-                rule.restore_stage(run.plan().stage());
-                walk
-            }
-            Rule::Pohl => {
-                let c = kernel::Pohl::new(&layout);
-                kernel::walk_with_path(&layout, deg, start, &c, &mut (), path)
-            }
-            Rule::Random => {
-                let mut rng = rule.take_rng().expect("random rule has a PRNG");
-                let c = kernel::Random::new(&layout);
-                kernel::walk_with_path(&layout, deg, start, &c, &mut rng, path)
-            }
-            Rule::Roth | Rule::RothOriginal | Rule::Center => {
-                let tables = geometry_tables(&mut self.geometry, &layout, req.rule);
-                match tables.chooser(&layout) {
-                    GeometryChooser::Bytes(c) => {
-                        kernel::walk_with_path(&layout, deg, start, &c, &mut (), path)
-                    }
-                    GeometryChooser::Packed(c) => {
-                        kernel::walk_with_path(&layout, deg, start, &c, &mut (), path)
-                    }
-                }
-            }
-        };
-        let stats = Stats {
-            nodes: u64::from(walk.visited),
-            ties: walk.ties,
-            ..Stats::default()
-        };
-        (walk_outcome(&layout, &walk, start, req.closed), stats)
-    }
-}
-
-/// The mask tables of a fixed order, built once and rewritten in place for the next order.
-fn order_tables(
-    cache: &mut Option<(rules::LabelOrder, Box<kernel::Bits>)>,
-    order: rules::LabelOrder,
-) -> &kernel::Bits {
-    match cache {
-        Some((o, _)) if *o == order => {}
-        Some((o, t)) => {
-            kernel::set_order_bits(t, order);
-            *o = order;
-        }
-        None => *cache = Some((order, kernel::order_bits(order))),
-    }
-    &cache.as_ref().expect("just filled").1
-}
-
-/// The distance-rule tables for `layout`'s board and `rule`, cached in the solver. They are read-only
-/// and take 6 bits per square on a large board (`kernel::PackedClasses`), most of what a batch
-/// lane's degrees take, so the process keeps one copy per board and rule for all its solvers: the
-/// workers of a sweep share it, and a worker's own memory stays one byte per square and lane.
-fn geometry_tables<'a>(
-    cache: &'a mut Option<(Board, Rule, Arc<kernel::GeometryTables>)>,
-    layout: &Layout,
-    rule: Rule,
-) -> &'a kernel::GeometryTables {
-    type Shared = Vec<((Board, Rule), Weak<kernel::GeometryTables>)>;
-    static SHARED: Mutex<Shared> = Mutex::new(Vec::new());
-    let key = (layout.board(), rule);
-    if !matches!(cache, Some((b, r, _)) if (*b, *r) == key) {
-        // a poisoned lock only means another solver panicked while building: the list is still sound
-        let mut shared = SHARED.lock().unwrap_or_else(|e| e.into_inner());
-        shared.retain(|(_, t)| t.strong_count() > 0);
-        let found = shared
-            .iter()
-            .find(|(k, _)| *k == key)
-            .and_then(|(_, t)| t.upgrade());
-        let tables = found.unwrap_or_else(|| {
-            let t = kernel::GeometryTables::new(layout, rule).expect("a distance rule has tables");
-            let t = Arc::new(t);
-            shared.push((key, Arc::downgrade(&t)));
-            t
-        });
-        *cache = Some((key.0, key.1, tables));
-    }
-    &cache.as_ref().expect("just filled").2
-}
-
-/// How a walk of pure Warnsdorff ended.
-fn walk_outcome(layout: &Layout, walk: &kernel::Walk, start: usize, closed: bool) -> Outcome {
-    let squares = layout.board().len();
-    if walk.visited < squares {
-        return Outcome::DeadEnd;
-    }
-    let closes = squares > 2
-        && layout
-            .offsets()
-            .iter()
-            .any(|&o| walk.head.wrapping_add_signed(o) == start);
-    if !closed || closes {
-        Outcome::Found
-    } else {
-        Outcome::NotClosed
-    }
-}
-
 /// Whether a run asks the existence theorems before searching.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Oracle {
@@ -763,30 +497,4 @@ impl Observer for NoObserver {
 /// Convenience: solve one request with a fresh solver.
 pub fn solve(req: &Request) -> Result<Solution, SolveError> {
     Solver::new().solve(req)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn solvers_share_the_distance_tables_of_a_board_and_rule() {
-        // a board no other test uses: tests of this binary run in parallel in one process
-        let board = Board::new(29, 31).unwrap();
-        let req = |rule: Rule| Request::warnsdorff(board, Square::new(3, 4), rule);
-        let (mut a, mut b) = (Solver::new(), Solver::new());
-        a.run_batch(&[req(Rule::Roth)], &mut Vec::new()).unwrap();
-        b.run_batch(&[req(Rule::Roth)], &mut Vec::new()).unwrap();
-        let tables = |s: &Solver| s.geometry.as_ref().map(|g| Arc::clone(&g.2)).unwrap();
-        assert!(Arc::ptr_eq(&tables(&a), &tables(&b)));
-        // another rule gets its own tables; the first stay alive while a solver holds them
-        b.run_batch(&[req(Rule::Center)], &mut Vec::new()).unwrap();
-        assert!(!Arc::ptr_eq(&tables(&a), &tables(&b)));
-        assert_eq!(Arc::strong_count(&tables(&a)), 2); // `a`'s and the one just taken
-                                                       // same walks either way
-        let mut fresh = Solver::new();
-        let mut out = Vec::new();
-        fresh.run_batch(&[req(Rule::Roth)], &mut out).unwrap();
-        assert_eq!(out[0].visited, a.run(&req(Rule::Roth)).unwrap().visited);
-    }
 }

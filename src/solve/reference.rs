@@ -1,9 +1,9 @@
 //! Slow, obviously correct twins of the fast solvers, kept beside them for cross-checks in tests
 //! (the rust-csv habit): a plain `Vec<bool>` board, degrees recounted from scratch at every step, rules
-//! evaluated directly from their definitions in `REFERENCE.md`, and a recursive search.
+//! evaluated directly from their definitions in `docs/REFERENCE.md`, and recursive searches.
 
 use super::rules::{LabelOrder, SquirrelPlan};
-use super::Rule;
+use super::{Impossibility, Outcome, Rule};
 use crate::board::{Board, Layout, Square, KNIGHT_DELTAS};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -30,7 +30,6 @@ pub fn warnsdorff(board: Board, start: Square, rule: Rule, seed: u64) -> Vec<Squ
     let mut squirrel = (rule == Rule::Squirrel)
         .then(|| SquirrelPlan::new(&Layout::new(board), start).expect("squirrel domain"));
     let layout = Layout::new(board);
-    let (rows, cols) = (board.rows() as f64, board.cols() as f64);
     loop {
         let cur = *path.last().unwrap();
         if let Some(plan) = &mut squirrel {
@@ -51,25 +50,19 @@ pub fn warnsdorff(board: Board, start: Square, rule: Rule, seed: u64) -> Vec<Squ
                 .min_by_key(|(k, _)| order.labels().iter().position(|&l| l as usize == *k))
                 .unwrap()
         };
-        // Exact comparisons of Euclidean distances: compare squared distances as exact f64 of
-        // half-integers (all values are small integers / 4, represented exactly).
-        let dist2 = |sq: Square, r: f64, c: f64| {
-            (sq.row() as f64 - r).powi(2) + (sq.col() as f64 - c).powi(2)
+        let best_by = |among: &[(usize, Square)]| {
+            let key = |c: Square| tie_key(rule, board, &seen, c);
+            let best = among
+                .iter()
+                .map(|&(_, c)| key(c))
+                .fold(f64::INFINITY, f64::min);
+            let keep: Vec<_> = among
+                .iter()
+                .copied()
+                .filter(|&(_, c)| key(c) == best)
+                .collect();
+            by_order(scan_order(rule), &keep)
         };
-        let best_by =
-            |among: &[(usize, Square)], key: &dyn Fn(Square) -> f64, order: LabelOrder| {
-                let best = among
-                    .iter()
-                    .map(|&(_, c)| key(c))
-                    .fold(f64::INFINITY, f64::min);
-                let keep: Vec<_> = among
-                    .iter()
-                    .copied()
-                    .filter(|&(_, c)| key(c) == best)
-                    .collect();
-                by_order(order, &keep)
-            };
-        let id = LabelOrder::IDENTITY;
         let choice = match rule {
             Rule::Order(o) => by_order(o, &tied),
             Rule::Random => {
@@ -79,31 +72,7 @@ pub fn warnsdorff(board: Board, start: Square, rule: Rule, seed: u64) -> Vec<Squ
                     tied[0]
                 }
             }
-            Rule::Pohl => best_by(
-                &tied,
-                &|c| {
-                    free_neighbours(board, &seen, c)
-                        .iter()
-                        .map(|&(_, n)| degree(board, &seen, n) as f64)
-                        .sum()
-                },
-                id,
-            ),
-            Rule::Roth => best_by(
-                &tied,
-                &|c| -dist2(c, (rows - 1.0) / 2.0, (cols - 1.0) / 2.0),
-                id,
-            ),
-            Rule::Center => best_by(
-                &tied,
-                &|c| dist2(c, (rows - 1.0) / 2.0, (cols - 1.0) / 2.0),
-                id,
-            ),
-            Rule::RothOriginal => best_by(
-                &tied,
-                &|c| -dist2(c, (rows / 2.0).ceil() - 1.5, (cols / 2.0).ceil() - 1.5),
-                LabelOrder::digits("56781234"),
-            ),
+            Rule::Pohl | Rule::Roth | Rule::Center | Rule::RothOriginal => best_by(&tied),
             Rule::Squirrel => by_order(squirrel.as_ref().unwrap().ordering(), &tied),
         };
         seen[board.index(choice.1) as usize] = true;
@@ -176,4 +145,151 @@ pub fn textbook_warnsdorff(rows: i32, cols: i32, start: (i32, i32), board: &mut 
             }
         }
     }
+}
+
+/// The key by which `rule` orders candidates of equal degree, by its definition (smaller preferred;
+/// candidates with equal keys go in the rule's label order, [`scan_order`]): 0 for the rules without
+/// one (fixed orders, `squirrel`; `random` is not a key of the square).
+fn tie_key(rule: Rule, board: Board, seen: &[bool], c: Square) -> f64 {
+    let (rows, cols) = (board.rows() as f64, board.cols() as f64);
+    // Exact comparisons of Euclidean distances: squared distances of half-integer points are exact
+    // in f64 (small integers / 4).
+    let dist2 = |r: f64, col: f64| (c.row() as f64 - r).powi(2) + (c.col() as f64 - col).powi(2);
+    let (mid_r, mid_c) = ((rows - 1.0) / 2.0, (cols - 1.0) / 2.0);
+    match rule {
+        Rule::Pohl => free_neighbours(board, seen, c)
+            .iter()
+            .map(|&(_, n)| degree(board, seen, n) as f64)
+            .sum(),
+        Rule::Roth => -dist2(mid_r, mid_c),
+        Rule::Center => dist2(mid_r, mid_c),
+        Rule::RothOriginal => -dist2((rows / 2.0).ceil() - 1.5, (cols / 2.0).ceil() - 1.5),
+        Rule::Order(_) | Rule::Random | Rule::Squirrel => 0.0,
+    }
+}
+
+/// The label order in which `rule` takes candidates of equal degree and key.
+fn scan_order(rule: Rule) -> LabelOrder {
+    match rule {
+        Rule::Order(o) => o,
+        Rule::RothOriginal => LabelOrder::digits("56781234"),
+        _ => LabelOrder::IDENTITY,
+    }
+}
+
+/// Warnsdorff-ordered backtracking (`backtrack`) by plain recursion, from the definitions: the
+/// candidates of a square are its free neighbours by degree, then the rule's key, then the rule's
+/// label order; after entering a square, the branch is cut if a free neighbour of it has no free
+/// neighbour left (it could only be the last square, so unless it is the only one left) or, for a
+/// closed tour, if the start has no free neighbour left to return through. `budget` bounds the
+/// squares entered (0 = unlimited), checked before each one as the engine does.
+///
+/// Returns how it ended (`Found`, `BudgetExhausted`, or `Impossible(Exhausted)`), the path then
+/// (the tour when found) and the squares entered, the start included. For the rules whose key is a
+/// function of the square (`first`, `order:*`, `pohl`, `roth`, `roth-original`, `center`).
+/// Recursion depth = squares: small boards only.
+pub fn backtrack_recursive(
+    board: Board,
+    start: Square,
+    rule: Rule,
+    closed: bool,
+    budget: u64,
+) -> (Outcome, Vec<Square>, u64) {
+    assert!(
+        !matches!(rule, Rule::Random | Rule::Squirrel),
+        "{rule}: not a key of the square"
+    );
+    struct Search {
+        board: Board,
+        rule: Rule,
+        closed: bool,
+        budget: u64,
+        start: Square,
+        seen: Vec<bool>,
+        path: Vec<Square>,
+        nodes: u64,
+    }
+    enum End {
+        Found,
+        Budget,
+        Exhausted,
+    }
+    impl Search {
+        fn go(&mut self) -> End {
+            let (board, squares) = (self.board, self.board.len() as usize);
+            let order = scan_order(self.rule);
+            let here = *self.path.last().expect("the start");
+            let mut cands: Vec<(usize, f64, usize, Square)> =
+                free_neighbours(board, &self.seen, here)
+                    .into_iter()
+                    .map(|(k, c)| {
+                        let at = order.labels().iter().position(|&l| l as usize == k);
+                        let key = tie_key(self.rule, board, &self.seen, c);
+                        (degree(board, &self.seen, c), key, at.expect("a label"), c)
+                    })
+                    .collect();
+            cands.sort_by(|a, b| {
+                (a.0, a.1, a.2)
+                    .partial_cmp(&(b.0, b.1, b.2))
+                    .expect("no NaN")
+            });
+            for (_, _, _, c) in cands {
+                if self.budget != 0 && self.nodes >= self.budget {
+                    return End::Budget;
+                }
+                self.seen[board.index(c) as usize] = true;
+                self.path.push(c);
+                self.nodes += 1;
+                let left = squares - self.path.len();
+                let dead = if left == 0 {
+                    if !self.closed || crate::board::is_closed_tour(&self.path) {
+                        return End::Found;
+                    }
+                    true
+                } else {
+                    let stranded = free_neighbours(board, &self.seen, c)
+                        .iter()
+                        .any(|&(_, n)| degree(board, &self.seen, n) == 0);
+                    (left > 1 && stranded)
+                        || (self.closed && degree(board, &self.seen, self.start) == 0)
+                };
+                if !dead {
+                    match self.go() {
+                        End::Exhausted => {}
+                        end => return end,
+                    }
+                }
+                self.path.pop();
+                self.seen[board.index(c) as usize] = false;
+            }
+            End::Exhausted
+        }
+    }
+    let mut search = Search {
+        board,
+        rule,
+        closed,
+        budget,
+        start,
+        seen: vec![false; board.len() as usize],
+        path: vec![start],
+        nodes: 1,
+    };
+    search.seen[board.index(start) as usize] = true;
+    let end = if board.len() == 1 {
+        // the trivial tour; a closed tour needs a cycle
+        if closed {
+            End::Exhausted
+        } else {
+            End::Found
+        }
+    } else {
+        search.go()
+    };
+    let outcome = match end {
+        End::Found => Outcome::Found,
+        End::Budget => Outcome::BudgetExhausted,
+        End::Exhausted => Outcome::Impossible(Impossibility::Exhausted),
+    };
+    (outcome, search.path, search.nodes)
 }

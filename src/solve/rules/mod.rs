@@ -1,4 +1,6 @@
-//! Tie-break rules for Warnsdorff's rule, each defined exactly as in the literature (`REFERENCE.md`).
+//! Tie-break rules for Warnsdorff's rule, each defined exactly as in the literature
+//! (`docs/REFERENCE.md`). Every rule has one line in [`table`], which drives parsing, display, the
+//! catalogue and the dispatch to the fast paths.
 //!
 //! A [`Rule`] is what the user names; a [`TieBreaker`] is the rule prepared for one run on one board
 //! (centre distances in doubled integer coordinates, switch squares as padded indexes, the run's PRNG).
@@ -12,11 +14,14 @@ mod pohl;
 mod random;
 mod roth;
 mod squirrel;
+mod table;
 
 pub use order::LabelOrder;
 pub(crate) use pohl::neighbour_degree_sum as pohl_sum;
 pub(crate) use roth::{preference_classes, Target as DistanceTarget};
 pub use squirrel::{SquirrelError, SquirrelPlan};
+pub(crate) use table::Kind;
+pub use table::RULE_CATALOGUE;
 
 use crate::board::{Layout, Square};
 use crate::search::SearchState;
@@ -43,27 +48,11 @@ pub enum Rule {
     Squirrel,
 }
 
-/// One line per rule for `ktour rules`: name, what it does, source.
-pub const RULE_CATALOGUE: &[(&str, &str)] = &[
-    ("first", "fixed label order 1..8 (= order:12345678); Squirrel & Cull 1996 labels"),
-    ("order:ABCDEFGH", "fixed order: among tied moves take the label listed first; `order:*` in a sweep = all 40,320"),
-    ("random", "uniform among tied moves, fresh draw per tie, xoshiro256++ seeded per run (seed, board, start, trial)"),
-    ("pohl", "smallest sum of degrees of the candidate's free neighbours, then label order (Pohl 1967; Squirrel & Cull 1996; Ganzfried 2004)"),
-    ("roth", "farthest from the board centre ((rows-1)/2, (cols-1)/2), then label order (after A. Roth 1992)"),
-    ("roth-original", "Roth's Mathematica code: farthest from (ceil(rows/2)-3/2, ceil(cols/2)-3/2), then order 56781234 (Roth 1992)"),
-    ("center", "nearest to the board centre, then label order (control opposite of roth)"),
-    ("squirrel", "Squirrel & Cull 1996 switching orderings, n x n with n >= 5 from the corner (0,0); checked by Ganzfried 2004"),
-];
-
-/// The names `Rule::from_str` accepts, for error messages.
-pub const RULE_NAMES: &str =
-    "first, order:ABCDEFGH, random, pohl, roth, roth-original, center, squirrel";
-
 /// An unknown or malformed rule name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RuleError {
     /// Not one of the known names.
-    #[error("unknown rule {0:?}; known rules: {RULE_NAMES}")]
+    #[error("unknown rule {0:?}; known rules: {}", table::rule_names())]
     Unknown(String),
     /// `order:` followed by something that is not a permutation of 1..8.
     #[error("{0:?} is not an ordering: expected order: followed by a permutation of the digits 1-8, e.g. order:34261578")]
@@ -77,6 +66,16 @@ impl Rule {
     /// `first`.
     pub const FIRST: Rule = Rule::Order(LabelOrder::IDENTITY);
 
+    /// What the rule does, as `ktour rules` prints it.
+    pub fn about(self) -> &'static str {
+        self.entry().about
+    }
+
+    /// Where the rule is defined.
+    pub fn source(self) -> &'static str {
+        self.entry().source
+    }
+
     /// Whether the rule reads the PRNG.
     pub fn is_random(self) -> bool {
         matches!(self, Rule::Random)
@@ -86,40 +85,29 @@ impl Rule {
 impl FromStr for Rule {
     type Err = RuleError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(match s {
-            "first" => Rule::FIRST,
-            "random" => Rule::Random,
-            "pohl" => Rule::Pohl,
-            "roth" => Rule::Roth,
-            "roth-original" => Rule::RothOriginal,
-            "center" | "centre" => Rule::Center,
-            "squirrel" => Rule::Squirrel,
-            _ => match s.strip_prefix("order:") {
-                Some(digits) => Rule::Order(
-                    digits
-                        .parse()
-                        .map_err(|_| RuleError::BadOrder(s.to_string()))?,
-                ),
-                None => return Err(RuleError::Unknown(s.to_string())),
-            },
-        })
+        if let Some(rule) = Rule::by_name(s) {
+            return Ok(rule);
+        }
+        match s.strip_prefix(table::ORDER_PREFIX) {
+            Some(digits) => Ok(Rule::Order(
+                digits
+                    .parse()
+                    .map_err(|_| RuleError::BadOrder(s.to_string()))?,
+            )),
+            None => Err(RuleError::Unknown(s.to_string())),
+        }
     }
 }
 
 impl fmt::Display for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let entry = self.entry();
         match self {
-            Rule::Order(o) if *o == LabelOrder::IDENTITY => f.write_str("first"),
-            Rule::Order(o) => {
-                f.write_str("order:")?;
+            Rule::Order(o) if entry.rule.is_none() => {
+                f.write_str(table::ORDER_PREFIX)?;
                 o.fmt(f)
             }
-            Rule::Random => f.write_str("random"),
-            Rule::Pohl => f.write_str("pohl"),
-            Rule::Roth => f.write_str("roth"),
-            Rule::RothOriginal => f.write_str("roth-original"),
-            Rule::Center => f.write_str("center"),
-            Rule::Squirrel => f.write_str("squirrel"),
+            _ => f.write_str(entry.name),
         }
     }
 }
@@ -135,6 +123,8 @@ enum Secondary {
     Pohl,
     /// Squared distance (doubled coordinates) from a point; `farthest` picks the largest.
     Distance(roth::Target),
+    /// Any other key, read directly.
+    Key(fn(&SearchState, usize) -> i64),
 }
 
 /// A rule prepared for one run: zero allocation, consulted only on ties.
@@ -149,33 +139,23 @@ impl TieBreaker {
     /// Prepare `rule` for a run on `layout`'s board from `start`; `seed` feeds `random`.
     pub fn new(rule: Rule, layout: &Layout, start: Square, seed: u64) -> Result<Self, RuleError> {
         let board = layout.board();
-        let (scan, secondary, squirrel) = match rule {
-            Rule::Order(o) => (o, Secondary::Fixed, None),
-            Rule::Random => (
+        let (scan, secondary, squirrel) = match rule.entry().kind {
+            Kind::Fixed => match rule {
+                Rule::Order(o) => (o, Secondary::Fixed, None),
+                _ => unreachable!("only `order:` rules have a fixed order"),
+            },
+            Kind::Random => (
                 LabelOrder::IDENTITY,
                 Secondary::Random(random::rng(seed)),
                 None,
             ),
-            Rule::Pohl => (LabelOrder::IDENTITY, Secondary::Pohl, None),
-            Rule::Roth => (
-                LabelOrder::IDENTITY,
-                Secondary::Distance(roth::Target::roth(board)),
-                None,
-            ),
-            Rule::RothOriginal => (
-                roth::ORIGINAL_ORDER,
-                Secondary::Distance(roth::Target::roth_original(board)),
-                None,
-            ),
-            Rule::Center => (
-                LabelOrder::IDENTITY,
-                Secondary::Distance(roth::Target::center(board)),
-                None,
-            ),
-            Rule::Squirrel => {
+            Kind::Pohl => (LabelOrder::IDENTITY, Secondary::Pohl, None),
+            Kind::Distance(target, scan) => (scan, Secondary::Distance(target(board)), None),
+            Kind::Squirrel => {
                 let plan = SquirrelPlan::new(layout, start)?;
                 (plan.ordering(), Secondary::Fixed, Some(plan))
             }
+            Kind::Key(key) => (LabelOrder::IDENTITY, Secondary::Key(key), None),
         };
         Ok(TieBreaker {
             scan,
@@ -240,10 +220,8 @@ impl TieBreaker {
         rule: Rule,
         board: crate::board::Board,
     ) -> Option<(roth::Target, LabelOrder)> {
-        match rule {
-            Rule::Roth => Some((roth::Target::roth(board), LabelOrder::IDENTITY)),
-            Rule::RothOriginal => Some((roth::Target::roth_original(board), roth::ORIGINAL_ORDER)),
-            Rule::Center => Some((roth::Target::center(board), LabelOrder::IDENTITY)),
+        match rule.entry().kind {
+            Kind::Distance(target, scan) => Some((target(board), scan)),
             _ => None,
         }
     }
@@ -259,7 +237,7 @@ impl TieBreaker {
     }
 
     /// The target and tie order of this tie-breaker, if it is a distance rule (`roth`,
-    /// `roth-original`, `center`): the backtracking search turns them into per-square lane orders.
+    /// `roth-original`, `center`): the backtracking search turns them into per-square slot orders.
     pub(crate) fn distance(&self) -> Option<(roth::Target, LabelOrder)> {
         match self.secondary {
             Secondary::Distance(target) => Some((target, self.scan)),
@@ -310,6 +288,7 @@ impl TieBreaker {
             Secondary::Random(rng) => random::key(rng),
             Secondary::Pohl => pohl::neighbour_degree_sum(state, q) as i64,
             Secondary::Distance(t) => t.key(state.layout().unpad(q)),
+            Secondary::Key(key) => key(state, q),
         }
     }
 }
@@ -317,6 +296,7 @@ impl TieBreaker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use table::RULES;
 
     #[test]
     fn names_round_trip() {
@@ -353,12 +333,90 @@ mod tests {
         }
     }
 
+    /// The index of each variant of [`Rule`]: no wildcard arm, so a new variant does not compile
+    /// until it is given an index here, and then [`one_of_each`] must list it.
+    fn variant(rule: Rule) -> usize {
+        match rule {
+            Rule::Order(_) => 0,
+            Rule::Random => 1,
+            Rule::Pohl => 2,
+            Rule::Roth => 3,
+            Rule::RothOriginal => 4,
+            Rule::Center => 5,
+            Rule::Squirrel => 6,
+        }
+    }
+    const VARIANTS: usize = 7;
+
+    /// A rule of every variant (two of the `order:` family: `first` and another order).
+    fn one_of_each() -> Vec<Rule> {
+        let rules = vec![
+            Rule::FIRST,
+            "order:34261578".parse().unwrap(),
+            Rule::Random,
+            Rule::Pohl,
+            Rule::Roth,
+            Rule::RothOriginal,
+            Rule::Center,
+            Rule::Squirrel,
+        ];
+        let mut seen = [false; VARIANTS];
+        for &r in &rules {
+            seen[variant(r)] = true;
+        }
+        assert!(seen.iter().all(|&s| s), "one_of_each misses a variant");
+        rules
+    }
+
     #[test]
     fn catalogue_covers_every_rule() {
-        for (name, _) in RULE_CATALOGUE {
-            if *name != "order:ABCDEFGH" {
-                name.parse::<Rule>().unwrap();
+        // every rule has a line, round-trips through its name, and says what it is and where from
+        for rule in one_of_each() {
+            let entry = rule.entry(); // panics for a rule without a line
+            let name = rule.to_string();
+            assert_eq!(name.parse::<Rule>(), Ok(rule), "{name}");
+            assert!(
+                !entry.about.is_empty() && !entry.source.is_empty(),
+                "{name}"
+            );
+            assert!(
+                RULE_CATALOGUE.contains(&(entry.name, entry.about)),
+                "{name}"
+            );
+            match entry.rule {
+                Some(r) => assert_eq!((r, entry.name), (rule, name.as_str())),
+                None => assert!(name.starts_with(table::ORDER_PREFIX), "{name}"),
             }
         }
+        // every line names a rule that parses back to it, under each of its names
+        assert_eq!(RULE_CATALOGUE.len(), RULES.len());
+        for (entry, line) in RULES.iter().zip(RULE_CATALOGUE) {
+            assert_eq!((entry.name, entry.about), *line);
+            let Some(rule) = entry.rule else {
+                assert!(entry.name.starts_with(table::ORDER_PREFIX));
+                continue;
+            };
+            for name in std::iter::once(&entry.name).chain(entry.aliases) {
+                assert_eq!(name.parse::<Rule>(), Ok(rule), "{name}");
+            }
+            assert_eq!(rule.to_string(), entry.name);
+            assert!(
+                std::ptr::eq(rule.entry(), entry),
+                "{} has two lines",
+                entry.name
+            );
+        }
+        let mut names: Vec<&str> = RULES
+            .iter()
+            .flat_map(|e| std::iter::once(&e.name).chain(e.aliases))
+            .copied()
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(
+            names.len(),
+            RULES.iter().map(|e| 1 + e.aliases.len()).sum::<usize>(),
+            "a name on two lines"
+        );
     }
 }

@@ -14,7 +14,7 @@ pub(super) const ORIGINAL_ORDER: LabelOrder = LabelOrder::digits("56781234");
 /// padded square `p` (0 elsewhere) indexes `orders`, the eight labels sorted by the distance key of
 /// the square each leads to, equal keys in `scan` order. This is the rule's whole tie-break, so
 /// Warnsdorff order under it is (degree, position in the class order). `None` if there were more
-/// than 256 classes (17 to 35 on the boards measured).
+/// than 256 classes (a few dozen on real boards).
 pub(crate) fn preference_classes(
     layout: &crate::board::Layout,
     target: Target,
@@ -52,23 +52,29 @@ pub(crate) struct Target {
 }
 
 impl Target {
+    /// The point `(row2 / 2, col2 / 2)`, farthest preferred if `farthest`, else nearest: what a
+    /// distance rule's file defines.
+    pub(super) const fn new(row2: i64, col2: i64, farthest: bool) -> Self {
+        Target {
+            row2,
+            col2,
+            farthest,
+        }
+    }
+
     /// The true centre `((rows-1)/2, (cols-1)/2)`, farthest preferred.
     pub(super) fn roth(board: Board) -> Self {
-        Target {
-            row2: board.rows() as i64 - 1,
-            col2: board.cols() as i64 - 1,
-            farthest: true,
-        }
+        Target::new(board.rows() as i64 - 1, board.cols() as i64 - 1, true)
     }
 
     /// Roth's off-centre point `(ceil(rows/2) - 3/2, ceil(cols/2) - 3/2)`, farthest preferred.
     pub(super) fn roth_original(board: Board) -> Self {
         let half_up = |n: u32| n.div_ceil(2) as i64;
-        Target {
-            row2: 2 * half_up(board.rows()) - 3,
-            col2: 2 * half_up(board.cols()) - 3,
-            farthest: true,
-        }
+        Target::new(
+            2 * half_up(board.rows()) - 3,
+            2 * half_up(board.cols()) - 3,
+            true,
+        )
     }
 
     /// The true centre, nearest preferred.

@@ -2,7 +2,7 @@
 //! chessboards" (1996), checked by S. Ganzfried (2004). For an `n x n` board, `n >= 5`, from the corner
 //! (0,0): start with the first ordering of the row for `n mod 8`; when the knight stands on the current
 //! ordering's switch square, switch to the next ordering before choosing the next move. Switch squares
-//! are 1-based `(x, y) = (row + 1, col + 1)` with integer division, exactly as in `REFERENCE.md`; a
+//! are 1-based `(x, y) = (row + 1, col + 1)` with integer division, exactly as in `docs/REFERENCE.md`; a
 //! switch square that falls off the board (small `n`) is never reached, so its switch never happens.
 
 use super::LabelOrder;

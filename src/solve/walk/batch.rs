@@ -1,0 +1,353 @@
+//! The driver of the kernel: [`Solver`]'s single fast walk (path kept) and its batch groups (runs of
+//! one board, rule and `closed`, interleaved, no paths), both through the one rule dispatch of
+//! [`super::dispatch`]. Warnsdorff's rule and the existence theorems consulted first as defined in
+//! `docs/REFERENCE.md`.
+
+use super::dispatch::{with_chooser, ChooserVisitor};
+use super::interleave::{run_walks, walks_for, WalkJob};
+use super::step::walk_with_path;
+use super::{Chooser, EmptyBoard, Walk};
+use crate::board::Layout;
+use crate::exists::{self, NoTour};
+use crate::search::SearchState;
+use crate::solve::{
+    warnsdorff, Impossibility, Method, NoObserver, Outcome, Request, RunSummary, SolveError,
+    Solver, Stats, TieBreaker,
+};
+use std::time::Instant;
+
+impl Solver {
+    /// One pure-Warnsdorff run through the kernel, path kept in the search state (freshly reset for
+    /// `req`'s board); the plain loop if the rule has no chooser.
+    pub(in crate::solve) fn warnsdorff_fast(
+        &mut self,
+        rule: &mut TieBreaker,
+        req: &Request,
+        start: usize,
+    ) -> (Outcome, Stats) {
+        let layout = *self.state.layout();
+        let single = SingleWalk {
+            state: &mut self.state,
+            rule,
+            start,
+            closed: req.closed,
+        };
+        with_chooser(req.rule, &layout, &mut self.tables, single)
+    }
+
+    /// A group of Warnsdorff requests with one board, one rule and one `closed`, through the
+    /// interleaved kernel; each request alone through [`Solver::run`] if the rule has no chooser.
+    pub(in crate::solve) fn warnsdorff_group(
+        &mut self,
+        reqs: &[Request],
+        out: &mut Vec<RunSummary>,
+    ) -> Result<(), SolveError> {
+        let timer = Instant::now();
+        let (board, rule) = (reqs[0].board, reqs[0].rule);
+        self.check_memory(board, Method::Warnsdorff)?;
+        let layout = Layout::new(board);
+        let first = out.len();
+        let group = Group {
+            layout: &layout,
+            reqs,
+            out: &mut *out,
+            empty: &mut self.empty,
+            buf: &mut self.walks,
+            startable: &mut self.startable,
+            walks: walks_for(&layout, self.walk_memory),
+        };
+        let Some(walked) = with_chooser(rule, &layout, &mut self.tables, group) else {
+            for r in reqs {
+                out.push(self.run(r)?);
+            }
+            return Ok(());
+        };
+        // Interleaved runs overlap in time: each is given a share of the group's.
+        share_time(timer.elapsed().as_nanos() as u64, &mut out[first..]);
+        walked
+    }
+}
+
+/// Share a group's wall time `ns` among its runs in proportion to the squares each visited (runs
+/// impossible by theorem, which took none of it, keep 0). In floating point: a 128-bit division per
+/// run showed in the profile of small-board sweeps.
+pub(crate) fn share_time(ns: u64, runs: &mut [RunSummary]) {
+    let total: u64 = runs.iter().map(|s| u64::from(s.visited)).sum();
+    let per_square = ns as f64 / total.max(1) as f64;
+    for s in runs {
+        if !matches!(s.outcome, Outcome::Impossible(_)) {
+            s.stats.elapsed_ns = (per_square * f64::from(s.visited)) as u64;
+        }
+    }
+}
+
+/// One walk with its path, for [`Solver::warnsdorff_fast`].
+struct SingleWalk<'a> {
+    state: &'a mut SearchState,
+    rule: &'a mut TieBreaker,
+    start: usize,
+    closed: bool,
+}
+
+impl ChooserVisitor for SingleWalk<'_> {
+    type Out = (Outcome, Stats);
+
+    fn visit<C: Chooser>(self, ch: &C) -> (Outcome, Stats) {
+        let layout = *self.state.layout();
+        let (deg, path) = self.state.kernel_parts();
+        let mut run = C::start_run(Some(&mut *self.rule));
+        let walk = walk_with_path(&layout, deg, self.start, ch, &mut run, path);
+        C::end_run(self.rule, &run);
+        let stats = Stats {
+            nodes: u64::from(walk.visited),
+            ties: walk.ties,
+            ..Stats::default()
+        };
+        (walk_outcome(&layout, &walk, self.start, self.closed), stats)
+    }
+
+    fn plain(self) -> (Outcome, Stats) {
+        warnsdorff::run(
+            self.state,
+            self.rule,
+            self.start,
+            self.closed,
+            &mut NoObserver,
+        )
+    }
+}
+
+/// The runs of a batch group, for [`Solver::warnsdorff_group`]: its summaries are appended to
+/// `out`; gives `None` (and appends nothing) if the rule has no chooser.
+struct Group<'a> {
+    layout: &'a Layout,
+    reqs: &'a [Request],
+    out: &'a mut Vec<RunSummary>,
+    empty: &'a mut EmptyBoard,
+    buf: &'a mut Vec<u8>,
+    startable: &'a mut Vec<u32>,
+    walks: usize,
+}
+
+impl ChooserVisitor for Group<'_> {
+    type Out = Option<Result<(), SolveError>>;
+
+    fn visit<C: Chooser>(self, ch: &C) -> Self::Out {
+        let Group {
+            layout,
+            reqs,
+            out,
+            empty,
+            buf,
+            startable,
+            walks,
+        } = self;
+        // the theorems' answer for the board, once: runs differ only by their start's colour
+        let verdict = exists::tour(layout.board(), reqs[0].closed);
+        let first = out.len();
+        let mut failure = None;
+        startable.clear();
+        // the per-run state of the runs that can start, for the rules that have one
+        let mut runs = Vec::new();
+        for (i, req) in reqs.iter().enumerate() {
+            match prepare::<C>(req, layout, verdict) {
+                Ok(Ok(run)) => {
+                    startable.push(i as u32);
+                    runs.extend(run.map(|run| (i, run)));
+                    out.push(RunSummary {
+                        outcome: Outcome::DeadEnd,
+                        visited: 0,
+                        stats: Stats::default(),
+                    });
+                }
+                Ok(Err(reason)) => out.push(RunSummary {
+                    outcome: Outcome::Impossible(Impossibility::Theorem(reason)),
+                    visited: 0,
+                    stats: Stats::default(),
+                }),
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
+            }
+        }
+        let results = &mut out[first..];
+        let finish = |i: usize, walk: Walk, _: C::Run| {
+            let req = &reqs[i];
+            let outcome = walk_outcome(layout, &walk, layout.pad(req.start), req.closed);
+            results[i] = RunSummary {
+                outcome,
+                visited: walk.visited,
+                stats: Stats {
+                    nodes: u64::from(walk.visited),
+                    ties: walk.ties,
+                    ..Stats::default()
+                },
+            };
+        };
+        let job = |i: usize, run: C::Run| {
+            let start = layout.pad(reqs[i].start);
+            (i, WalkJob { start, run })
+        };
+        if C::PER_RUN {
+            let jobs = runs.into_iter().map(|(i, run)| job(i, run));
+            run_walks(layout, empty, buf, walks, ch, jobs, finish);
+        } else {
+            let jobs = startable
+                .iter()
+                .map(|&i| job(i as usize, C::start_run(None)));
+            run_walks(layout, empty, buf, walks, ch, jobs, finish);
+        }
+        Some(match failure {
+            Some(e) => Err(e),
+            None => Ok(()),
+        })
+    }
+
+    fn plain(self) -> Self::Out {
+        None
+    }
+}
+
+/// Validate one request of a batch group whose board's theorem verdict is `verdict`: an error, or the
+/// verdict for its start, with its per-run state if the chooser has one (`random`: its PRNG;
+/// `squirrel`: its plan, which also checks the rule's domain). Other rules' tie-breakers cannot fail
+/// and hold nothing a walk needs, so a batch does not build one a run (on small boards that and the
+/// per-run theorem check would be a large share of the work).
+fn prepare<C: Chooser>(
+    req: &Request,
+    layout: &Layout,
+    verdict: Result<(), NoTour>,
+) -> Result<Result<Option<C::Run>, NoTour>, SolveError> {
+    let board = req.board;
+    if !board.contains(req.start.row() as i64, req.start.col() as i64) {
+        return Err(SolveError::StartOffBoard {
+            board,
+            start: req.start,
+        });
+    }
+    let run = if C::PER_RUN {
+        let mut tb = TieBreaker::new(req.rule, layout, req.start, req.seed)?;
+        Some(C::start_run(Some(&mut tb)))
+    } else {
+        debug_assert!(TieBreaker::new(req.rule, layout, req.start, req.seed).is_ok());
+        None
+    };
+    let verdict = verdict.and_then(|()| exists::start_colour(board, req.start, req.closed));
+    Ok(verdict.map(|()| run))
+}
+
+/// How a walk of pure Warnsdorff ended.
+fn walk_outcome(layout: &Layout, walk: &Walk, start: usize, closed: bool) -> Outcome {
+    let squares = layout.board().len();
+    if walk.visited < squares {
+        return Outcome::DeadEnd;
+    }
+    let closes = squares > 2
+        && layout
+            .offsets()
+            .iter()
+            .any(|&o| walk.head.wrapping_add_signed(o) == start);
+    if !closed || closes {
+        Outcome::Found
+    } else {
+        Outcome::NotClosed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Square};
+    use crate::exists::NoTour;
+    use crate::solve::Rule;
+    use std::sync::Arc;
+
+    fn summary(outcome: Outcome, visited: u32) -> RunSummary {
+        RunSummary {
+            outcome,
+            visited,
+            stats: Stats::default(),
+        }
+    }
+
+    #[test]
+    fn a_groups_time_is_shared_by_squares_visited() {
+        let impossible = Outcome::Impossible(Impossibility::Theorem(NoTour::ThinBoard(
+            Board::new(1, 2).unwrap(),
+        )));
+        let mut runs = [
+            summary(Outcome::Found, 10),
+            summary(Outcome::DeadEnd, 30),
+            summary(impossible, 0),
+            summary(Outcome::NotClosed, 60),
+        ];
+        share_time(1000, &mut runs);
+        let shares: Vec<u64> = runs.iter().map(|s| s.stats.elapsed_ns).collect();
+        assert_eq!(shares, [100, 300, 0, 600]);
+        // shares that do not divide evenly are rounded down: the sum falls short by less than a
+        // nanosecond a run
+        let mut runs = [1, 2, 4].map(|v| summary(Outcome::DeadEnd, v));
+        share_time(1_000_003, &mut runs);
+        let shares: Vec<u64> = runs.iter().map(|s| s.stats.elapsed_ns).collect();
+        assert_eq!(shares, [142_857, 285_715, 571_430]);
+        let total: u64 = shares.iter().sum();
+        assert!(1_000_003 - total < 3, "{total}");
+        // nothing visited: nothing to share, and no division by zero
+        let mut runs = [summary(Outcome::DeadEnd, 0)];
+        share_time(500, &mut runs);
+        assert_eq!(runs[0].stats.elapsed_ns, 0);
+    }
+
+    #[test]
+    fn a_batchs_times_are_proportional_to_squares_visited() {
+        let board = Board::new(12, 12).unwrap();
+        let reqs: Vec<Request> = board
+            .squares()
+            .map(|s| Request::warnsdorff(board, s, Rule::FIRST))
+            .collect();
+        let mut out = Vec::new();
+        let timer = Instant::now();
+        Solver::new().run_batch(&reqs, &mut out).unwrap();
+        let wall = timer.elapsed().as_nanos() as u64;
+        let total_ns: u64 = out.iter().map(|s| s.stats.elapsed_ns).sum();
+        let total_visited: u64 = out.iter().map(|s| u64::from(s.visited)).sum();
+        assert!(total_ns <= wall, "{total_ns} > {wall}");
+        // each share is rounded down, so the rate seen from the sum is a little low: within a
+        // nanosecond a run, plus that
+        let per_square = total_ns as f64 / total_visited as f64;
+        let slack = 1.0 + out.len() as f64 / total_visited as f64 * f64::from(board.len());
+        for s in &out {
+            let want = per_square * f64::from(s.visited);
+            assert!((s.stats.elapsed_ns as f64 - want).abs() <= slack, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn solvers_share_the_distance_tables_of_a_board_and_rule() {
+        // a board no other test uses: tests of this binary run in parallel in one process
+        let board = Board::new(29, 31).unwrap();
+        let req = |rule: Rule| Request::warnsdorff(board, Square::new(3, 4), rule);
+        let (mut a, mut b) = (Solver::new(), Solver::new());
+        a.run_batch(&[req(Rule::Roth)], &mut Vec::new()).unwrap();
+        b.run_batch(&[req(Rule::Roth)], &mut Vec::new()).unwrap();
+        let tables = |s: &Solver| {
+            s.tables
+                .geometry
+                .as_ref()
+                .map(|g| Arc::clone(&g.2))
+                .unwrap()
+        };
+        assert!(Arc::ptr_eq(&tables(&a), &tables(&b)));
+        // another rule gets its own tables; the first stay alive while a solver holds them
+        b.run_batch(&[req(Rule::Center)], &mut Vec::new()).unwrap();
+        assert!(!Arc::ptr_eq(&tables(&a), &tables(&b)));
+        // `a`'s and the one just taken
+        assert_eq!(Arc::strong_count(&tables(&a)), 2);
+        // same walks either way
+        let mut fresh = Solver::new();
+        let mut out = Vec::new();
+        fresh.run_batch(&[req(Rule::Roth)], &mut out).unwrap();
+        assert_eq!(out[0].visited, a.run(&req(Rule::Roth)).unwrap().visited);
+    }
+}

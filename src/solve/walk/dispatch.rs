@@ -1,0 +1,133 @@
+//! The one place a rule is mapped to its kernel chooser ([`with_chooser`]), read from the rule's
+//! [`Kind`] in the rule table (`rules/table.rs`; rules as defined in `docs/REFERENCE.md`). Both the
+//! single walk and the batch groups go through it, with a [`ChooserVisitor`] whose generic method is
+//! monomorphised for each chooser. A rule with no chooser gets [`ChooserVisitor::plain`]: the plain
+//! loop, the definition the choosers are checked against, so a rule without a fast path is slow
+//! rather than wrong.
+
+use super::chooser::{Fixed, Pohl, Random, Squirrel};
+use super::geometry::{geometry_tables, GeometryChooser, GeometryTables};
+use super::mask::{order_bits, set_order_bits, Bits};
+use super::Chooser;
+use crate::board::{Board, Layout};
+use crate::solve::rules::{Kind, LabelOrder};
+use crate::solve::Rule;
+use std::sync::Arc;
+
+/// Something to do with a rule's chooser.
+pub(crate) trait ChooserVisitor {
+    /// What it gives.
+    type Out;
+    /// Walk with `ch`, a chooser for `layout`'s board.
+    fn visit<C: Chooser>(self, ch: &C) -> Self::Out;
+    /// The rule has no chooser: take the plain loop.
+    fn plain(self) -> Self::Out;
+}
+
+/// The tables choosers borrow, kept in a solver across runs.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ChooserTables {
+    /// Mask tables of the last fixed order used.
+    order_bits: Option<(LabelOrder, Box<Bits>)>,
+    /// Distance-rule tables of the last board and rule they were built for (shared by every solver
+    /// of the process that uses the same board and rule: see [`geometry_tables`]).
+    pub(crate) geometry: Option<(Board, Rule, Arc<GeometryTables>)>,
+}
+
+/// Call `v` with the chooser of `rule` on `layout`'s board (its tables from `tables`), or
+/// [`ChooserVisitor::plain`] if the rule has none.
+pub(crate) fn with_chooser<V: ChooserVisitor>(
+    rule: Rule,
+    layout: &Layout,
+    tables: &mut ChooserTables,
+    v: V,
+) -> V::Out {
+    with_kind(rule.entry().kind, rule, layout, tables, v)
+}
+
+/// [`with_chooser`] for a rule of kind `kind`.
+fn with_kind<V: ChooserVisitor>(
+    kind: Kind,
+    rule: Rule,
+    layout: &Layout,
+    tables: &mut ChooserTables,
+    v: V,
+) -> V::Out {
+    match kind {
+        Kind::Fixed => {
+            let Rule::Order(order) = rule else {
+                return v.plain();
+            };
+            let bits = order_tables(&mut tables.order_bits, order);
+            v.visit(&Fixed::new(layout, order, bits))
+        }
+        Kind::Squirrel => v.visit(&Squirrel::new(layout)),
+        Kind::Pohl => v.visit(&Pohl::new(layout)),
+        Kind::Random => v.visit(&Random::new(layout)),
+        Kind::Distance(..) => {
+            let tables = geometry_tables(&mut tables.geometry, layout, rule);
+            match tables.chooser(layout) {
+                GeometryChooser::Bytes(c) => v.visit(&c),
+                GeometryChooser::Packed(c) => v.visit(&c),
+            }
+        }
+        Kind::Key(_) => v.plain(),
+    }
+}
+
+/// The mask tables of a fixed order, built once and rewritten in place for the next order.
+fn order_tables(cache: &mut Option<(LabelOrder, Box<Bits>)>, order: LabelOrder) -> &Bits {
+    match cache {
+        Some((o, _)) if *o == order => {}
+        Some((o, t)) => {
+            set_order_bits(t, order);
+            *o = order;
+        }
+        None => *cache = Some((order, order_bits(order))),
+    }
+    &cache.as_ref().expect("just filled").1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Which way the dispatch went.
+    struct Which;
+
+    impl ChooserVisitor for Which {
+        type Out = &'static str;
+        fn visit<C: Chooser>(self, _: &C) -> &'static str {
+            std::any::type_name::<C>()
+        }
+        fn plain(self) -> &'static str {
+            "plain"
+        }
+    }
+
+    #[test]
+    fn a_rule_without_a_chooser_takes_the_plain_loop() {
+        let layout = Layout::new(Board::square(8).unwrap());
+        let mut tables = ChooserTables::default();
+        let key = Kind::Key(|_, q| q as i64);
+        let which = with_kind(key, Rule::FIRST, &layout, &mut tables, Which);
+        assert_eq!(which, "plain");
+        // and every rule of the table with a chooser takes it
+        for rule in [
+            "first",
+            "order:87654321",
+            "random",
+            "pohl",
+            "roth",
+            "center",
+            "squirrel",
+        ] {
+            let rule: Rule = rule.parse().unwrap();
+            let which = with_chooser(rule, &layout, &mut tables, Which);
+            assert!(
+                which.contains("chooser::") || which.contains("geometry::"),
+                "{rule}: {which}"
+            );
+        }
+    }
+}
