@@ -4,7 +4,7 @@
 //! |---|---|
 //! | [`auto`] | the `auto` method of `solve`: theorems, then search on small boards, construction otherwise |
 //! | [`board`] | `Board`, `Square`, the eight knight moves (Squirrel & Cull labels), the padded layout |
-//! | [`search`] | the search state: degree array updated incrementally (its sentinels are the visited set), make/unmake |
+//! | [`state`] | the search state: degree array updated incrementally (its sentinels are the visited set), make/unmake |
 //! | [`solve`] | pure Warnsdorff, Warnsdorff-ordered backtracking, naive backtracking, Pósa closing, tie-break [`solve::rules`] |
 //! | [`verify`] | the independent tour verifier |
 //! | [`exists`] | existence of open and closed tours from the theorems (Schwenk 1991, Conrad et al. 1994) |
@@ -39,7 +39,7 @@ pub mod experiment;
 pub mod input;
 pub mod memory;
 pub mod render;
-pub mod search;
 pub mod solve;
+pub mod state;
 pub mod tour;
 pub mod verify;

@@ -3,9 +3,9 @@
 //! random positions, the squirrel rule on n = 5..60, and reproducible randomness.
 
 use ktour::board::{Board, Square, KNIGHT_DELTAS};
-use ktour::search::SearchState;
 use ktour::solve::warnsdorff::next_move;
 use ktour::solve::{reference, Outcome, Request, Rule, Solver, TieBreaker};
+use ktour::state::SearchState;
 use ktour::verify::verify_tour;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;

@@ -5,7 +5,7 @@
 
 use super::dfs::{self, CandidateOrder, Config, End, Flow, Stack};
 use super::{Impossibility, Observer, Outcome, Stats, TieBreaker};
-use crate::search::SearchState;
+use crate::state::SearchState;
 
 /// The DFS configuration of `backtrack`: Warnsdorff order, stranded squares pruned.
 pub(crate) fn config(closed: bool, budget: u64) -> Config {

@@ -6,7 +6,7 @@
 //! | `backtrack` | [`backtrack`] | depth-first search, candidates ordered by degree then rule, pruned, node budget |
 //! | `naive` | [`naive`] | depth-first search in fixed label order, the brute force of the seeds |
 //!
-//! All three share [`crate::search::SearchState`] and, for the two searches, one explicit-stack DFS
+//! All three share [`crate::state::SearchState`] and, for the two searches, one explicit-stack DFS
 //! (`dfs/`): a run on 1000x1000 never grows the thread's call stack. A [`Solver`] owns the scratch
 //! state and reuses it across runs, so a sweep allocates nothing per run.
 //!
@@ -38,7 +38,7 @@ pub use trace::{trace, Trace, TraceEvent};
 
 use crate::board::{Board, Layout, Square};
 use crate::exists::{self, NoTour};
-use crate::search::SearchState;
+use crate::state::SearchState;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Instant;

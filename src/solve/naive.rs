@@ -5,7 +5,7 @@
 use super::dfs::{self, CandidateOrder, Config, Flow, Stack};
 use super::{Rule, Stats, TieBreaker};
 use crate::board::{Board, Square};
-use crate::search::SearchState;
+use crate::state::SearchState;
 
 /// The DFS configuration of `naive`: label order, no pruning beyond closedness.
 pub(crate) fn config(closed: bool, budget: u64) -> Config {

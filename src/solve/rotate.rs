@@ -4,7 +4,7 @@
 //! repair (`ktour::solve::posa::close_path`). Dead ends stay dead ends: rotations need a full path.
 
 use super::{warnsdorff, Observer, Outcome, Stats, TieBreaker};
-use crate::search::SearchState;
+use crate::state::SearchState;
 
 pub(crate) fn run<O: Observer>(
     state: &mut SearchState,

@@ -3,7 +3,7 @@
 
 use super::{Observer, Oracle, Request, Solution, SolveError, Solver};
 use crate::board::Square;
-use crate::search::{SearchState, MAX_DEGREE};
+use crate::state::{SearchState, MAX_DEGREE};
 
 /// One step of a traced run.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]

@@ -7,7 +7,7 @@
 //! rule costs nothing on ties and other rules are consulted only when the minimum is shared.
 
 use super::{Observer, Outcome, Stats, TieBreaker};
-use crate::search::{SearchState, MAX_DEGREE};
+use crate::state::{SearchState, MAX_DEGREE};
 
 pub(crate) fn run<O: Observer>(
     state: &mut SearchState,

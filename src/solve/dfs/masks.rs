@@ -11,8 +11,8 @@ use super::sorted::search_sorted;
 use super::{has_free_neighbour, is_neighbour};
 use super::{CandidateOrder, Config, End, Flow};
 use crate::board::BORDER;
-use crate::search::SearchState;
 use crate::solve::{Observer, Stats, TieBreaker};
+use crate::state::SearchState;
 
 /// Candidates of one square on the path, for [`search_ordered`]: the candidate mask still to try,
 /// the square, and what [`Slots::order`] kept for its ties. Packed to 16 bytes (the memory estimate

@@ -32,7 +32,7 @@ mod slots;
 mod sorted;
 
 use super::{Observer, Stats, TieBreaker};
-use crate::search::{SearchState, MAX_DEGREE};
+use crate::state::{SearchState, MAX_DEGREE};
 use masks::{search_ordered, MaskFrame};
 use slots::{class_slots, ClassSlots, FixedSlots, PohlSlots, RandomSlots, SquirrelSlots};
 use sorted::{search_sorted, Frame};
@@ -146,13 +146,13 @@ pub(crate) fn search<O: Observer>(
     }
     if cfg.order == CandidateOrder::Warnsdorff {
         if rule.is_fixed_order() {
-            ordered!(&FixedSlots(state.lane_offsets(rule.scan_order())));
+            ordered!(&FixedSlots(state.slot_offsets(rule.scan_order())));
         }
         if rule.is_pohl() {
-            ordered!(&PohlSlots(state.lane_offsets(rule.scan_order())));
+            ordered!(&PohlSlots(state.slot_offsets(rule.scan_order())));
         }
         if rule.is_random() {
-            ordered!(&RandomSlots(state.lane_offsets(rule.scan_order())));
+            ordered!(&RandomSlots(state.slot_offsets(rule.scan_order())));
         }
         if let Some(plan) = rule.squirrel_plan() {
             ordered!(&SquirrelSlots::new(state, plan));

@@ -6,16 +6,16 @@
 
 use super::zero_bytes;
 use crate::board::Board;
-use crate::search::{LaneOffsets, SearchState};
 use crate::solve::rules::{pohl_sum, preference_classes, DistanceTarget, LabelOrder, SquirrelPlan};
 use crate::solve::TieBreaker;
+use crate::state::{SearchState, SlotOffsets};
 
 /// Where [`search_ordered`] finds the slot order of a head square, and which candidate of a mask
 /// comes next.
 pub(super) trait Slots {
     /// The slot order of `head`, whose frame keeps `kept` ([`Slots::order`]; for `squirrel`, the
     /// stage the knight is in there).
-    fn at(&self, head: usize, kept: u32) -> &LaneOffsets;
+    fn at(&self, head: usize, kept: u32) -> &SlotOffsets;
 
     /// The knight arrives on `q` (the frame of `q` is not pushed yet): a rule whose order changes
     /// along the path (`squirrel`) moves `rule` on and returns what `q`'s order then depends on,
@@ -50,11 +50,11 @@ pub(super) trait Slots {
 /// key per candidate, in label order, at the nodes where two candidates share a degree), so both
 /// loops give the same search for a seed; the frame keeps each tied slot's rank by (key, slot) among
 /// the slots of its degree, 3 bits a slot.
-pub(super) struct RandomSlots(pub(super) LaneOffsets);
+pub(super) struct RandomSlots(pub(super) SlotOffsets);
 
 impl Slots for RandomSlots {
     #[inline(always)]
-    fn at(&self, _: usize, _: u32) -> &LaneOffsets {
+    fn at(&self, _: usize, _: u32) -> &SlotOffsets {
         &self.0
     }
 
@@ -111,7 +111,7 @@ fn least_slot(byte: u64, key: impl Fn(u32) -> u32) -> u32 {
 /// are ever ranked: a slot alone in its degree is picked without looking).
 #[inline(never)]
 fn random_ranks(
-    slots: &LaneOffsets,
+    slots: &SlotOffsets,
     rule: &mut TieBreaker,
     state: &SearchState,
     head: usize,
@@ -162,11 +162,11 @@ fn random_ranks(
 /// first (then slot order). The sums are computed when a tie is popped, not when the node is made:
 /// nodes cut off early never pay for them, and a frame stays a mask. The state is the same each
 /// time a node's tie is popped, so the sums are too.
-pub(super) struct PohlSlots(pub(super) LaneOffsets);
+pub(super) struct PohlSlots(pub(super) SlotOffsets);
 
 impl Slots for PohlSlots {
     #[inline(always)]
-    fn at(&self, _: usize, _: u32) -> &LaneOffsets {
+    fn at(&self, _: usize, _: u32) -> &SlotOffsets {
         &self.0
     }
 
@@ -180,18 +180,18 @@ impl Slots for PohlSlots {
 
 /// The bit among the tied `byte` (at bit `base` of the mask) whose candidate has the smallest Pohl sum.
 #[inline(never)]
-fn pohl_pick(slots: &LaneOffsets, state: &SearchState, head: usize, base: u32, byte: u64) -> u32 {
+fn pohl_pick(slots: &SlotOffsets, state: &SearchState, head: usize, base: u32, byte: u64) -> u32 {
     base + least_slot(byte, |slot| {
         pohl_sum(state, head.wrapping_add_signed(slots.offset(slot as usize)))
     })
 }
 
 /// One slot order for the whole run (`first`, `order:*`).
-pub(super) struct FixedSlots(pub(super) LaneOffsets);
+pub(super) struct FixedSlots(pub(super) SlotOffsets);
 
 impl Slots for FixedSlots {
     #[inline(always)]
-    fn at(&self, _: usize, _: u32) -> &LaneOffsets {
+    fn at(&self, _: usize, _: u32) -> &SlotOffsets {
         &self.0
     }
 }
@@ -200,20 +200,20 @@ impl Slots for FixedSlots {
 /// switch square; a frame keeps the stage at its square, so leaving a square restores the stage of
 /// the one below it (in the rule too, which reports the orderings used). Eight entries (a plan has at
 /// most six stages; the last one repeats) so that a stage indexes them without a bounds check.
-pub(super) struct SquirrelSlots([LaneOffsets; 8]);
+pub(super) struct SquirrelSlots([SlotOffsets; 8]);
 
 impl SquirrelSlots {
     pub(super) fn new(state: &SearchState, plan: &SquirrelPlan) -> Self {
         let last = plan.stages() - 1;
         SquirrelSlots(std::array::from_fn(|stage| {
-            state.lane_offsets(plan.ordering_at((stage as u8).min(last)).labels())
+            state.slot_offsets(plan.ordering_at((stage as u8).min(last)).labels())
         }))
     }
 }
 
 impl Slots for SquirrelSlots {
     #[inline(always)]
-    fn at(&self, _: usize, stage: u32) -> &LaneOffsets {
+    fn at(&self, _: usize, stage: u32) -> &SlotOffsets {
         &self.0[stage as usize & 7]
     }
 
@@ -240,12 +240,12 @@ impl Slots for SquirrelSlots {
 pub(super) struct ClassSlots {
     key: (Board, DistanceTarget, LabelOrder),
     class: Vec<u8>,
-    slots: Vec<LaneOffsets>,
+    slots: Vec<SlotOffsets>,
 }
 
 impl Slots for ClassSlots {
     #[inline(always)]
-    fn at(&self, head: usize, _: u32) -> &LaneOffsets {
+    fn at(&self, head: usize, _: u32) -> &SlotOffsets {
         &self.slots[self.class[head] as usize]
     }
 }
@@ -260,7 +260,7 @@ pub(super) fn class_slots<'a>(
     let key = (state.board(), target, scan);
     if !matches!(cache, Some(c) if c.key == key) {
         let (class, orders) = preference_classes(state.layout(), target, scan)?;
-        let slots = orders.iter().map(|o| state.lane_offsets(o)).collect();
+        let slots = orders.iter().map(|o| state.slot_offsets(o)).collect();
         *cache = Some(ClassSlots { key, class, slots });
     }
     cache.as_ref()

@@ -6,8 +6,8 @@
 
 use super::{has_free_neighbour, has_stranded_neighbour, is_neighbour};
 use super::{CandidateOrder, Config, End, Flow};
-use crate::search::{SearchState, MAX_DEGREE};
 use crate::solve::{Observer, Stats, TieBreaker};
+use crate::state::{SearchState, MAX_DEGREE};
 
 /// Candidates of one square on the path.
 #[derive(Clone, Copy, Debug, Default)]

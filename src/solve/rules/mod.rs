@@ -24,7 +24,7 @@ pub(crate) use table::Kind;
 pub use table::RULE_CATALOGUE;
 
 use crate::board::{Layout, Square};
-use crate::search::SearchState;
+use crate::state::SearchState;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt;
 use std::str::FromStr;

@@ -6,7 +6,7 @@
 //! lowers each of its free neighbours' degrees by one, i.e. the sum by the candidate's own degree, which
 //! all tied candidates share.
 
-use crate::search::SearchState;
+use crate::state::SearchState;
 
 /// Sum of the degrees of the free neighbours of `q`.
 #[inline]
@@ -16,7 +16,7 @@ pub(crate) fn neighbour_degree_sum(state: &SearchState, q: usize) -> u32 {
         .offsets()
         .iter()
         .map(|&o| state.degree((q as isize + o) as usize))
-        .filter(|&d| d <= crate::search::MAX_DEGREE)
+        .filter(|&d| d <= crate::state::MAX_DEGREE)
         .map(u32::from)
         .sum()
 }

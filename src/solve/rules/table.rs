@@ -9,8 +9,8 @@
 use super::roth::{self, Target};
 use super::LabelOrder;
 use crate::board::Board;
-use crate::search::SearchState;
 use crate::solve::Rule;
+use crate::state::SearchState;
 
 /// How a rule breaks ties.
 #[derive(Clone, Copy, Debug)]

@@ -9,11 +9,11 @@ use super::step::walk_with_path;
 use super::{Chooser, EmptyBoard, Walk};
 use crate::board::Layout;
 use crate::exists::{self, NoTour};
-use crate::search::SearchState;
 use crate::solve::{
     warnsdorff, Impossibility, Method, NoObserver, Outcome, Request, RunSummary, SolveError,
     Solver, Stats, TieBreaker,
 };
+use crate::state::SearchState;
 use std::time::Instant;
 
 impl Solver {

@@ -327,7 +327,7 @@ mod tests {
 
     #[test]
     fn pohl_sum_is_the_sum_of_free_neighbour_degrees() {
-        use crate::search::SearchState;
+        use crate::state::SearchState;
         for (rows, cols) in [(1, 1), (1, 5), (3, 4), (5, 5), (8, 8), (6, 11)] {
             let board = Board::new(rows, cols).unwrap();
             let mut s = SearchState::new(board);
@@ -343,7 +343,7 @@ mod tests {
                             .offsets()
                             .iter()
                             .map(|&o| s.degree(q.wrapping_add_signed(o)))
-                            .filter(|&d| d <= crate::search::MAX_DEGREE)
+                            .filter(|&d| d <= crate::state::MAX_DEGREE)
                             .map(u32::from)
                             .sum();
                         let got = pohl_sum(s.degrees(), q, s.layout().stride());

@@ -33,7 +33,7 @@
 //! buffer, so that the out-of-order core overlaps their chains. The speed of each arrangement is
 //! measured in `benches/README.md`.
 //!
-//! ADVICE FOR HACKERS: the kernel writes the degree array exactly as [`crate::search::SearchState::make`]
+//! ADVICE FOR HACKERS: the kernel writes the degree array exactly as [`crate::state::SearchState::make`]
 //! would (head set to [`crate::board::BORDER`], its eight neighbours decremented without branching),
 //! so after a walk with a path the search state is the one the plain loop leaves. What must change
 //! together: a [`Chooser`]'s `bits()` (which slot each label's bit lands in), its `offsets()` (the

@@ -76,7 +76,7 @@ pub(super) fn advance<C: Chooser>(
     let tied = ((mask >> (tz & !7)) & 0xFF) as u32;
     let next = head.wrapping_add_signed(ch.choose(run, deg, head, head - base, tz, tied));
     debug_assert!(
-        next < deg.len() && deg[next] <= crate::search::MAX_DEGREE,
+        next < deg.len() && deg[next] <= crate::state::MAX_DEGREE,
         "the kernel chose a square that is not free"
     );
     // SAFETY: as above, `next` is a neighbour of the on-board `head`; the assertion checks it.

@@ -35,16 +35,16 @@ static CANDIDATE_BIT: [u64; 256] = {
 
 /// The knight offsets of one layout, permuted into a scan order; see [`SearchState::make_ordered`].
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct LaneOffsets {
+pub(crate) struct SlotOffsets {
     offsets: [isize; 8],
     stride: usize,
 }
 
-impl LaneOffsets {
-    /// The padded offset of lane `lane` (0..8).
+impl SlotOffsets {
+    /// The padded offset of slot `slot` (0..8).
     #[inline(always)]
-    pub(crate) fn offset(&self, lane: usize) -> isize {
-        self.offsets[lane & 7]
+    pub(crate) fn offset(&self, slot: usize) -> isize {
+        self.offsets[slot & 7]
     }
 }
 
@@ -215,27 +215,27 @@ impl SearchState {
         self.add_to_neighbours(p, 1u8.wrapping_neg());
     }
 
-    /// The knight offsets of this layout in the lane order `order` (lane `i` = label `order[i]`), for
+    /// The knight offsets of this layout in the slot order `order` (slot `i` = label `order[i]`), for
     /// [`SearchState::make_ordered`].
-    pub(crate) fn lane_offsets(&self, order: &[u8; 8]) -> LaneOffsets {
+    pub(crate) fn slot_offsets(&self, order: &[u8; 8]) -> SlotOffsets {
         let all = self.layout.knight_offsets();
-        LaneOffsets {
+        SlotOffsets {
             offsets: order.map(|k| all[k as usize]),
             stride: self.layout.stride(),
         }
     }
 
     /// [`SearchState::make`] fused with ordering the new head's candidates: visits the free square `p`
-    /// and returns its *candidate mask*, bit `8 * d + lane` set for each free neighbour of `p` in lane
-    /// `lane` of `lanes` whose degree is now `d` (0..=7: it just lost `p`). The lowest set bit is the
-    /// candidate of least degree, first in lane order among equals; the low byte lists the neighbours
-    /// left stranded (degree 0). Panics if `p` is not free or `lanes` belongs to another layout.
+    /// and returns its *candidate mask*, bit `8 * d + slot` set for each free neighbour of `p` in slot
+    /// `slot` of `slots` whose degree is now `d` (0..=7: it just lost `p`). The lowest set bit is the
+    /// candidate of least degree, first in slot order among equals; the low byte lists the neighbours
+    /// left stranded (degree 0). Panics if `p` is not free or `slots` belongs to another layout.
     #[inline(always)]
-    pub(crate) fn make_ordered(&mut self, p: usize, lanes: &LaneOffsets) -> u64 {
+    pub(crate) fn make_ordered(&mut self, p: usize, slots: &SlotOffsets) -> u64 {
         assert_eq!(
-            lanes.stride,
+            slots.stride,
             self.layout.stride(),
-            "lanes of another layout"
+            "slots of another layout"
         );
         let d = std::mem::replace(&mut self.degree[p], BORDER);
         // As in `make`: only on-board squares hold a degree <= MAX_DEGREE, which makes the
@@ -246,14 +246,14 @@ impl SearchState {
         self.path.push(p as u32);
         let degree = &mut self.degree[..];
         let mut mask = 0u64;
-        for (lane, &o) in lanes.offsets.iter().enumerate() {
+        for (slot, &o) in slots.offsets.iter().enumerate() {
             // SAFETY: `p` is on the board (asserted above) and `o` is a knight offset of this layout
-            // (`lanes` was built from a layout with the same stride, asserted above), so `p + o` is
+            // (`slots` was built from a layout with the same stride, asserted above), so `p + o` is
             // inside the array, as in `add_to_neighbours`.
-            let slot = unsafe { degree.get_unchecked_mut(p.wrapping_add_signed(o)) };
-            let now = slot.wrapping_sub(1);
-            *slot = now;
-            mask |= CANDIDATE_BIT[now as usize] << lane;
+            let byte = unsafe { degree.get_unchecked_mut(p.wrapping_add_signed(o)) };
+            let now = byte.wrapping_sub(1);
+            *byte = now;
+            mask |= CANDIDATE_BIT[now as usize] << slot;
         }
         mask
     }
@@ -398,7 +398,7 @@ mod tests {
         let b = Board::new(6, 7).unwrap();
         let order = [2u8, 7, 0, 5, 1, 6, 3, 4];
         let (mut slow, mut fast) = (SearchState::new(b), SearchState::new(b));
-        let lanes = fast.lane_offsets(&order);
+        let slots = fast.slot_offsets(&order);
         // a knight path, then back off it, checking the array and the mask at every square
         let path = [
             (0, 0),
@@ -415,14 +415,14 @@ mod tests {
         for (r, c) in path {
             let p = slow.layout().pad(Square::new(r, c));
             slow.make(p);
-            let mask = fast.make_ordered(p, &lanes);
+            let mask = fast.make_ordered(p, &slots);
             assert_eq!(slow.degrees(), fast.degrees());
             let d = slow.neighbour_degrees(p);
             let want: u64 = order
                 .iter()
                 .enumerate()
                 .filter(|&(_, &k)| d[k as usize] <= MAX_DEGREE)
-                .map(|(lane, &k)| 1 << (8 * d[k as usize] as usize + lane))
+                .map(|(slot, &k)| 1 << (8 * d[k as usize] as usize + slot))
                 .sum();
             assert_eq!(mask, want, "at {r},{c}");
             fast.check_invariants().unwrap();
