@@ -9,6 +9,7 @@
 //! See `benches/README.md` for how to run and the latest figures.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use ktour::board::Closure;
 use ktour::board::{Board, Square};
 use ktour::solve::{Method, Outcome, Request, Rule, Solver};
 use std::time::Duration;
@@ -19,7 +20,7 @@ fn requests(board: Board, closed: bool, rule: Rule, starts: &[Square]) -> Vec<Re
         .map(|&s| Request {
             board,
             start: s,
-            closed,
+            closure: Closure::of(closed),
             method: Method::Backtrack,
             rule,
             budget: 0,

@@ -3,6 +3,7 @@
 //! this measures the walk, not the allocator; every result is checked for length.
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use ktour::board::Board;
+use ktour::board::Closure;
 use ktour::construct::construct_into;
 use std::time::Duration;
 
@@ -23,7 +24,7 @@ fn bench(c: &mut Criterion) {
         let id = format!("{board}-{}", if closed { "closed" } else { "open" });
         g.bench_with_input(BenchmarkId::from_parameter(id), &board, |b, &board| {
             b.iter(|| {
-                construct_into(black_box(board), closed, None, &mut out).unwrap();
+                construct_into(black_box(board), Closure::of(closed), None, &mut out).unwrap();
                 assert_eq!(out.len() as u32, board.len());
             })
         });

@@ -3,8 +3,8 @@
 //! (OEIS A165134 for 5x5 and 6x6 open, A001230 for 6x6 closed).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use ktour::board::{Board, Square};
-use ktour::count::{count, Closure, CountOptions, CountRequest, Orientation, Starts};
+use ktour::board::{Board, Closure, Square};
+use ktour::count::{count, CountOptions, CountRequest, Orientation, Starts};
 use std::time::Duration;
 
 fn case(c: &mut Criterion, name: &str, request: CountRequest, expected: u64) {

@@ -1,6 +1,7 @@
 //! Time the construction on a huge board (measure peak memory with `/usr/bin/time -v`):
 //! `cargo run --release --example construct_huge -- 10000 10000 closed [verify] [out.bin]`.
 use ktour::board::Board;
+use ktour::board::Closure;
 use ktour::construct::construct;
 use std::time::Instant;
 
@@ -11,7 +12,7 @@ fn main() {
     let closed = args.get(3).is_some_and(|a| a == "closed");
     let board = Board::new(rows, cols).unwrap();
     let t = Instant::now();
-    let tour = construct(board, closed, None).unwrap();
+    let tour = construct(board, Closure::of(closed), None).unwrap();
     let secs = t.elapsed().as_secs_f64();
     println!(
         "{board} {}: {} squares in {secs:.3} s ({:.0} Msquares/s)",

@@ -23,7 +23,7 @@ fn main() {
         let r = Request {
             board: b,
             start,
-            closed: true,
+            closure: ktour::board::Closure::Closed,
             method: Method::Backtrack,
             rule: rule.parse().unwrap(),
             budget,

@@ -14,6 +14,7 @@
 //! Closed tours have the lower limit because backtracking seldom closes a tour on boards beyond 12x12
 //! within its budget (`results/README.md`), while construction always can.
 
+use crate::board::Closure;
 use crate::board::{Board, Square};
 use crate::construct::{self, ConstructError};
 use crate::exists::{self, NoTour};
@@ -41,8 +42,8 @@ pub enum FirstStep {
 }
 
 /// What to try first on `board`, given the caller's node `budget` (0 = unlimited).
-pub fn first_step(board: Board, closed: bool, budget: u64) -> FirstStep {
-    let limit = if closed {
+pub fn first_step(board: Board, closure: Closure, budget: u64) -> FirstStep {
+    let limit = if closure.is_closed() {
         CLOSED_SEARCH_MAX_SQUARES
     } else {
         OPEN_SEARCH_MAX_SQUARES
@@ -129,9 +130,13 @@ pub enum AutoError {
 /// Construction of a tour of `board` from `start`, with a proof that no tour starts there named as
 /// such ([`Made::Proved`]). Any other refusal, [`ConstructError::StartUnsupported`] included, is an
 /// error.
-pub fn construct_from(board: Board, closed: bool, start: Square) -> Result<Made, ConstructError> {
+pub fn construct_from(
+    board: Board,
+    closure: Closure,
+    start: Square,
+) -> Result<Made, ConstructError> {
     let timer = Instant::now();
-    match construct::construct(board, closed, Some(start)) {
+    match construct::construct(board, closure, Some(start)) {
         Ok(squares) => Ok(Made::Built {
             squares,
             elapsed_ns: timer.elapsed().as_nanos() as u64,
@@ -147,12 +152,12 @@ pub fn construct_from(board: Board, closed: bool, start: Square) -> Result<Made,
 pub fn solve(
     board: Board,
     start: Square,
-    closed: bool,
+    closure: Closure,
     rule: Rule,
     budget: u64,
     seed: u64,
 ) -> Result<AutoRun, AutoError> {
-    if let Err(reason) = exists::tour_from(board, start, closed) {
+    if let Err(reason) = exists::tour_from(board, start, closure) {
         return Ok(AutoRun {
             route: Route::Theorem,
             made: Made::NoTour(reason),
@@ -162,7 +167,7 @@ pub fn solve(
         let req = Request {
             board,
             start,
-            closed,
+            closure,
             method: Method::Backtrack,
             rule,
             budget,
@@ -171,7 +176,7 @@ pub fn solve(
         let solution = Solver::new().solve(&req)?;
         Ok(Made::Searched { solution, budget })
     };
-    if let FirstStep::Search { budget } = first_step(board, closed, budget) {
+    if let FirstStep::Search { budget } = first_step(board, closure, budget) {
         let made = search(budget)?;
         let ran_out = matches!(&made, Made::Searched { solution, .. }
             if solution.outcome == Outcome::BudgetExhausted);
@@ -182,7 +187,7 @@ pub fn solve(
             });
         }
     }
-    match construct_from(board, closed, start) {
+    match construct_from(board, closure, start) {
         Ok(made) => Ok(AutoRun {
             route: Route::Construction,
             made,
@@ -215,10 +220,16 @@ mod tests {
         let search = FirstStep::Search {
             budget: SEARCH_BUDGET,
         };
-        assert_eq!(first_step(board(50, 50), false, 0), search); // 2,500: the edge
-        assert_eq!(first_step(board(48, 52), false, 0), search); // 2,496
-        assert_eq!(first_step(board(41, 61), false, 0), FirstStep::Construct); // 2,501
-        assert_eq!(first_step(board(50, 51), false, 0), FirstStep::Construct); // 2,550
+        assert_eq!(first_step(board(50, 50), Closure::Open, 0), search); // 2,500: the edge
+        assert_eq!(first_step(board(48, 52), Closure::Open, 0), search); // 2,496
+        assert_eq!(
+            first_step(board(41, 61), Closure::Open, 0),
+            FirstStep::Construct
+        ); // 2,501
+        assert_eq!(
+            first_step(board(50, 51), Closure::Open, 0),
+            FirstStep::Construct
+        ); // 2,550
     }
 
     #[test]
@@ -226,18 +237,24 @@ mod tests {
         let search = FirstStep::Search {
             budget: SEARCH_BUDGET,
         };
-        assert_eq!(first_step(board(12, 12), true, 0), search); // 144: the edge
-        assert_eq!(first_step(board(11, 13), true, 0), search); // 143
-        assert_eq!(first_step(board(5, 29), true, 0), FirstStep::Construct); // 145
-        assert_eq!(first_step(board(10, 16), true, 0), FirstStep::Construct); // 160
-                                                                              // the same board, open: searched
-        assert_eq!(first_step(board(10, 16), false, 0), search);
+        assert_eq!(first_step(board(12, 12), Closure::Closed, 0), search); // 144: the edge
+        assert_eq!(first_step(board(11, 13), Closure::Closed, 0), search); // 143
+        assert_eq!(
+            first_step(board(5, 29), Closure::Closed, 0),
+            FirstStep::Construct
+        ); // 145
+        assert_eq!(
+            first_step(board(10, 16), Closure::Closed, 0),
+            FirstStep::Construct
+        ); // 160
+           // the same board, open: searched
+        assert_eq!(first_step(board(10, 16), Closure::Open, 0), search);
     }
 
     #[test]
     fn the_first_search_budget_is_capped() {
         let b = board(8, 8);
-        let budget = |given| match first_step(b, false, given) {
+        let budget = |given| match first_step(b, Closure::Open, given) {
             FirstStep::Search { budget } => budget,
             FirstStep::Construct => panic!("8x8 is searched"),
         };
@@ -257,21 +274,29 @@ mod tests {
 
     #[test]
     fn theorems_answer_before_any_search() {
-        let run = solve(board(4, 4), Square::new(0, 0), false, first(), 0, 0).unwrap();
+        let run = solve(board(4, 4), Square::new(0, 0), Closure::Open, first(), 0, 0).unwrap();
         assert_eq!(run.route, Route::Theorem);
         assert!(matches!(run.made, Made::NoTour(_)));
         // both sides odd: no closed tour
-        let run = solve(board(5, 5), Square::new(0, 0), true, first(), 0, 0).unwrap();
+        let run = solve(
+            board(5, 5),
+            Square::new(0, 0),
+            Closure::Closed,
+            first(),
+            0,
+            0,
+        )
+        .unwrap();
         assert_eq!(run.route, Route::Theorem);
         // 5x5 open from a square of the minority colour
-        let run = solve(board(5, 5), Square::new(0, 1), false, first(), 0, 0).unwrap();
+        let run = solve(board(5, 5), Square::new(0, 1), Closure::Open, first(), 0, 0).unwrap();
         assert_eq!(run.route, Route::Theorem);
     }
 
     #[test]
     fn a_small_board_is_searched() {
         let b = board(8, 8);
-        let run = solve(b, Square::new(0, 0), false, first(), 0, 0).unwrap();
+        let run = solve(b, Square::new(0, 0), Closure::Open, first(), 0, 0).unwrap();
         assert_eq!(run.route, Route::Search);
         let Made::Searched { solution, budget } = run.made else {
             panic!("searched")
@@ -285,7 +310,7 @@ mod tests {
     #[test]
     fn a_large_board_is_constructed() {
         let b = board(60, 60);
-        let run = solve(b, Square::new(0, 0), true, first(), 0, 0).unwrap();
+        let run = solve(b, Square::new(0, 0), Closure::Closed, first(), 0, 0).unwrap();
         assert_eq!(run.route, Route::Construction);
         let Made::Built { squares, .. } = run.made else {
             panic!("built")
@@ -297,7 +322,7 @@ mod tests {
     #[test]
     fn a_search_out_of_budget_hands_over_to_construction() {
         let b = board(8, 8);
-        let run = solve(b, Square::new(0, 0), false, first(), 10, 0).unwrap();
+        let run = solve(b, Square::new(0, 0), Closure::Open, first(), 10, 0).unwrap();
         assert_eq!(run.route, Route::Construction);
         let Made::Built { squares, .. } = run.made else {
             panic!("built")
@@ -311,7 +336,7 @@ mod tests {
         // first search runs out of its 10 nodes, construction refuses, and the fallback search has
         // the caller's budget again.
         let b = board(4, 100);
-        let run = solve(b, Square::new(0, 50), false, first(), 10, 0).unwrap();
+        let run = solve(b, Square::new(0, 50), Closure::Open, first(), 10, 0).unwrap();
         assert_eq!(run.route, Route::SearchAfterConstruction);
         let Made::Searched { solution, budget } = run.made else {
             panic!("searched")
@@ -320,7 +345,7 @@ mod tests {
         assert_eq!(solution.outcome, Outcome::BudgetExhausted);
         // too large to search first: construction, then the fallback with the cap's budget
         let b = board(4, 700);
-        let run = solve(b, Square::new(0, 350), false, first(), 0, 0).unwrap();
+        let run = solve(b, Square::new(0, 350), Closure::Open, first(), 0, 0).unwrap();
         assert_eq!(run.route, Route::SearchAfterConstruction);
         let Made::Searched { budget, .. } = run.made else {
             panic!("searched")
@@ -331,7 +356,15 @@ mod tests {
     #[test]
     fn construction_proves_inner_row_starts_of_4_row_strips_impossible() {
         // 4 x 700 is too large to search; inner-row squares of a 4-row strip start no open tour
-        let run = solve(board(4, 700), Square::new(1, 350), false, first(), 0, 0).unwrap();
+        let run = solve(
+            board(4, 700),
+            Square::new(1, 350),
+            Closure::Open,
+            first(),
+            0,
+            0,
+        )
+        .unwrap();
         assert_eq!(run.route, Route::Construction);
         assert!(matches!(
             run.made,

@@ -7,7 +7,7 @@
 //! and `n in {4,6,8}`. Start squares: every move changes colour, so on a board with an odd number of
 //! squares an open tour starts on the corners' colour. See `docs/REFERENCE.md`.
 
-use crate::board::{Board, Square};
+use crate::board::{Board, Closure, Square};
 
 /// Why no tour exists. The message cites the theorem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -73,8 +73,8 @@ pub fn closed_tour(board: Board) -> Result<(), NoTour> {
 }
 
 /// [`open_tour`] or [`closed_tour`].
-pub fn tour(board: Board, closed: bool) -> Result<(), NoTour> {
-    if closed {
+pub fn tour(board: Board, closure: Closure) -> Result<(), NoTour> {
+    if closure.is_closed() {
         closed_tour(board)
     } else {
         open_tour(board)
@@ -84,15 +84,15 @@ pub fn tour(board: Board, closed: bool) -> Result<(), NoTour> {
 /// Necessary conditions for a tour from `start`: the board must have one, and on a board with an odd
 /// number of squares an open tour starts on the corners' colour. Passing this check does not promise a
 /// tour from `start` (3x4 from (1,1), say): search settles that.
-pub fn tour_from(board: Board, start: Square, closed: bool) -> Result<(), NoTour> {
-    tour(board, closed)?;
-    start_colour(board, start, closed)
+pub fn tour_from(board: Board, start: Square, closure: Closure) -> Result<(), NoTour> {
+    tour(board, closure)?;
+    start_colour(board, start, closure)
 }
 
 /// The colour half of [`tour_from`], for a board already known to have a tour: on a board with an
 /// odd number of squares an open tour starts on the corners' colour.
-pub fn start_colour(board: Board, start: Square, closed: bool) -> Result<(), NoTour> {
-    if parity_allows(board, start, closed) {
+pub fn start_colour(board: Board, start: Square, closure: Closure) -> Result<(), NoTour> {
+    if parity_allows(board, start, closure) {
         Ok(())
     } else {
         Err(NoTour::WrongColourStart { board, start })
@@ -100,8 +100,8 @@ pub fn start_colour(board: Board, start: Square, closed: bool) -> Result<(), NoT
 }
 
 /// Whether colour parity allows an open tour from `start` (the `feasible_runs` of a sweep).
-pub fn parity_allows(board: Board, start: Square, closed: bool) -> bool {
-    closed || board.len() % 2 == 0 || Board::is_corner_colour(start)
+pub fn parity_allows(board: Board, start: Square, closure: Closure) -> bool {
+    closure.is_closed() || board.len() % 2 == 0 || Board::is_corner_colour(start)
 }
 
 #[cfg(test)]
@@ -142,11 +142,11 @@ mod tests {
     #[test]
     fn parity_of_start() {
         let five = b(5, 5);
-        assert!(tour_from(five, Square::new(0, 0), false).is_ok());
+        assert!(tour_from(five, Square::new(0, 0), Closure::Open).is_ok());
         assert!(matches!(
-            tour_from(five, Square::new(0, 1), false),
+            tour_from(five, Square::new(0, 1), Closure::Open),
             Err(NoTour::WrongColourStart { .. })
         ));
-        assert!(tour_from(b(6, 6), Square::new(0, 1), false).is_ok());
+        assert!(tour_from(b(6, 6), Square::new(0, 1), Closure::Open).is_ok());
     }
 }

@@ -67,7 +67,7 @@ impl From<&Solution> for TourRecord {
         TourRecord {
             rows: run.request.board.rows(),
             cols: run.request.board.cols(),
-            closed: found && (run.request.closed || is_closed_tour(&run.squares)),
+            closed: found && (run.request.closure.is_closed() || is_closed_tour(&run.squares)),
             start: Some(run.request.start),
             squares: run.squares.clone(),
             found,

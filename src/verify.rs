@@ -422,7 +422,7 @@ mod tests {
             let n = board.len();
             let squares: Vec<Square> = match kind {
                 // a tour where one exists (else an empty path)
-                0 => crate::construct::construct(board, false, None).unwrap_or_default(),
+                0 => crate::construct::construct(board, crate::board::Closure::Open, None).unwrap_or_default(),
                 // a knight walk: moves chosen by `picks`, repeats allowed
                 1 => {
                     let mut walk = vec![board.square_at(picks.first().copied().unwrap_or(0) % n).unwrap()];

@@ -13,7 +13,7 @@ fn total(rule: &str, closed: bool, starts: &[Square], seed: u64) -> (u64, u64) {
         let r = Request {
             board: b,
             start,
-            closed,
+            closure: ktour::board::Closure::of(closed),
             method: Method::Backtrack,
             rule: rule.parse::<Rule>().unwrap(),
             budget: 20_000_000,

@@ -1,6 +1,7 @@
 //! Integration tests of the divide-and-conquer construction: a tour exactly when the existence oracle
 //! says one exists, closed when asked, every one accepted by the independent verifier.
 
+use ktour::board::Closure;
 use ktour::board::{Board, Square};
 use ktour::construct::{bases, construct, ConstructError};
 use ktour::exists;
@@ -13,6 +14,7 @@ fn b(r: u64, c: u64) -> Board {
 
 /// Construct and check against the oracle and the verifier.
 fn check(board: Board, closed: bool, start: Option<Square>) {
+    let closed = Closure::of(closed);
     let got = construct(board, closed, start);
     let oracle = match start {
         Some(s) => exists::tour_from(board, s, closed),
@@ -20,7 +22,7 @@ fn check(board: Board, closed: bool, start: Option<Square>) {
     };
     match (oracle, got) {
         (Ok(()), Ok(t)) => {
-            if closed {
+            if closed.is_closed() {
                 verify_closed_tour(board, &t).unwrap_or_else(|e| panic!("{board} closed: {e}"));
             } else {
                 verify_tour(board, &t).unwrap_or_else(|e| panic!("{board} open: {e}"));
@@ -106,7 +108,7 @@ fn open_tours_on_odd_boards_start_on_every_corner_coloured_square() {
     for (r, c) in sizes.chain([(21, 23), (33, 11)]) {
         let board = b(r, c);
         for s in board.squares() {
-            let res = construct(board, false, Some(s));
+            let res = construct(board, Closure::Open, Some(s));
             if Board::is_corner_colour(s) {
                 let t = res.unwrap_or_else(|e| panic!("{board} from {s}: {e}"));
                 verify_tour(board, &t).unwrap();
@@ -141,7 +143,7 @@ fn open_strips_start_anywhere_a_tour_can() {
         let board = b(r, c);
         let four = r == 4 || c == 4;
         for s in board.squares() {
-            let res = construct(board, false, Some(s));
+            let res = construct(board, Closure::Open, Some(s));
             let outer = if r == 4 {
                 s.row() == 0 || s.row() == 3
             } else {
@@ -317,7 +319,7 @@ fn open_tours_on_odd_boards_every_start_up_to_31() {
         for c in (5..=31u64).step_by(2) {
             let board = b(r, c);
             for s in board.squares().filter(|&s| Board::is_corner_colour(s)) {
-                match construct(board, false, Some(s)) {
+                match construct(board, Closure::Open, Some(s)) {
                     Ok(t) => {
                         verify_tour(board, &t).unwrap();
                         assert_eq!(t[0], s);
@@ -334,7 +336,7 @@ fn open_tours_on_odd_boards_every_start_up_to_31() {
 fn verify_command_reads_binary_tours() {
     use assert_cmd::Command;
     let board = b(100, 102);
-    let tour = construct(board, true, None).unwrap();
+    let tour = construct(board, Closure::Closed, None).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.bin");
     let mut bytes = Vec::new();

@@ -14,11 +14,11 @@
 //! - 5x5 per start (docs/REFERENCE.md): 304 from each corner, 56 from the eight squares listed, 64 from
 //!   the centre, 0 elsewhere.
 
-use ktour::board::{Board, Square};
+use ktour::board::{Board, Closure, Square};
 use ktour::count::bitboard::{End, KnightBits};
 use ktour::count::{
-    count, reference, Cache, Closure, CountError, CountOptions, CountRequest, CountResult,
-    Orientation, Starts, Symmetry,
+    count, reference, Cache, CountError, CountOptions, CountRequest, CountResult, Orientation,
+    Starts, Symmetry,
 };
 use ktour::solve::naive;
 use ktour::verify::{verify_tour, TourKind};
@@ -230,7 +230,7 @@ fn engine_matches_reference_and_naive_on_every_board_up_to_20_squares() {
                 "{b} closed from {sq}"
             );
             let mut seen = 0u64;
-            let naive_open = naive::enumerate(b, sq, false, |tour| {
+            let naive_open = naive::enumerate(b, sq, Closure::Open, |tour| {
                 // Every tour the enumerator produces goes through the verifier (a sample: every 7th).
                 if seen % 7 == 0 {
                     assert!(verify_tour(b, tour).is_ok(), "{b}: {tour:?}");
@@ -239,7 +239,7 @@ fn engine_matches_reference_and_naive_on_every_board_up_to_20_squares() {
             });
             assert_eq!(naive_open, slow_open, "{b} naive open from {sq}");
             assert_eq!(seen, naive_open);
-            let naive_closed = naive::enumerate(b, sq, true, |tour| {
+            let naive_closed = naive::enumerate(b, sq, Closure::Closed, |tour| {
                 assert_eq!(verify_tour(b, tour), Ok(TourKind::Closed), "{b}: {tour:?}");
             });
             // A 1-square path is not a closed tour for the counter (1x1 has no closed tour).

@@ -11,11 +11,9 @@
 //! - A383661 (Knuth 2025, closed tours in the first 2n cells of a 5-row board; n = 25 is the full
 //!   5 x 10 board): 13,311,268. Out of reach of the search engine's 64-square limit in a test's time.
 
-use ktour::board::Board;
+use ktour::board::{Board, Closure};
 use ktour::count::frontier::{count_frontier, count_frontier_with, MAX_WIDTH};
-use ktour::count::{
-    count, Closure, CountError, CountOptions, CountRequest, Counted, Orientation, Starts,
-};
+use ktour::count::{count, CountError, CountOptions, CountRequest, Counted, Orientation, Starts};
 
 fn board(r: u64, c: u64) -> Board {
     Board::new(r, c).unwrap()
@@ -37,7 +35,9 @@ fn search(b: Board, closed: bool) -> u128 {
 }
 
 fn frontier(r: u64, c: u64, closed: bool) -> u128 {
-    count_frontier(board(r, c), closed).unwrap().undirected
+    count_frontier(board(r, c), Closure::of(closed))
+        .unwrap()
+        .undirected
 }
 
 #[test]
@@ -88,7 +88,7 @@ fn equals_search_on_long_narrow_boards() {
 #[test]
 fn matches_oeis() {
     let directed = |r, c| {
-        count_frontier(board(r, c), false)
+        count_frontier(board(r, c), Closure::Open)
             .unwrap()
             .directed()
             .unwrap()
@@ -114,7 +114,7 @@ fn matches_oeis() {
     }
     assert_eq!(frontier(5, 10, true), 13_311_268);
     // Directed closed tours over all starts: 2 per cycle and square.
-    let six = count_frontier(board(6, 6), true).unwrap();
+    let six = count_frontier(board(6, 6), Closure::Closed).unwrap();
     assert_eq!(six.directed(), Ok(2 * 36 * 9862));
 }
 
@@ -122,7 +122,9 @@ fn matches_oeis() {
 #[ignore = "about 8 s in release"]
 fn six_by_six_open_matches_a165134() {
     assert_eq!(
-        count_frontier(board(6, 6), false).unwrap().directed(),
+        count_frontier(board(6, 6), Closure::Open)
+            .unwrap()
+            .directed(),
         Ok(6_637_920)
     );
 }
@@ -134,7 +136,9 @@ fn six_by_six_open_matches_a165134() {
 #[ignore = "9 minutes and 10 GB in release"]
 fn seven_by_seven_open_matches_a165134() {
     assert_eq!(
-        count_frontier(board(7, 7), false).unwrap().directed(),
+        count_frontier(board(7, 7), Closure::Open)
+            .unwrap()
+            .directed(),
         Ok(165_575_218_320)
     );
 }
@@ -144,7 +148,7 @@ fn counts_past_u128_are_refused() {
     // 3 x 74 open: the undirected count fits (the value the counter gave before the check), its
     // double does not.
     let b = board(3, 74);
-    let open = count_frontier(b, false).unwrap();
+    let open = count_frontier(b, Closure::Open).unwrap();
     assert_eq!(
         open.undirected,
         177_435_173_263_020_157_275_536_674_745_167_650_504
@@ -166,7 +170,7 @@ fn counts_past_u128_are_refused() {
         21_821_760_546_806_761_707_309_514_948_565_417_796
     );
     assert!(matches!(
-        count_frontier(board(5, 36), true),
+        count_frontier(board(5, 36), Closure::Closed),
         Err(CountError::Overflow {
             what: Counted::Partial { .. },
             bits: 128,
@@ -179,7 +183,7 @@ fn counts_past_u128_are_refused() {
 fn too_wide_boards_are_refused() {
     let b = board(8, 8);
     assert_eq!(
-        count_frontier(b, false),
+        count_frontier(b, Closure::Open),
         Err(CountError::TooWide {
             board: b,
             width: 8,
@@ -188,12 +192,17 @@ fn too_wide_boards_are_refused() {
     );
     // A limit on states stops a count that would not fit in memory, early.
     assert!(matches!(
-        count_frontier_with(board(6, 6), false, 1000, &mut |_| {}),
+        count_frontier_with(board(6, 6), Closure::Open, 1000, &mut |_| {}),
         Err(CountError::TooManyStates {
             max_states: 1000,
             ..
         })
     ));
     // Long boards past 64 squares are fine when narrow.
-    assert!(count_frontier(board(3, 30), false).unwrap().undirected > 0);
+    assert!(
+        count_frontier(board(3, 30), Closure::Open)
+            .unwrap()
+            .undirected
+            > 0
+    );
 }

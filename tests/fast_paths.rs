@@ -168,7 +168,7 @@ fn run_batch_gives_the_summaries_of_single_runs() {
         for (i, start) in b.squares().enumerate() {
             let mut req = Request::warnsdorff(b, start, rule.parse().unwrap());
             req.seed = seed_of(start);
-            req.closed = i % 3 == 0;
+            req.closure = ktour::board::Closure::of(i % 3 == 0);
             reqs.push(req);
         }
     }

@@ -1,6 +1,7 @@
 //! The foundation: test vectors from the literature, exhaustive proofs on small boards, closed tours,
 //! the existence oracle against search, and the explicit stack. Every tour goes through the verifier.
 
+use ktour::board::Closure;
 use ktour::board::{Board, Square};
 use ktour::exists;
 use ktour::solve::{
@@ -16,7 +17,7 @@ fn req(board: Board, start: Square, method: Method, closed: bool) -> Request {
     Request {
         board,
         start,
-        closed,
+        closure: Closure::of(closed),
         method,
         rule: Rule::FIRST,
         budget: 0,
@@ -30,7 +31,7 @@ fn check(sol: &Solution) {
         Outcome::Found => {
             let kind = verify_tour(sol.request.board, &sol.squares)
                 .unwrap_or_else(|e| panic!("{:?}: {e}", sol.request));
-            if sol.request.closed {
+            if sol.request.closure.is_closed() {
                 assert_eq!(kind, TourKind::Closed, "{:?}", sol.request);
             }
             assert_eq!(sol.squares[0], sol.request.start);
@@ -127,7 +128,7 @@ fn naive_finds_the_same_first_tour_as_plain_recursion() {
                 .solve_by_search_alone(&req(b, start, Method::Naive, closed))
                 .unwrap();
             check(&sol);
-            let slow = reference::first_tour_recursive(b, start, closed);
+            let slow = reference::first_tour_recursive(b, start, Closure::of(closed));
             match slow {
                 Some(tour) => assert_eq!(sol.squares, tour, "{b} from {start}"),
                 None => assert_eq!(sol.outcome, Outcome::Impossible(Impossibility::Exhausted)),
@@ -431,7 +432,8 @@ fn backtrack_finds_the_first_tour_of_the_recursive_reference() {
                     };
                     let sol = solver.solve_by_search_alone(&r).unwrap();
                     check(&sol);
-                    let want = reference::backtrack_recursive(b, start, rule, closed, budget);
+                    let want =
+                        reference::backtrack_recursive(b, start, rule, Closure::of(closed), budget);
                     let got = (sol.outcome, sol.squares, sol.stats.nodes);
                     assert_eq!(got, want, "{b} {start:?} {rule} closed={closed}");
                     compared += 1;

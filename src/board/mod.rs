@@ -35,6 +35,48 @@ pub fn is_knight_move(a: Square, b: Square) -> bool {
     (dr == 1 && dc == 2) || (dr == 2 && dc == 1)
 }
 
+/// Open tours (Hamiltonian paths) or closed tours (Hamiltonian cycles).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Closure {
+    /// Open tours: any last square.
+    #[default]
+    Open,
+    /// Closed tours: the last square is a knight move from the first.
+    Closed,
+}
+
+impl Closure {
+    /// `Closed` when `closed` (a command line's `--closed`, a spec's `closed = true`), else `Open`.
+    pub fn of(closed: bool) -> Closure {
+        if closed {
+            Closure::Closed
+        } else {
+            Closure::Open
+        }
+    }
+
+    /// Whether the tour must close.
+    #[inline(always)]
+    pub fn is_closed(self) -> bool {
+        self == Closure::Closed
+    }
+
+    /// `open` or `closed`, as printed.
+    pub fn name(self) -> &'static str {
+        match self {
+            Closure::Open => "open",
+            Closure::Closed => "closed",
+        }
+    }
+}
+
+impl std::fmt::Display for Closure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// Whether a path of more than two squares has its ends a knight move apart: a tour that closes.
 /// The one definition of "closed" for a given tour (verifier, records, pictures, reference searches).
 pub fn is_closed_tour(squares: &[Square]) -> bool {

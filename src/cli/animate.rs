@@ -2,6 +2,7 @@
 
 use super::args::parse_start;
 use super::{BoardArgs, ExitStatus};
+use crate::board::Closure;
 use crate::render::animate::{trace_run, AnimationError, MAX_BUDGET};
 use crate::render::animation_html;
 use crate::solve::{Method, Request, Rule};
@@ -45,7 +46,7 @@ pub fn run(args: AnimateArgs) -> anyhow::Result<ExitStatus> {
     let req = Request {
         board,
         start,
-        closed: args.closed,
+        closure: Closure::of(args.closed),
         method,
         rule,
         budget: args.budget,

@@ -4,10 +4,10 @@
 
 use super::args::parse_start;
 use super::{BoardArgs, ExitStatus};
+use crate::board::Closure;
 use crate::count::frontier::{count_frontier_with, FrontierProgress};
 use crate::count::{
-    count, Cache, Closure, CountOptions, CountRequest, Orientation, Progress, StartCount, Starts,
-    Symmetry,
+    count, Cache, CountOptions, CountRequest, Orientation, Progress, StartCount, Starts, Symmetry,
 };
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -213,7 +213,6 @@ fn run_frontier(
             "--method frontier counts over all starts only: drop --start/--per-start or use --method search"
         );
     }
-    let closed = closure == Closure::Closed;
     let mut report = |p: &FrontierProgress| {
         eprintln!(
             "frontier: row {}/{}: {} states, {:.1} s",
@@ -223,7 +222,7 @@ fn run_frontier(
             p.elapsed.as_secs_f64()
         );
     };
-    let result = count_frontier_with(board, closed, args.max_states, &mut report)?;
+    let result = count_frontier_with(board, closure, args.max_states, &mut report)?;
     let total = match orientation {
         Orientation::Undirected => result.undirected,
         Orientation::Directed => result.directed()?,
@@ -233,7 +232,7 @@ fn run_frontier(
             let json = CountJson {
                 rows: board.rows(),
                 cols: board.cols(),
-                closed,
+                closed: closure.is_closed(),
                 directed: orientation == Orientation::Directed,
                 start: None,
                 method: "frontier",

@@ -15,7 +15,7 @@ pub struct ExistsArgs {
 
 pub fn run(args: ExistsArgs) -> anyhow::Result<ExitStatus> {
     let board = args.board.board()?;
-    match crate::exists::tour(board, args.closed) {
+    match crate::exists::tour(board, crate::board::Closure::of(args.closed)) {
         Ok(()) => {
             let (kind, why) = if args.closed {
                 ("a closed", "Schwenk 1991")

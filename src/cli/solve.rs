@@ -4,6 +4,7 @@
 use super::args::parse_start;
 use super::{BoardArgs, ExitStatus};
 use crate::auto::{self, AutoError, Made, Route};
+use crate::board::Closure;
 use crate::board::{Board, Square};
 use crate::construct::ConstructError;
 use crate::solve::{Impossibility, Method, Outcome, Request, Rule, Solver};
@@ -95,51 +96,54 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitStatus> {
     if let (Strategy::Construct, Some(name)) = (&strategy, &args.rule) {
         eprintln!("note: --rule {name} is ignored: construction breaks no ties");
     }
-    let closed = args.closed || matches!(strategy, Strategy::Search(Method::Rotate));
-    let finished = match strategy {
-        Strategy::Auto => {
-            let run = auto::solve(board, start, closed, rule, args.budget, args.seed).map_err(
-                |e| match e {
-                    AutoError::Solve(e) => anyhow::Error::from(e),
-                    AutoError::Construct(e) => e.into(),
-                },
-            )?;
-            finished(board, closed, start, run.made, auto_note(run.route))
-        }
-        Strategy::Search(method) => {
-            if let Some(status) = no_tour(board, start, closed) {
-                return Ok(status);
-            }
-            let req = Request {
-                board,
-                start,
-                closed,
-                method,
-                rule,
-                budget: args.budget,
-                seed: args.seed,
-            };
-            let made = Made::Searched {
-                solution: Solver::new().solve(&req)?,
-                budget: args.budget,
-            };
-            finished(board, closed, start, made, "")
-        }
-        Strategy::Construct => {
-            if let Some(status) = no_tour(board, start, closed) {
-                return Ok(status);
-            }
-            match auto::construct_from(board, closed, start) {
-                // a limit of the method, not bad input: a tour may well exist (exit 1, as for a
-                // search that gives up)
-                Err(e @ ConstructError::StartUnsupported { .. }) => {
-                    eprintln!("not found: {e}; a tour may exist there: try --method backtrack");
-                    return Ok(ExitStatus::NotFound);
-                }
-                built => finished(board, closed, start, built?, ""),
-            }
-        }
+    let closure = match strategy {
+        Strategy::Search(method) => method.seeks(Closure::of(args.closed)),
+        _ => Closure::of(args.closed),
     };
+    let finished =
+        match strategy {
+            Strategy::Auto => {
+                let run = auto::solve(board, start, closure, rule, args.budget, args.seed)
+                    .map_err(|e| match e {
+                        AutoError::Solve(e) => anyhow::Error::from(e),
+                        AutoError::Construct(e) => e.into(),
+                    })?;
+                finished(board, closure, start, run.made, auto_note(run.route))
+            }
+            Strategy::Search(method) => {
+                if let Some(status) = no_tour(board, start, closure) {
+                    return Ok(status);
+                }
+                let req = Request {
+                    board,
+                    start,
+                    closure,
+                    method,
+                    rule,
+                    budget: args.budget,
+                    seed: args.seed,
+                };
+                let made = Made::Searched {
+                    solution: Solver::new().solve(&req)?,
+                    budget: args.budget,
+                };
+                finished(board, closure, start, made, "")
+            }
+            Strategy::Construct => {
+                if let Some(status) = no_tour(board, start, closure) {
+                    return Ok(status);
+                }
+                match auto::construct_from(board, closure, start) {
+                    // a limit of the method, not bad input: a tour may well exist (exit 1, as for a
+                    // search that gives up)
+                    Err(e @ ConstructError::StartUnsupported { .. }) => {
+                        eprintln!("not found: {e}; a tour may exist there: try --method backtrack");
+                        return Ok(ExitStatus::NotFound);
+                    }
+                    built => finished(board, closure, start, built?, ""),
+                }
+            }
+        };
     if let Some(proof) = &finished.proof {
         eprintln!("no tour: {proof}");
         return Ok(ExitStatus::NoTour);
@@ -155,8 +159,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitStatus> {
 
 /// The theorems' answer for a chosen method (`auto` consults them itself): printed, and the exit
 /// status, when no tour exists.
-fn no_tour(board: Board, start: Square, closed: bool) -> Option<ExitStatus> {
-    let reason = crate::exists::tour_from(board, start, closed).err()?;
+fn no_tour(board: Board, start: Square, closure: Closure) -> Option<ExitStatus> {
+    let reason = crate::exists::tour_from(board, start, closure).err()?;
     eprintln!("no tour: {reason}");
     Some(ExitStatus::NoTour)
 }
@@ -174,9 +178,15 @@ fn auto_note(route: Route) -> &'static str {
 }
 
 /// The record to print for what a method made.
-fn finished(board: Board, closed: bool, start: Square, made: Made, note: &'static str) -> Finished {
+fn finished(
+    board: Board,
+    closure: Closure,
+    start: Square,
+    made: Made,
+    note: &'static str,
+) -> Finished {
     let proved = |proof: String| Finished {
-        record: empty_record(board, closed, start),
+        record: empty_record(board, closure, start),
         outcome: Outcome::Impossible(Impossibility::Exhausted),
         budget: 0,
         note,
@@ -218,11 +228,11 @@ fn finished(board: Board, closed: bool, start: Square, made: Made, note: &'stati
     }
 }
 
-fn empty_record(board: Board, closed: bool, start: Square) -> TourRecord {
+fn empty_record(board: Board, closure: Closure, start: Square) -> TourRecord {
     TourRecord {
         rows: board.rows(),
         cols: board.cols(),
-        closed,
+        closed: closure.is_closed(),
         start: Some(start),
         squares: Vec::new(),
         found: false,

@@ -26,6 +26,7 @@ pub mod bases;
 pub mod build;
 pub mod search;
 
+use crate::board::Closure;
 use crate::board::{Board, Square};
 use crate::exists::{self, NoTour};
 use bases::{Base, BaseSpec, Family, Shape};
@@ -128,11 +129,11 @@ pub const START_BLOCK_BUDGET: u64 = 2_000_000;
 /// Time O(rows x cols); memory: the returned vector (4 bytes per square) plus a few kilobytes.
 pub fn construct(
     board: Board,
-    closed: bool,
+    closure: Closure,
     start: Option<Square>,
 ) -> Result<Vec<Square>, ConstructError> {
     let mut out = Vec::new();
-    construct_into(board, closed, start, &mut out)?;
+    construct_into(board, closure, start, &mut out)?;
     Ok(out)
 }
 
@@ -158,17 +159,17 @@ fn fits(board: Board, available: u64) -> Result<(), ConstructError> {
 /// [`construct`] writing into `out` (cleared; its allocation is reused).
 pub fn construct_into(
     board: Board,
-    closed: bool,
+    closure: Closure,
     start: Option<Square>,
     out: &mut Vec<Square>,
 ) -> Result<(), ConstructError> {
     out.clear();
-    exists::tour(board, closed)?;
+    exists::tour(board, closure)?;
     if let Some(s) = start {
         if !board.contains(s.row() as i64, s.col() as i64) {
             return Err(ConstructError::StartOffBoard { board, start: s });
         }
-        exists::tour_from(board, s, closed)?;
+        exists::tour_from(board, s, closure)?;
     }
     fits(board, crate::memory::available_bytes())?;
     // fallible: under an address-space limit the allocator refuses rather than aborting the process
@@ -177,7 +178,11 @@ pub fn construct_into(
             board,
             needed_mib: tour_bytes(board).div_ceil(1 << 20),
         })?;
-    let closed = closed || exists::closed_tour(board).is_ok();
+    // a board that has a closed tour gets one even when an open tour was asked: it is one
+    let closure = match exists::closed_tour(board) {
+        Ok(()) => Closure::Closed,
+        Err(_) => closure,
+    };
     if board.len() == 1 {
         out.push(Square::new(0, 0));
         return Ok(());
@@ -187,7 +192,7 @@ pub fn construct_into(
         board.rows().max(board.cols()),
     );
     let internal = |msg: String| ConstructError::Internal { board, msg };
-    if closed {
+    if closure.is_closed() {
         if m >= 5 {
             // Rows even: every band then holds closed blocks.
             let t = board.rows() % 2 == 1;
@@ -201,7 +206,7 @@ pub fn construct_into(
                 strip3_closed(b, s).build(out).map_err(internal)
             });
         }
-        return small_search(board, true, start, out);
+        return small_search(board, Closure::Closed, start, out);
     }
     // Open tours on boards without a closed tour.
     if m >= 5 {
@@ -218,7 +223,7 @@ pub fn construct_into(
     }
     let strip = (m == 3 && n >= 13) || (m == 4 && n >= 8);
     if !strip {
-        return small_search(board, false, start, out);
+        return small_search(board, Closure::Open, start, out);
     }
     let corner = match start {
         None => Some((false, false)),
@@ -245,7 +250,7 @@ pub fn construct_into(
             });
         }
         if board.len() <= SMALL_SEARCH_SQUARES {
-            return small_search(board, false, start, out);
+            return small_search(board, Closure::Open, start, out);
         }
         return Err(ConstructError::StartUnsupported {
             board,
@@ -648,13 +653,17 @@ fn odd_grid(
 /// Search the whole (small) board.
 fn small_search(
     board: Board,
-    closed: bool,
+    closure: Closure,
     start: Option<Square>,
     out: &mut Vec<Square>,
 ) -> Result<(), ConstructError> {
     let (rows, cols) = (board.rows() as usize, board.cols() as usize);
     let g = Graph::knight(rows, cols);
-    let goal = if closed { Goal::Cycle } else { Goal::Path };
+    let goal = if closure.is_closed() {
+        Goal::Cycle
+    } else {
+        Goal::Path
+    };
     let starts: Vec<usize> = match start {
         Some(s) => vec![s.row() as usize * cols + s.col() as usize],
         None => (0..rows * cols).collect(),

@@ -66,8 +66,9 @@
 //! - The slow twin is the backtracking engine: the tests compare the two on every board up to 6x6 and
 //!   on long 3 x n and 4 x n boards.
 
-use super::{Closure, CountError, Counted, Orientation, Wrapped};
+use super::{CountError, Counted, Orientation, Wrapped};
 use crate::board::Board;
+use crate::board::Closure;
 use rayon::slice::ParallelSliceMut;
 use std::time::{Duration, Instant};
 
@@ -86,8 +87,8 @@ const FRESH: u8 = 15;
 pub struct FrontierCount {
     /// The board as given (not transposed).
     pub board: Board,
-    /// Closed tours were counted.
-    pub closed: bool,
+    /// Open or closed tours were counted.
+    pub closure: Closure,
     /// Undirected tours: open paths (a path and its reverse once), or closed cycles.
     pub undirected: u128,
     /// The largest number of distinct frontier states held after any step.
@@ -102,7 +103,7 @@ impl FrontierCount {
     /// Directed tours over all starts: 2 per open path (1 on the 1x1 board), `2 x squares` per cycle;
     /// [`CountError::Overflow`] when that passes `u128::MAX` (3 x 74 open already does).
     pub fn directed(&self) -> Result<u128, CountError> {
-        let per_tour = if self.closed {
+        let per_tour = if self.closure.is_closed() {
             2 * self.board.len() as u128
         } else if self.board.len() == 1 {
             1
@@ -114,7 +115,7 @@ impl FrontierCount {
             .ok_or(CountError::Overflow {
                 board: self.board,
                 what: Counted::Tours {
-                    closure: Closure::of(self.closed),
+                    closure: self.closure,
                     orientation: Orientation::Directed,
                 },
                 bits: 128,
@@ -137,8 +138,8 @@ pub struct FrontierProgress {
 
 /// Count undirected open tours (Hamiltonian paths) or closed tours (cycles) on `board`. See the module
 /// documentation for the method.
-pub fn count_frontier(board: Board, closed: bool) -> Result<FrontierCount, CountError> {
-    count_frontier_with(board, closed, usize::MAX, &mut |_| {})
+pub fn count_frontier(board: Board, closure: Closure) -> Result<FrontierCount, CountError> {
+    count_frontier_with(board, closure, usize::MAX, &mut |_| {})
 }
 
 /// [`count_frontier`], calling `progress` after every row, and giving up with
@@ -147,7 +148,7 @@ pub fn count_frontier(board: Board, closed: bool) -> Result<FrontierCount, Count
 /// [`CountError::Overflow`] when a sum of ways passes `u128::MAX` (3 x 75 open, 5 x 42 closed).
 pub fn count_frontier_with(
     board: Board,
-    closed: bool,
+    closure: Closure,
     max_states: usize,
     progress: &mut dyn FnMut(&FrontierProgress),
 ) -> Result<FrontierCount, CountError> {
@@ -164,9 +165,11 @@ pub fn count_frontier_with(
             max: MAX_WIDTH,
         });
     }
+    // the transitions below test it at every cell: one flag, read once
+    let closed = closure.is_closed();
     let mut result = FrontierCount {
         board,
-        closed,
+        closure,
         undirected: 0,
         peak_states: 1,
         transitions: 0,
@@ -263,7 +266,7 @@ pub fn count_frontier_with(
             return Err(CountError::Overflow {
                 board,
                 what: Counted::Tours {
-                    closure: Closure::of(closed),
+                    closure,
                     orientation: Orientation::Undirected,
                 },
                 bits: 128,
@@ -746,9 +749,21 @@ mod tests {
     #[test]
     fn small_known_counts() {
         let b = |r, c| Board::new(r, c).unwrap();
-        assert_eq!(count_frontier(b(1, 1), false).unwrap().undirected, 1);
-        assert_eq!(count_frontier(b(1, 1), true).unwrap().undirected, 0);
-        assert_eq!(count_frontier(b(3, 4), false).unwrap().directed(), Ok(16));
-        assert_eq!(count_frontier(b(5, 5), false).unwrap().directed(), Ok(1728));
+        assert_eq!(
+            count_frontier(b(1, 1), Closure::Open).unwrap().undirected,
+            1
+        );
+        assert_eq!(
+            count_frontier(b(1, 1), Closure::Closed).unwrap().undirected,
+            0
+        );
+        assert_eq!(
+            count_frontier(b(3, 4), Closure::Open).unwrap().directed(),
+            Ok(16)
+        );
+        assert_eq!(
+            count_frontier(b(5, 5), Closure::Open).unwrap().directed(),
+            Ok(1728)
+        );
     }
 }

@@ -25,7 +25,7 @@ pub mod estimate;
 pub mod frontier;
 pub mod reference;
 
-use crate::board::{Board, Square};
+use crate::board::{Board, Closure, Square};
 use bitboard::{Branch, End, EndgameCache, KnightBits, PathCount, MAX_SQUARES};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
@@ -35,27 +35,6 @@ use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-/// Open tours (Hamiltonian paths) or closed tours (Hamiltonian cycles).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Closure {
-    /// Open tours: any last square.
-    Open,
-    /// Closed tours: the last square is a knight move from the first.
-    Closed,
-}
-
-impl Closure {
-    /// `Closed` when `closed`, else `Open`.
-    pub fn of(closed: bool) -> Closure {
-        if closed {
-            Closure::Closed
-        } else {
-            Closure::Open
-        }
-    }
-}
 
 /// Whether a tour and its reverse count once or twice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -470,7 +449,7 @@ fn open_counts(
     let has_tours = crate::exists::open_tour(board).is_ok();
     for &start in starts {
         let mut mine = Vec::new();
-        if has_tours && crate::exists::parity_allows(board, start, false) {
+        if has_tours && crate::exists::parity_allows(board, start, Closure::Open) {
             let s = board.index(start);
             for a in each_bit(bits.attacks(s)) {
                 let canonical = group

@@ -10,6 +10,7 @@
 use super::record::{SummaryRow, Tally};
 use super::size::{chunk_runs, rule_applies, PlanSize};
 use super::spec::{Budget, Spec, StartSet};
+use crate::board::Closure;
 use crate::board::{Board, Square};
 use crate::solve::{Method, Request, Rule};
 use rand::seq::index::sample;
@@ -268,7 +269,7 @@ impl Plan {
             request: Request {
                 board,
                 start,
-                closed: self.closed,
+                closure: Closure::of(self.closed),
                 method: group.method,
                 rule: group.rule,
                 budget: self.budget.for_board(board),

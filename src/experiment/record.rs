@@ -455,7 +455,8 @@ mod tests {
     /// check rows against the journal this way, and a row names its outcome by `Outcome::name`.
     #[test]
     fn a_row_counts_as_its_run_for_every_outcome() {
-        let theorem = crate::exists::tour(Board::new(3, 3).unwrap(), false).unwrap_err();
+        let theorem = crate::exists::tour(Board::new(3, 3).unwrap(), crate::board::Closure::Open)
+            .unwrap_err();
         let outcomes = [
             Outcome::Found,
             Outcome::DeadEnd,

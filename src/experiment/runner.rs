@@ -20,9 +20,7 @@ use super::spec::Spec;
 use super::spec_file::RecordLevel;
 use crate::board::Board;
 use crate::exists;
-use crate::solve::{
-    Method, Outcome, Request, RunSummary, SolveError, Solver, MAX_INTERLEAVED_RUNS,
-};
+use crate::solve::{Outcome, Request, RunSummary, SolveError, Solver, MAX_INTERLEAVED_RUNS};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -319,17 +317,16 @@ fn add_chunk(
     record: RecordLevel,
 ) -> Result<Tally, SweepError> {
     let mut tally = Tally::default();
-    let (board, closed) = (jobs[0].request.board, jobs[0].request.closed);
-    // a chunk is one group: one rule, one method. `rotate` always closes its path, so its runs
-    // are feasible by the closed-tour theorem, as the solver judges them
-    let closed = closed || jobs[0].request.method == Method::Rotate;
-    let board_ok = exists::tour(board, closed).is_ok();
+    // a chunk is one group: one rule, one method; its runs are feasible by the theorem of the
+    // closure the solver seeks (`rotate` always closes), as the solver judges them
+    let (board, closure) = (jobs[0].request.board, jobs[0].request.closure_sought());
+    let board_ok = exists::tour(board, closure).is_ok();
     let (rule, method) = (
         jobs[0].request.rule.to_string(),
         jobs[0].request.method.name(),
     );
     for (job, s) in jobs.iter().zip(out) {
-        let feasible = board_ok && exists::parity_allows(board, job.request.start, closed);
+        let feasible = board_ok && exists::parity_allows(board, job.request.start, closure);
         tally.add_run(s, feasible);
         if record == RecordLevel::Runs {
             let r = &job.request;
@@ -339,7 +336,7 @@ fn add_chunk(
                 cols: r.board.cols(),
                 rule: Cow::Borrowed(&rule),
                 method: Cow::Borrowed(method),
-                closed: r.closed,
+                closed: r.closure.is_closed(),
                 start_row: r.start.row(),
                 start_col: r.start.col(),
                 trial: job.trial,

@@ -279,7 +279,7 @@ impl Replay {
         Replay {
             board: req.board,
             start: req.start,
-            closed: req.closed,
+            closed: req.closure.is_closed(),
             method: req.method.to_string(),
             rule: req.rule.to_string(),
             events,

@@ -5,14 +5,15 @@
 
 use super::dfs::{self, CandidateOrder, Config, End, Flow, Stack};
 use super::{Impossibility, Observer, Outcome, Stats, TieBreaker};
+use crate::board::Closure;
 use crate::state::SearchState;
 
 /// The DFS configuration of `backtrack`: Warnsdorff order, stranded squares pruned.
-pub(crate) fn config(closed: bool, budget: u64) -> Config {
+pub(crate) fn config(closure: Closure, budget: u64) -> Config {
     Config {
         order: CandidateOrder::Warnsdorff,
         prune_stranded: true,
-        closed,
+        closure,
         budget,
     }
 }

@@ -36,6 +36,7 @@ pub use memory::{estimate_bytes, MemoryError};
 pub use rules::{Rule, RuleError, TieBreaker};
 pub use trace::{trace, Trace, TraceEvent};
 
+use crate::board::Closure;
 use crate::board::{Board, Layout, Square};
 use crate::exists::{self, NoTour};
 use crate::state::SearchState;
@@ -64,6 +65,15 @@ impl Method {
         Method::Naive,
         Method::Rotate,
     ];
+
+    /// The closure a run of this method seeks when `asked` is asked: `rotate` always closes its
+    /// path; every other method seeks what was asked. The one place that says "rotate means closed".
+    pub fn seeks(self, asked: Closure) -> Closure {
+        match self {
+            Method::Rotate => Closure::Closed,
+            _ => asked,
+        }
+    }
 
     /// The name used on the command line and in CSV files.
     pub const fn name(self) -> &'static str {
@@ -101,8 +111,8 @@ pub struct Request {
     pub board: Board,
     /// First square.
     pub start: Square,
-    /// Whether the tour must be closed.
-    pub closed: bool,
+    /// Whether the tour must be closed (see [`Request::closure_sought`] for `rotate`).
+    pub closure: Closure,
     /// Which solver.
     pub method: Method,
     /// Tie-break rule.
@@ -114,12 +124,17 @@ pub struct Request {
 }
 
 impl Request {
+    /// The closure the run seeks ([`Method::seeks`]).
+    pub fn closure_sought(&self) -> Closure {
+        self.method.seeks(self.closure)
+    }
+
     /// Pure Warnsdorff with `rule` from `start`, open tour.
     pub fn warnsdorff(board: Board, start: Square, rule: Rule) -> Self {
         Request {
             board,
             start,
-            closed: false,
+            closure: Closure::Open,
             method: Method::Warnsdorff,
             rule,
             budget: 0,
@@ -347,7 +362,7 @@ impl Solver {
                     q.method == Method::Warnsdorff
                         && q.board == r.board
                         && q.rule == r.rule
-                        && q.closed == r.closed
+                        && q.closure == r.closure
                 })
                 .count();
             self.warnsdorff_group(&reqs[i..i + len], out)?;
@@ -417,9 +432,7 @@ impl Solver {
         let mut rule = TieBreaker::new(req.rule, self.state.layout(), req.start, req.seed)?;
         let verdict = match oracle {
             // rotate always closes its path
-            Oracle::Consult => {
-                exists::tour_from(board, req.start, req.closed || req.method == Method::Rotate)
-            }
+            Oracle::Consult => exists::tour_from(board, req.start, req.closure_sought()),
             Oracle::Skip => Ok(()),
         };
         if let Err(reason) = verdict {
@@ -436,13 +449,13 @@ impl Solver {
                 self.warnsdorff_fast(&mut rule, req, start)
             }
             Method::Warnsdorff => {
-                warnsdorff::run(&mut self.state, &mut rule, start, req.closed, obs)
+                warnsdorff::run(&mut self.state, &mut rule, start, req.closure, obs)
             }
             Method::Backtrack | Method::Naive => {
                 let cfg = if req.method == Method::Backtrack {
-                    backtrack::config(req.closed, req.budget)
+                    backtrack::config(req.closure, req.budget)
                 } else {
-                    naive::config(req.closed, req.budget)
+                    naive::config(req.closure, req.budget)
                 };
                 backtrack::finish(
                     &mut self.state,

@@ -4,15 +4,16 @@
 
 use super::dfs::{self, CandidateOrder, Config, Flow, Stack};
 use super::{Rule, Stats, TieBreaker};
+use crate::board::Closure;
 use crate::board::{Board, Square};
 use crate::state::SearchState;
 
 /// The DFS configuration of `naive`: label order, no pruning beyond closedness.
-pub(crate) fn config(closed: bool, budget: u64) -> Config {
+pub(crate) fn config(closure: Closure, budget: u64) -> Config {
     Config {
         order: CandidateOrder::Label,
         prune_stranded: false,
-        closed,
+        closure,
         budget,
     }
 }
@@ -22,7 +23,7 @@ pub(crate) fn config(closed: bool, budget: u64) -> Config {
 pub fn enumerate(
     board: Board,
     start: Square,
-    closed: bool,
+    closure: Closure,
     mut on_tour: impl FnMut(&[Square]),
 ) -> u64 {
     let mut state = SearchState::new(board);
@@ -32,7 +33,7 @@ pub fn enumerate(
     let cfg = Config {
         order: CandidateOrder::Label,
         prune_stranded: false,
-        closed,
+        closure,
         budget: 0,
     };
     let mut count = 0;

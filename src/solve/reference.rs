@@ -4,6 +4,7 @@
 
 use super::rules::{LabelOrder, SquirrelPlan};
 use super::{Impossibility, Outcome, Rule};
+use crate::board::Closure;
 use crate::board::{Board, Layout, Square, KNIGHT_DELTAS};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -82,16 +83,16 @@ pub fn warnsdorff(board: Board, start: Square, rule: Rule, seed: u64) -> Vec<Squ
 
 /// The first tour from `start` in label order by plain recursion (closed if asked), or `None`.
 /// Recursion depth = squares: small boards only.
-pub fn first_tour_recursive(board: Board, start: Square, closed: bool) -> Option<Vec<Square>> {
-    fn go(board: Board, seen: &mut Vec<bool>, path: &mut Vec<Square>, closed: bool) -> bool {
+pub fn first_tour_recursive(board: Board, start: Square, closure: Closure) -> Option<Vec<Square>> {
+    fn go(board: Board, seen: &mut Vec<bool>, path: &mut Vec<Square>, closure: Closure) -> bool {
         if path.len() == board.len() as usize {
-            return !closed || crate::board::is_closed_tour(path);
+            return !closure.is_closed() || crate::board::is_closed_tour(path);
         }
         let cur = *path.last().unwrap();
         for (_, n) in free_neighbours(board, seen, cur) {
             seen[board.index(n) as usize] = true;
             path.push(n);
-            if go(board, seen, path, closed) {
+            if go(board, seen, path, closure) {
                 return true;
             }
             path.pop();
@@ -102,7 +103,7 @@ pub fn first_tour_recursive(board: Board, start: Square, closed: bool) -> Option
     let mut seen = vec![false; board.len() as usize];
     seen[board.index(start) as usize] = true;
     let mut path = vec![start];
-    go(board, &mut seen, &mut path, closed).then_some(path)
+    go(board, &mut seen, &mut path, closure).then_some(path)
 }
 
 /// The textbook pure Warnsdorff with `first` (label order, strict minimum), as the seed programs write
@@ -192,7 +193,7 @@ pub fn backtrack_recursive(
     board: Board,
     start: Square,
     rule: Rule,
-    closed: bool,
+    closure: Closure,
     budget: u64,
 ) -> (Outcome, Vec<Square>, u64) {
     assert!(
@@ -202,7 +203,7 @@ pub fn backtrack_recursive(
     struct Search {
         board: Board,
         rule: Rule,
-        closed: bool,
+        closure: Closure,
         budget: u64,
         start: Square,
         seen: Vec<bool>,
@@ -242,7 +243,7 @@ pub fn backtrack_recursive(
                 self.nodes += 1;
                 let left = squares - self.path.len();
                 let dead = if left == 0 {
-                    if !self.closed || crate::board::is_closed_tour(&self.path) {
+                    if !self.closure.is_closed() || crate::board::is_closed_tour(&self.path) {
                         return End::Found;
                     }
                     true
@@ -251,7 +252,7 @@ pub fn backtrack_recursive(
                         .iter()
                         .any(|&(_, n)| degree(board, &self.seen, n) == 0);
                     (left > 1 && stranded)
-                        || (self.closed && degree(board, &self.seen, self.start) == 0)
+                        || (self.closure.is_closed() && degree(board, &self.seen, self.start) == 0)
                 };
                 if !dead {
                     match self.go() {
@@ -268,7 +269,7 @@ pub fn backtrack_recursive(
     let mut search = Search {
         board,
         rule,
-        closed,
+        closure,
         budget,
         start,
         seen: vec![false; board.len() as usize],
@@ -278,7 +279,7 @@ pub fn backtrack_recursive(
     search.seen[board.index(start) as usize] = true;
     let end = if board.len() == 1 {
         // the trivial tour; a closed tour needs a cycle
-        if closed {
+        if closure.is_closed() {
             End::Exhausted
         } else {
             End::Found

@@ -4,6 +4,7 @@
 //! repair (`ktour::solve::posa::close_path`). Dead ends stay dead ends: rotations need a full path.
 
 use super::{warnsdorff, Observer, Outcome, Stats, TieBreaker};
+use crate::board::Closure;
 use crate::state::SearchState;
 
 pub(crate) fn run<O: Observer>(
@@ -12,7 +13,7 @@ pub(crate) fn run<O: Observer>(
     start: usize,
     obs: &mut O,
 ) -> (Outcome, Stats) {
-    let (outcome, mut stats) = warnsdorff::run(state, rule, start, true, obs);
+    let (outcome, mut stats) = warnsdorff::run(state, rule, start, Closure::Closed, obs);
     if outcome != Outcome::NotClosed {
         return (outcome, stats);
     }

@@ -7,13 +7,14 @@
 //! rule costs nothing on ties and other rules are consulted only when the minimum is shared.
 
 use super::{Observer, Outcome, Stats, TieBreaker};
+use crate::board::Closure;
 use crate::state::{SearchState, MAX_DEGREE};
 
 pub(crate) fn run<O: Observer>(
     state: &mut SearchState,
     rule: &mut TieBreaker,
     start: usize,
-    closed: bool,
+    closure: Closure,
     obs: &mut O,
 ) -> (Outcome, Stats) {
     let mut stats = Stats::default();
@@ -30,7 +31,7 @@ pub(crate) fn run<O: Observer>(
                     .offsets()
                     .iter()
                     .any(|&o| (head as isize + o) as usize == start);
-            let outcome = if !closed || closes {
+            let outcome = if !closure.is_closed() || closes {
                 Outcome::Found
             } else {
                 Outcome::NotClosed

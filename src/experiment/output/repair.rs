@@ -312,7 +312,7 @@ fn describes(row: &RunRow, job: &Job) -> bool {
         && (row.rows, row.cols) == (r.board.rows(), r.board.cols())
         && row.method == r.method.name()
         && row.rule.parse::<Rule>().is_ok_and(|rule| rule == r.rule)
-        && row.closed == r.closed
+        && row.closed == r.closure.is_closed()
         && (row.start_row, row.start_col) == (r.start.row(), r.start.col())
         && row.trial == job.trial
         && row.seed == r.seed

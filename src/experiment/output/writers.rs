@@ -227,7 +227,12 @@ struct SummaryRowHeader {
 
 /// Summary rows for the groups that have runs, in plan order.
 pub fn summary_rows(plan: &Plan, tallies: &[Tally]) -> Vec<SummaryRow> {
-    let closed = plan.chunks.is_empty() || plan.job(plan.chunks[0].group, 0).request.closed;
+    let closed = plan.chunks.is_empty()
+        || plan
+            .job(plan.chunks[0].group, 0)
+            .request
+            .closure
+            .is_closed();
     // 40,320 groups in an `order:*` sweep: formatting their rows is worth sharing out
     plan.groups
         .par_iter()

@@ -56,7 +56,7 @@ pub(super) fn search_ordered<O: Observer>(
     let mask = state.make_ordered(start, slots.at(start, kept));
     stats.nodes += 1;
     if squares == 1 {
-        if !cfg.closed && on_tour(state) == Flow::Stop {
+        if !cfg.closure.is_closed() && on_tour(state) == Flow::Stop {
             return End::Stopped;
         }
         return End::Exhausted;
@@ -64,7 +64,7 @@ pub(super) fn search_ordered<O: Observer>(
     // The start's byte is BORDER less one per neighbour visited after it: when it reaches
     // BORDER - (its degree when made), no neighbour is left to close the tour through. Open tours
     // never test it (0 is below every sentinel).
-    let start_cut_off = if cfg.closed {
+    let start_cut_off = if cfg.closure.is_closed() {
         BORDER - mask.count_ones() as u8
     } else {
         0
@@ -92,7 +92,9 @@ pub(super) fn search_ordered<O: Observer>(
             stats.nodes += 1;
             let remaining = squares - state.depth();
             let dead = if remaining == 0 {
-                if (!cfg.closed || is_neighbour(state, q, start)) && on_tour(state) == Flow::Stop {
+                if (!cfg.closure.is_closed() || is_neighbour(state, q, start))
+                    && on_tour(state) == Flow::Stop
+                {
                     return End::Stopped;
                 }
                 true
@@ -100,7 +102,7 @@ pub(super) fn search_ordered<O: Observer>(
                 let start_dead = state.degree(start) == start_cut_off;
                 debug_assert_eq!(
                     start_dead,
-                    cfg.closed && !has_free_neighbour(state, start),
+                    cfg.closure.is_closed() && !has_free_neighbour(state, start),
                     "start sentinel out of step"
                 );
                 (cfg.prune_stranded && remaining > 1 && next & 0xFF != 0) || start_dead

@@ -32,6 +32,7 @@ mod slots;
 mod sorted;
 
 use super::{Observer, Stats, TieBreaker};
+use crate::board::Closure;
 use crate::state::{SearchState, MAX_DEGREE};
 use masks::{search_ordered, MaskFrame};
 use slots::{class_slots, ClassSlots, FixedSlots, PohlSlots, RandomSlots, SquirrelSlots};
@@ -61,7 +62,7 @@ pub(crate) struct Config {
     /// Cut a branch as soon as a free square has no free neighbour left (it could only be the end).
     pub prune_stranded: bool,
     /// The last square must be a knight move from the first.
-    pub closed: bool,
+    pub closure: Closure,
     /// Squares entered before giving up; 0 = unlimited.
     pub budget: u64,
 }
@@ -116,7 +117,7 @@ fn has_stranded_neighbour(state: &SearchState, p: usize) -> bool {
 }
 
 /// Depth-first search from padded square `start` on a freshly reset `state`. Calls `on_tour` for every
-/// tour met (closed ones only when `cfg.closed`).
+/// tour met (closed ones only when `cfg.closure.is_closed()`).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn search<O: Observer>(
     state: &mut SearchState,
@@ -185,21 +186,21 @@ mod tests {
 
     /// Both loops from `start` to the first tour (or a budget of 3000 nodes): the end, the
     /// counters, the path and the orderings used.
-    fn both_loops(board: Board, start: Square, rule: Rule, closed: bool) -> [Ends; 2] {
-        both_loops_within(board, start, rule, closed, 3000)
+    fn both_loops(board: Board, start: Square, rule: Rule, closure: Closure) -> [Ends; 2] {
+        both_loops_within(board, start, rule, closure, 3000)
     }
 
     fn both_loops_within(
         board: Board,
         start: Square,
         rule: Rule,
-        closed: bool,
+        closure: Closure,
         budget: u64,
     ) -> [Ends; 2] {
         let cfg = Config {
             order: CandidateOrder::Warnsdorff,
             prune_stranded: true,
-            closed,
+            closure,
             budget,
         };
         let run = |ordered: bool| {
@@ -267,9 +268,9 @@ mod tests {
             for rule in rules {
                 let rule: Rule = rule.parse().unwrap();
                 for start in board.squares() {
-                    for closed in [false, true] {
-                        let [slow, fast] = both_loops(board, start, rule, closed);
-                        assert_eq!(slow, fast, "{board} {start:?} {rule} closed={closed}");
+                    for closure in [Closure::Open, Closure::Closed] {
+                        let [slow, fast] = both_loops(board, start, rule, closure);
+                        assert_eq!(slow, fast, "{board} {start:?} {rule} {closure:?}");
                     }
                 }
             }
@@ -285,11 +286,11 @@ mod tests {
         let mut switched_back = 0;
         for n in 5..=20 {
             let board = Board::square(n).unwrap();
-            for closed in [false, true] {
+            for closure in [Closure::Open, Closure::Closed] {
                 for budget in [100, 3000, 100_000] {
                     let [slow, fast] =
-                        both_loops_within(board, Square::new(0, 0), squirrel, closed, budget);
-                    assert_eq!(slow, fast, "{board} closed={closed} budget={budget}");
+                        both_loops_within(board, Square::new(0, 0), squirrel, closure, budget);
+                    assert_eq!(slow, fast, "{board} {closure:?} budget={budget}");
                     switched_back += usize::from(slow.1.backtracks > 0);
                 }
             }

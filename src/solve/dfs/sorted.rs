@@ -111,7 +111,7 @@ pub(super) fn search_sorted<O: Observer>(
     stats.nodes += 1;
     if squares == 1 {
         // The trivial tour; a closed tour needs at least a cycle, which 1x1 does not have.
-        if !cfg.closed && on_tour(state) == Flow::Stop {
+        if !cfg.closure.is_closed() && on_tour(state) == Flow::Stop {
             return End::Stopped;
         }
         return End::Exhausted;
@@ -135,7 +135,9 @@ pub(super) fn search_sorted<O: Observer>(
             stats.nodes += 1;
             let remaining = squares - state.depth();
             let dead = if remaining == 0 {
-                if (!cfg.closed || is_neighbour(state, q, start)) && on_tour(state) == Flow::Stop {
+                if (!cfg.closure.is_closed() || is_neighbour(state, q, start))
+                    && on_tour(state) == Flow::Stop
+                {
                     return End::Stopped;
                 }
                 true
@@ -145,7 +147,7 @@ pub(super) fn search_sorted<O: Observer>(
                     && remaining > 1
                     && has_stranded_neighbour(state, q))
                     // A closed tour must return to the start through one of its free neighbours.
-                    || (cfg.closed && !has_free_neighbour(state, start))
+                    || (cfg.closure.is_closed() && !has_free_neighbour(state, start))
             };
             if dead {
                 state.unmake();

@@ -7,6 +7,7 @@ use super::dispatch::{with_chooser, ChooserVisitor};
 use super::interleave::{run_walks, walks_for, WalkJob};
 use super::step::walk_with_path;
 use super::{Chooser, EmptyBoard, Walk};
+use crate::board::Closure;
 use crate::board::Layout;
 use crate::exists::{self, NoTour};
 use crate::solve::{
@@ -30,7 +31,7 @@ impl Solver {
             state: &mut self.state,
             rule,
             start,
-            closed: req.closed,
+            closure: req.closure,
         };
         with_chooser(req.rule, &layout, &mut self.tables, single)
     }
@@ -86,7 +87,7 @@ struct SingleWalk<'a> {
     state: &'a mut SearchState,
     rule: &'a mut TieBreaker,
     start: usize,
-    closed: bool,
+    closure: Closure,
 }
 
 impl ChooserVisitor for SingleWalk<'_> {
@@ -103,7 +104,10 @@ impl ChooserVisitor for SingleWalk<'_> {
             ties: walk.ties,
             ..Stats::default()
         };
-        (walk_outcome(&layout, &walk, self.start, self.closed), stats)
+        (
+            walk_outcome(&layout, &walk, self.start, self.closure),
+            stats,
+        )
     }
 
     fn plain(self) -> (Outcome, Stats) {
@@ -111,7 +115,7 @@ impl ChooserVisitor for SingleWalk<'_> {
             self.state,
             self.rule,
             self.start,
-            self.closed,
+            self.closure,
             &mut NoObserver,
         )
     }
@@ -143,7 +147,7 @@ impl ChooserVisitor for Group<'_> {
             walks,
         } = self;
         // the theorems' answer for the board, once: runs differ only by their start's colour
-        let verdict = exists::tour(layout.board(), reqs[0].closed);
+        let verdict = exists::tour(layout.board(), reqs[0].closure);
         let first = out.len();
         let mut failure = None;
         startable.clear();
@@ -174,7 +178,7 @@ impl ChooserVisitor for Group<'_> {
         let results = &mut out[first..];
         let finish = |i: usize, walk: Walk, _: C::Run| {
             let req = &reqs[i];
-            let outcome = walk_outcome(layout, &walk, layout.pad(req.start), req.closed);
+            let outcome = walk_outcome(layout, &walk, layout.pad(req.start), req.closure);
             results[i] = RunSummary {
                 outcome,
                 visited: walk.visited,
@@ -233,12 +237,12 @@ fn prepare<C: Chooser>(
         debug_assert!(TieBreaker::new(req.rule, layout, req.start, req.seed).is_ok());
         None
     };
-    let verdict = verdict.and_then(|()| exists::start_colour(board, req.start, req.closed));
+    let verdict = verdict.and_then(|()| exists::start_colour(board, req.start, req.closure));
     Ok(verdict.map(|()| run))
 }
 
 /// How a walk of pure Warnsdorff ended.
-fn walk_outcome(layout: &Layout, walk: &Walk, start: usize, closed: bool) -> Outcome {
+fn walk_outcome(layout: &Layout, walk: &Walk, start: usize, closure: Closure) -> Outcome {
     let squares = layout.board().len();
     if walk.visited < squares {
         return Outcome::DeadEnd;
@@ -248,7 +252,7 @@ fn walk_outcome(layout: &Layout, walk: &Walk, start: usize, closed: bool) -> Out
             .offsets()
             .iter()
             .any(|&o| walk.head.wrapping_add_signed(o) == start);
-    if !closed || closes {
+    if !closure.is_closed() || closes {
         Outcome::Found
     } else {
         Outcome::NotClosed
