@@ -241,7 +241,7 @@ fn cli_refuses_what_it_cannot_map_in_one_line() {
 fn cli_plot_says_which_plots_and_series_it_left_out() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("p.svg");
-    // pure Warnsdorff only: no backtracks, and the fixture's Warnsdorff rows are too short to time
+    // pure Warnsdorff only: no backtracks to plot
     ktour()
         .args(["plot", &format!("{FIXTURES}/summary.csv")])
         .args(["--methods", "warnsdorff", "--max-series", "2", "-o"])
@@ -251,9 +251,9 @@ fn cli_plot_says_which_plots_and_series_it_left_out() {
         .stdout(predicate::str::contains(
             "p-backtracks.svg: no series has any backtracks",
         ))
-        .stdout(predicate::str::contains(
-            "p-throughput.svg: no board size took 10 ms in all",
-        ))
+        .stdout(
+            predicate::str::contains("wrote ").and(predicate::str::contains("p-throughput.svg")),
+        )
         .stderr(predicate::str::contains(
             "left out by --max-series 2: roth, center",
         ));

@@ -758,7 +758,7 @@ mod tests {
         assert_eq!(m.at(1, 0), StartOutcome::Budget);
         assert_eq!(m.at(1, 1), StartOutcome::DeadEnd(0));
         assert_eq!(m.at(4, 4), StartOutcome::NotRun);
-        assert_eq!(m.title(), "first (warnsdorff) 5x5: 1/8");
+        assert_eq!(m.title(), "first (warnsdorff) 5x5: 1/7");
     }
 
     #[test]
