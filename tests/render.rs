@@ -6,7 +6,7 @@ use assert_cmd::Command;
 use ktour::board::{Board, Square};
 use ktour::render::{
     analyse_failed, read_summary, tour_svg, tour_svg_with, write_plots, Metric, Numbers,
-    PlotOptions, SvgOptions,
+    PlotOptions, Skip, SvgOptions,
 };
 use ktour::tour::TourRecord;
 use predicates::prelude::*;
@@ -223,7 +223,7 @@ fn plots_are_written_as_svg_and_png_from_the_fixture_summary() {
     );
     let mut opts = PlotOptions::new(dir.path().join("plot.svg"));
     opts.png = true;
-    let written = write_plots(&summary, &opts).unwrap();
+    let written = write_plots(&summary, &opts).unwrap().written;
     let names: Vec<String> = written
         .iter()
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
@@ -263,7 +263,7 @@ fn plots_are_written_as_svg_and_png_from_the_fixture_summary() {
     let summary = read_summary(&Path::new(FIXTURES).join("summary.csv"), Some("T")).unwrap();
     let mut opts = PlotOptions::new(dir.path().join("bt.png"));
     opts.metric = Some(Metric::Backtracks);
-    assert_eq!(write_plots(&summary, &opts).unwrap().len(), 1);
+    assert_eq!(write_plots(&summary, &opts).unwrap().written.len(), 1);
     assert!(dir.path().join("bt.png").exists());
 }
 
@@ -555,11 +555,27 @@ fn plot_handles_rectangles_many_series_and_the_folder_title() {
     assert!(summary.rows.iter().all(|r| r.closed));
     assert_eq!(summary.rows[0].success_rate, None);
     let out = sub.join("p.svg");
-    write_plots(&summary, &PlotOptions::new(&out)).unwrap();
+    let report = write_plots(&summary, &PlotOptions::new(&out)).unwrap();
     let svg = std::fs::read_to_string(&out).unwrap();
     elements(&svg);
-    assert!(svg.contains("12 of 20 series"), "the cut is announced");
+    assert!(svg.contains("16 of 20 series"), "the cut is announced");
+    assert_eq!(
+        report.left_out,
+        ["order:16", "order:17", "order:18", "order:19"]
+    );
     assert!(svg.contains("board squares (rows x cols)"));
-    // Empty backtracks column: the plot is still made, with no points.
-    assert!(sub.join("p-backtracks.svg").exists());
+    // Empty backtracks column and 1 us per row: neither plot carries anything, and both say why.
+    assert_eq!(report.written, vec![out.clone()]);
+    assert_eq!(
+        report.skipped,
+        [
+            (sub.join("p-backtracks.svg"), Skip::NoBacktracks),
+            (sub.join("p-throughput.svg"), Skip::Untimed)
+        ]
+    );
+    assert!(!sub.join("p-backtracks.svg").exists());
+    // Asked for by name, the flat plot is drawn.
+    let mut opts = PlotOptions::new(sub.join("bt.svg"));
+    opts.metric = Some(Metric::Backtracks);
+    assert_eq!(write_plots(&summary, &opts).unwrap().written.len(), 1);
 }

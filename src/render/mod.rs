@@ -1,6 +1,7 @@
 //! Pictures: tour SVGs ([`svg`]), failed-run analysis drawn on top of them ([`failed`]), sweep plots
-//! ([`plot`]) and the self-contained HTML replay of a run ([`animate`]). [`error`] holds what both
-//! `svg` and `failed` share, so that `failed` does not import `svg`.
+//! ([`plot`], choosing rows by [`select`]), start-square maps of a `runs.csv` ([`startmap`]) and the
+//! self-contained HTML replay of a run ([`animate`]). [`error`] holds what both `svg` and `failed`
+//! share, so that `failed` does not import `svg`.
 //!
 //! Tour pictures are written by hand (plain `std::fmt::Write`, no crate): one `<path>` with relative
 //! integer moves for the whole tour, a pattern for the checkerboard, so a 1000x1000 tour stays a few
@@ -10,12 +11,22 @@ pub mod animate;
 pub mod error;
 pub mod failed;
 pub mod plot;
+pub mod select;
+pub mod startmap;
 pub mod svg;
 
 pub use animate::{animation_html, replay_warnsdorff, AnimationError, Replay, ReplayEvent};
 pub use error::RenderError;
 pub use failed::{analyse_failed, CandidateStep, FailedAnalysis, Stranded};
-pub use plot::{read_summary, write_plots, Metric, PlotError, PlotFormat, PlotOptions, Summary};
+pub use plot::{
+    read_summary, write_plots, Metric, PlotError, PlotFormat, PlotOptions, PlotReport, Skip,
+    Summary, DEFAULT_MAX_SERIES, MIN_TIMED_NS,
+};
+pub use select::{Filter, UnknownName};
+pub use startmap::{
+    read_runs, start_map_svg, start_maps, write_start_map, MapError, MapOptions, MapSelection,
+    StartMap, StartOutcome,
+};
 pub use svg::{tour_svg, tour_svg_with, Numbers, SvgOptions};
 
 /// Escape text for XML/HTML element content and attribute values.
