@@ -103,6 +103,15 @@ fn slow_choice(b: Board, path: &[Square], rule: &str) -> Option<Square> {
         .collect();
     // point as a rational (num / 2) per axis
     let (rows, cols) = (b.rows() as i64, b.cols() as i64);
+    // Mathematica's Round[n/2] (Roth's code): n/2 rounded to the nearest integer, halves to even
+    let round_half_even = |n: i64| {
+        let (lo, hi) = (n / 2, (n + 1) / 2);
+        if lo % 2 == 0 {
+            lo
+        } else {
+            hi
+        }
+    };
     let dist4 = |s: Square, r2: i64, c2: i64| {
         let dr = 2 * s.row() as i64 - r2;
         let dc = 2 * s.col() as i64 - c2;
@@ -127,7 +136,13 @@ fn slow_choice(b: Board, path: &[Square], rule: &str) -> Option<Square> {
         "roth" => pick(&|c| -dist4(c, rows - 1, cols - 1), "12345678"),
         "center" => pick(&|c| dist4(c, rows - 1, cols - 1), "12345678"),
         "roth-original" => pick(
-            &|c| -dist4(c, 2 * ((rows + 1) / 2) - 3, 2 * ((cols + 1) / 2) - 3),
+            &|c| {
+                -dist4(
+                    c,
+                    2 * round_half_even(rows) - 3,
+                    2 * round_half_even(cols) - 3,
+                )
+            },
             "56781234",
         ),
         _ => unreachable!(),

@@ -5,6 +5,7 @@
 
 use super::plan::{Chunk, Plan};
 use super::spec::Spec;
+use crate::solve::rules::Kind;
 use crate::solve::{Method, Rule};
 
 /// Nanoseconds a pure-Warnsdorff step of `rule` takes on one core of a sweep, from the measurements
@@ -17,12 +18,14 @@ fn step_ns(rule: Rule, lanes: usize) -> f64 {
     } else {
         (4.6, 6.4, 4.8, 7.8)
     };
-    match rule {
-        Rule::Order(_) => first,
-        Rule::Roth | Rule::RothOriginal | Rule::Center => distance,
-        Rule::Pohl => pohl,
-        Rule::Random => random,
-        Rule::Squirrel => 4.2,
+    match rule.entry().kind {
+        Kind::Fixed => first,
+        Kind::Distance(..) => distance,
+        Kind::Pohl => pohl,
+        Kind::Random => random,
+        Kind::Squirrel => 4.2,
+        // no fast path: the plain loop, unmeasured; the slowest kernel figure is the least wrong
+        Kind::Key(_) => random.max(pohl),
     }
 }
 

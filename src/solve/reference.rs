@@ -164,7 +164,11 @@ fn tie_key(rule: Rule, board: Board, seen: &[bool], c: Square) -> f64 {
             .sum(),
         Rule::Roth => -dist2(mid_r, mid_c),
         Rule::Center => dist2(mid_r, mid_c),
-        Rule::RothOriginal => -dist2((rows / 2.0).ceil() - 1.5, (cols / 2.0).ceil() - 1.5),
+        // Mathematica's Round takes halves to even
+        Rule::RothOriginal => -dist2(
+            (rows / 2.0).round_ties_even() - 1.5,
+            (cols / 2.0).round_ties_even() - 1.5,
+        ),
         Rule::Order(_) | Rule::Random | Rule::Squirrel => 0.0,
     }
 }

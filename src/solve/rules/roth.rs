@@ -1,7 +1,8 @@
 //! Distance tie-breaks after A. Roth, "The problem of the knight: a fast and simple algorithm" (1992):
 //! `roth` (farthest from the true centre), `roth-original` (his Mathematica code exactly: farthest from
-//! `(ceil(rows/2) - 3/2, ceil(cols/2) - 3/2)`, i.e. his `Round[n/2] - 1/2` in 1-based coordinates with
-//! half rounded up, then his candidate order 5,6,7,8,1,2,3,4) and `center` (nearest, the control).
+//! his `Round[n/2] - 1/2` on each axis in 1-based coordinates, where Mathematica's `Round` takes a half
+//! to the even integer, then his candidate order 5,6,7,8,1,2,3,4; `docs/REFERENCE.md` section 4) and
+//! `center` (nearest, the control).
 //! Distances are compared squared in doubled integer coordinates: no floats.
 
 use super::LabelOrder;
@@ -43,6 +44,17 @@ pub(crate) fn preference_classes(
     Some((class, orders))
 }
 
+/// Mathematica's `Round[n/2]`: a half goes to the even integer (`Round[5/2] = 2`, `Round[7/2] = 4`),
+/// which is where Roth's point differs from a half-up rounding, on axes of length 1 mod 4.
+fn mathematica_round_half(n: u32) -> i64 {
+    let (half, odd) = (i64::from(n / 2), n % 2 == 1);
+    if odd && half % 2 == 1 {
+        half + 1
+    } else {
+        half
+    }
+}
+
 /// A point in doubled coordinates, and which way distance is preferred.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Target {
@@ -67,12 +79,12 @@ impl Target {
         Target::new(board.rows() as i64 - 1, board.cols() as i64 - 1, true)
     }
 
-    /// Roth's off-centre point `(ceil(rows/2) - 3/2, ceil(cols/2) - 3/2)`, farthest preferred.
+    /// Roth's off-centre point `(Round[rows/2] - 3/2, Round[cols/2] - 3/2)` (0-based), farthest
+    /// preferred.
     pub(super) fn roth_original(board: Board) -> Self {
-        let half_up = |n: u32| n.div_ceil(2) as i64;
         Target::new(
-            2 * half_up(board.rows()) - 3,
-            2 * half_up(board.cols()) - 3,
+            2 * mathematica_round_half(board.rows()) - 3,
+            2 * mathematica_round_half(board.cols()) - 3,
             true,
         )
     }
@@ -123,6 +135,30 @@ mod tests {
         ((sq.row() as f64 - r).powi(2) + (sq.col() as f64 - c).powi(2)).sqrt()
     }
 
+    /// Roth's point on each axis against Mathematica's `Round` done in floating point (halves to
+    /// even): 0-based `Round[n/2] - 3/2`, so 5 -> 0.5 (a half-up rounding would give 1.5), 7 -> 2.5,
+    /// 8 -> 2.5, 9 -> 2.5 (not 3.5).
+    #[test]
+    fn roth_original_rounds_halves_to_even_as_mathematica_does() {
+        for n in 1..=200u32 {
+            let want = (f64::from(n) / 2.0).round_ties_even() * 2.0 - 3.0;
+            assert_eq!(
+                mathematica_round_half(n) as f64 * 2.0 - 3.0,
+                want,
+                "n = {n}"
+            );
+        }
+        let point = |n: u64| {
+            let t = Target::roth_original(Board::square(n).unwrap());
+            (t.row2, t.col2)
+        };
+        assert_eq!(point(5), (1, 1));
+        assert_eq!(point(7), (5, 5));
+        assert_eq!(point(8), (5, 5));
+        assert_eq!(point(9), (5, 5));
+        assert_eq!(point(13), (9, 9));
+    }
+
     #[test]
     fn integer_distances_order_like_float_distances() {
         for (rows, cols) in [(5u64, 5u64), (8, 8), (7, 10), (9, 4)] {
@@ -131,8 +167,8 @@ mod tests {
             let orig = Target::roth_original(b);
             let (cr, cc) = ((rows as f64 - 1.0) / 2.0, (cols as f64 - 1.0) / 2.0);
             let (or, oc) = (
-                (rows as f64 / 2.0).ceil() - 1.5,
-                (cols as f64 / 2.0).ceil() - 1.5,
+                (rows as f64 / 2.0).round_ties_even() - 1.5,
+                (cols as f64 / 2.0).round_ties_even() - 1.5,
             );
             for a in b.squares() {
                 for z in b.squares() {
@@ -162,9 +198,10 @@ mod tests {
             (Target::roth_original(b).row2, Target::roth_original(b).col2),
             (5, 5)
         );
-        // 5x5: centre (2, 2); Roth's point (3 - 1.5) = 1.5.
+        // 5x5: centre (2, 2); Roth's point Round[5/2] - 1.5 = 2 - 1.5 = 0.5 (Mathematica rounds 2.5
+        // to 2).
         let b = Board::square(5).unwrap();
         assert_eq!(Target::roth(b).row2, 4);
-        assert_eq!(Target::roth_original(b).row2, 3);
+        assert_eq!(Target::roth_original(b).row2, 1);
     }
 }

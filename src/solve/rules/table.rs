@@ -98,7 +98,7 @@ const TABLE: [RuleEntry; 8] = [
         name: "roth-original",
         aliases: &[],
         rule: Some(Rule::RothOriginal),
-        about: "Roth's Mathematica code: farthest from (ceil(rows/2)-3/2, ceil(cols/2)-3/2), then order 56781234 (Roth 1992)",
+        about: "Roth's Mathematica code: farthest from (Round[rows/2]-3/2, Round[cols/2]-3/2), Mathematica's Round taking halves to even, then order 56781234 (Roth 1992)",
         source: "Roth 1992 (his Mathematica code)",
         kind: Kind::Distance(Target::roth_original, roth::ORIGINAL_ORDER),
     },
