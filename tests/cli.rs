@@ -300,17 +300,8 @@ fn a_board_past_the_address_space_limit_is_refused_not_aborted() {
 fn rules_lists_every_rule_with_a_source() {
     let out = ktour().arg("rules").output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    for name in [
-        "first",
-        "order:",
-        "random",
-        "pohl",
-        "roth",
-        "roth-original",
-        "center",
-        "squirrel",
-    ] {
-        assert!(text.contains(name), "{name}");
+    for (name, about) in ktour::solve::rules::RULE_CATALOGUE {
+        assert!(text.contains(name) && text.contains(about), "{name}");
     }
     assert!(text.contains("1996") && text.contains("1967") && text.contains("1992"));
 }

@@ -307,15 +307,7 @@ fn backtracking_orders_by_degree_then_rule() {
     // breaks ties, the stats count the ties.
     let b = Board::square(8).unwrap();
     let mut solver = Solver::new();
-    for rule in [
-        "first",
-        "random",
-        "pohl",
-        "roth",
-        "roth-original",
-        "center",
-        "squirrel",
-    ] {
+    for rule in Rule::catalogued().map(|r| r.to_string()) {
         let mut req = Request::warnsdorff(b, sq(0, 0), rule.parse().unwrap());
         req.method = ktour::solve::Method::Backtrack;
         req.budget = 1_000_000;

@@ -156,6 +156,12 @@ impl Rule {
             .unwrap_or_else(|| panic!("rule {self:?} has no line in the rule table"))
     }
 
+    /// Every rule the table names, in table order (the `order:` family by its one line's example,
+    /// `first`): what a test or a listing that means "every rule" iterates.
+    pub fn catalogued() -> impl Iterator<Item = Rule> {
+        RULES.iter().filter_map(|e| e.rule)
+    }
+
     /// The rule a line of the table names, by name or alias; `None` if no line names it (the
     /// `order:` family is parsed by the caller).
     pub(crate) fn by_name(s: &str) -> Option<Rule> {
