@@ -105,6 +105,10 @@ fn print_dry_run(spec: &Spec, spec_label: &str, plan: &experiment::Plan, opts: &
             ),
         }
     }
+    print!(
+        "{}",
+        experiment::restricted_starts_footnote(spec.file.rules.iter().map(String::as_str))
+    );
     let available = crate::memory::available_bytes();
     let needed = cost.worker_bytes.saturating_mul(threads as u64);
     println!(

@@ -24,7 +24,7 @@ pub use record::{ChunkRow, Counter, CounterKind, RunRow, SummaryRow, Tally, COUN
 pub use runner::{
     check_worker_memory, request_stop, run_planned_sweep, run_sweep, SweepError, SweepReport,
 };
-pub use size::{rule_applies, PlanSize, CHUNK_STEPS};
+pub use size::{rule_applies, start_restriction, PlanSize, CHUNK_STEPS};
 pub use spec::{Budget, Spec, SpecError, StartSet, DEFAULT_SPEC};
 pub use spec_file::{BudgetSpec, RecordLevel, Sizes, SpecFile, Starts};
-pub use table::success_table;
+pub use table::{restricted_starts_footnote, success_table};
