@@ -3,6 +3,7 @@
 
 mod cost;
 mod delivery;
+mod failures;
 pub mod memory;
 mod options;
 mod output;
@@ -15,6 +16,10 @@ mod spec_file;
 mod table;
 
 pub use cost::{sweep_cost, SweepCost};
+pub use failures::{
+    failures_csv, failures_text, read_failures, FailedRun, FailuresError, GroupFailures,
+    FAILURES_HEADER,
+};
 pub use options::{SweepOptions, SweepProgress};
 pub use output::{
     git_commit, merge, MergeReport, Meta, OutputError, CHUNKS, LOCK, META, RUNS, SUMMARY,
