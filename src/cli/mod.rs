@@ -37,8 +37,8 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Say whether a board has an open (or closed) tour, and why, from the theorems.
     Exists(exists::ExistsArgs),
-    /// Run an experiment: boards x starts x rules x methods, in parallel, to CSV. Without a spec, the
-    /// built-in default experiment.
+    /// Run an experiment: boards x starts x rules x methods, in parallel, to CSV, from a spec file,
+    /// flags, or both. Without either, the built-in default experiment.
     Sweep(sweep::SweepArgs),
     /// List the start squares from which a sweep's runs failed (dead end, budget, with the squares
     /// visited), per board x rule x method, from the folder's runs.csv.

@@ -13,6 +13,7 @@ mod runner;
 mod size;
 mod spec;
 mod spec_file;
+mod spec_flags;
 mod table;
 
 pub use cost::{sweep_cost, SweepCost};
@@ -31,5 +32,10 @@ pub use runner::{
 };
 pub use size::{rule_applies, start_restriction, PlanSize, CHUNK_STEPS};
 pub use spec::{Budget, Spec, SpecError, StartSet, DEFAULT_SPEC};
-pub use spec_file::{BudgetSpec, RecordLevel, Sizes, SpecFile, Starts};
+pub use spec_file::{
+    spec_keys, spec_keys_markdown, spec_keys_text, BudgetSpec, RecordLevel, Sizes, SpecFile,
+    SpecKey, Starts, DEFAULT_BUDGET, DEFAULT_METHOD, DEFAULT_RULE, DEFAULT_SEED, DEFAULT_STARTS,
+    DEFAULT_TRIALS, SOLVE_BUDGET,
+};
+pub use spec_flags::{spec_toml, SpecFlags, ADHOC};
 pub use table::{restricted_starts_footnote, success_table};
