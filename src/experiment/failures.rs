@@ -5,7 +5,7 @@
 use super::output::{Meta, META, RUNS};
 use super::record::RunRow;
 use super::spec_file::RecordLevel;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -95,47 +95,70 @@ pub fn read_failures(dir: &Path) -> Result<Vec<GroupFailures>, FailuresError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(no_runs(dir)),
         Err(source) => return Err(FailuresError::Read { path, source }),
     };
-    let mut rows: Vec<RunRow> = Vec::new();
+    // rows are taken as read, holding only the failed runs: `runs.csv` may hold millions
+    let mut seen = HashSet::new();
+    let mut groups: Vec<Building> = Vec::new();
+    let mut index: HashMap<(u32, u32, bool, String, String), usize> = HashMap::new();
+    let mut last = None;
     let mut reader = csv::Reader::from_reader(&bytes[..]);
     for (i, row) in reader.deserialize::<RunRow>().enumerate() {
-        rows.push(row.map_err(|e| FailuresError::Malformed {
+        let r = row.map_err(|e| FailuresError::Malformed {
             path: path.clone(),
             // line 1 is the header
             message: format!("line {}: {e}", i + 2),
-        })?);
-    }
-    rows.sort_by_key(|r| r.job);
-    let mut seen = HashSet::new();
-    let mut groups: Vec<GroupFailures> = Vec::new();
-    for r in rows.into_iter().filter(|r| seen.insert(r.job)) {
-        let same = |g: &GroupFailures| {
+        })?;
+        if !seen.insert(r.job) {
+            continue;
+        }
+        let same = |b: &Building| {
+            let g = &b.group;
             (g.rows, g.cols, g.closed) == (r.rows, r.cols, r.closed)
                 && g.rule == r.rule
                 && g.method == r.method
         };
-        // a group's jobs are consecutive, so only the last group can be this row's
-        if !groups.last().is_some_and(same) {
-            groups.push(GroupFailures {
-                rows: r.rows,
-                cols: r.cols,
-                rule: r.rule.to_string(),
-                method: r.method.to_string(),
-                closed: r.closed,
-                runs: 0,
-                no_tour: 0,
-                failed: Vec::new(),
-            });
-        }
-        let g = groups.last_mut().expect("pushed above");
-        g.runs += 1;
+        // a group's rows are consecutive but after a resume: look past the last group only then
+        let at = match last.filter(|&k: &usize| same(&groups[k])) {
+            Some(k) => k,
+            None => {
+                let key = (
+                    r.rows,
+                    r.cols,
+                    r.closed,
+                    r.rule.to_string(),
+                    r.method.to_string(),
+                );
+                *index.entry(key).or_insert_with(|| {
+                    groups.push(Building {
+                        first_job: r.job,
+                        group: GroupFailures {
+                            rows: r.rows,
+                            cols: r.cols,
+                            rule: r.rule.to_string(),
+                            method: r.method.to_string(),
+                            closed: r.closed,
+                            runs: 0,
+                            no_tour: 0,
+                            failed: Vec::new(),
+                        },
+                        jobs: Vec::new(),
+                    });
+                    groups.len() - 1
+                })
+            }
+        };
+        last = Some(at);
+        let b = &mut groups[at];
+        b.first_job = b.first_job.min(r.job);
+        b.group.runs += 1;
         if r.success {
             continue;
         }
         if r.outcome.starts_with("no-tour") {
-            g.no_tour += 1;
+            b.group.no_tour += 1;
             continue;
         }
-        g.failed.push(FailedRun {
+        b.jobs.push(r.job);
+        b.group.failed.push(FailedRun {
             start_row: r.start_row,
             start_col: r.start_col,
             trial: r.trial,
@@ -144,7 +167,24 @@ pub fn read_failures(dir: &Path) -> Result<Vec<GroupFailures>, FailuresError> {
             visited: r.visited,
         });
     }
-    Ok(groups)
+    groups.sort_by_key(|b| b.first_job);
+    Ok(groups
+        .into_iter()
+        .map(|mut b| {
+            let mut runs: Vec<(u64, FailedRun)> = b.jobs.into_iter().zip(b.group.failed).collect();
+            runs.sort_by_key(|r| r.0);
+            b.group.failed = runs.into_iter().map(|r| r.1).collect();
+            b.group
+        })
+        .collect())
+}
+
+/// A group as its rows are read: its first job, and the job of each failed run, to put both in job
+/// order at the end.
+struct Building {
+    first_job: u64,
+    group: GroupFailures,
+    jobs: Vec<u64>,
 }
 
 /// Why `dir` has no `runs.csv`: its sweep recorded summaries only, or it holds no results.
@@ -259,14 +299,14 @@ mod tests {
 
     #[test]
     fn failed_runs_are_listed_per_group_and_starts_without_a_tour_apart() {
-        // out of job order, one row twice (a resume), a start with no tour
+        // out of job order (groups too), one row twice (a resume), a start with no tour
         let dir = folder(
             "2,5,5,first,warnsdorff,false,0,1,0,7,no-tour-theorem,false,1,1,0,0,5\n\
              0,5,5,first,warnsdorff,false,0,0,0,7,found,true,25,25,0,3,5\n\
              1,5,5,first,warnsdorff,false,2,2,0,7,dead-end,false,19,19,0,3,5\n\
              1,5,5,first,warnsdorff,false,2,2,0,7,dead-end,false,19,19,0,3,5\n\
-             3,5,5,roth,warnsdorff,false,0,0,0,7,found,true,25,25,0,3,5\n\
-             4,5,5,roth,backtrack,false,0,0,0,7,budget,false,21,99,78,3,5\n",
+             4,5,5,roth,backtrack,false,0,0,0,7,budget,false,21,99,78,3,5\n\
+             3,5,5,roth,warnsdorff,false,0,0,0,7,found,true,25,25,0,3,5\n",
         );
         let groups = read_failures(dir.path()).unwrap();
         assert_eq!(groups.len(), 3);
