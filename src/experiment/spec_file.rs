@@ -1,7 +1,8 @@
 //! The spec file as written: the TOML keys of an experiment and their values, before validation
 //! (`spec` turns it into a [`crate::experiment::Spec`]). Kept as written because `meta.json`
 //! records it and `--resume` and `merge` compare it. Values that TOML can give in several shapes
-//! are deserialized by hand, so that a wrong one is named with what was expected.
+//! are deserialized by hand, so that a wrong one is named with what was expected. The keys' defaults
+//! are constants listed in one table ([`spec_keys`]), which `sweep --help` and the README print.
 
 use serde::{Deserialize, Serialize};
 
