@@ -5,6 +5,7 @@ mod animate;
 mod args;
 mod count;
 mod exists;
+mod failures;
 mod gen_bases;
 mod plot;
 mod render;
@@ -36,9 +37,12 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Say whether a board has an open (or closed) tour, and why, from the theorems.
     Exists(exists::ExistsArgs),
-    /// Run an experiment: boards x starts x rules x methods, in parallel, to CSV. Without a spec, the
-    /// built-in default experiment.
+    /// Run an experiment: boards x starts x rules x methods, in parallel, to CSV, from a spec file,
+    /// flags, or both. Without either, the built-in default experiment.
     Sweep(sweep::SweepArgs),
+    /// List the start squares from which a sweep's runs failed (dead end, budget, with the squares
+    /// visited), per board x rule x method, from the folder's runs.csv.
+    Failures(failures::FailuresArgs),
     /// Combine the output folders of `sweep --shard` runs into one result.
     Merge(sweep::MergeArgs),
     /// Draw a tour JSON as SVG (a failed run shows its dead end, stranded squares and last choices).
@@ -84,6 +88,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Rules(a) => rules::run(a),
         Command::Sweep(a) => sweep::run(a),
         Command::Merge(a) => sweep::run_merge(a),
+        Command::Failures(a) => failures::run(a),
         Command::Count(a) => count::run(a),
     }
 }

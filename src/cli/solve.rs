@@ -49,10 +49,10 @@ pub struct SolveArgs {
     #[arg(long)]
     rule: Option<String>,
     /// Node budget for the searches (squares entered); 0 = unlimited.
-    #[arg(long, default_value_t = 100_000_000)]
+    #[arg(long, default_value_t = crate::experiment::SOLVE_BUDGET)]
     budget: u64,
     /// Seed of the run's PRNG (for `random`); a sweep's CSV records each run's seed.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = crate::experiment::DEFAULT_SEED)]
     seed: u64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]

@@ -11,10 +11,15 @@ use std::time::Duration;
 
 /// Arguments of `ktour sweep`.
 #[derive(Debug, Args)]
+#[command(after_help = experiment::spec_keys_text())]
 pub struct SweepArgs {
-    /// Experiment spec (TOML). Without it, the built-in default experiment
+    /// Experiment spec (TOML). Without it and without spec flags, the built-in default experiment
     /// (experiments/default.toml) runs.
     spec: Option<PathBuf>,
+    /// Write the spec to run as TOML (every key, defaults too) to standard output and exit; given
+    /// back as the spec file, it runs the same sweep.
+    #[arg(long)]
+    print_spec: bool,
     /// Output folder (default: `results/<name>/`).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -46,6 +51,101 @@ pub struct SweepArgs {
     /// faster. Results are the same whatever the value.
     #[arg(long, value_name = "BYTES", default_value_t = crate::solve::DEFAULT_LANE_MEMORY, value_parser = parse_lane_memory)]
     lane_memory: f64,
+    // last: its help heading holds for the arguments after it
+    #[command(flatten)]
+    keys: SpecKeyArgs,
+}
+
+/// The spec's keys as flags: each sets its key, over the spec file's when one is given; the
+/// result is validated as a spec file is.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Spec keys as flags (each replaces the spec file's key)")]
+struct SpecKeyArgs {
+    /// Name; the output folder is results/<NAME>/ [from flags alone: adhoc-<checksum of the
+    /// settings>].
+    #[arg(long)]
+    name: Option<String>,
+    /// Square boards: 8, 8,10,12, 5..=64 or "10..=200 step 10".
+    #[arg(long)]
+    sizes: Option<String>,
+    /// Rectangular boards, added to --sizes: 5x6,8x10.
+    #[arg(long)]
+    boards: Option<String>,
+    /// all, corner, corners, sample:K, or squares ROW,COL separated by ';' (0,0;1,2).
+    #[arg(long)]
+    starts: Option<String>,
+    /// Tie-break rules separated by commas (first,roth; order:* is all 40,320 orderings).
+    #[arg(long)]
+    rules: Option<String>,
+    /// Methods separated by commas: warnsdorff, backtrack, naive, rotate.
+    #[arg(long)]
+    methods: Option<String>,
+    /// Runs per start of a random rule.
+    #[arg(long, value_name = "N")]
+    trials: Option<u32>,
+    /// Experiment seed; each run's seed is derived from it.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Node budget of each search: a number (0 = unlimited) or K*squares.
+    #[arg(long)]
+    budget: Option<String>,
+    /// summary, or runs (also runs.csv, one row per run, which `ktour failures` reads).
+    #[arg(long)]
+    record: Option<String>,
+    /// Closed tours only (--closed=false turns off a spec file's closed = true).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    closed: Option<bool>,
+}
+
+impl SpecKeyArgs {
+    fn flags(&self) -> experiment::SpecFlags {
+        experiment::SpecFlags {
+            name: self.name.clone(),
+            sizes: self.sizes.clone(),
+            boards: self.boards.clone(),
+            starts: self.starts.clone(),
+            rules: self.rules.clone(),
+            methods: self.methods.clone(),
+            trials: self.trials,
+            seed: self.seed,
+            budget: self.budget.clone(),
+            record: self.record.clone(),
+            closed: self.closed,
+        }
+    }
+}
+
+/// The spec `args` name (a file, flags, both, or the built-in default) and how to name it.
+fn read_spec(args: &SweepArgs) -> anyhow::Result<(Spec, String)> {
+    let flags = args.keys.flags();
+    Ok(match (&args.spec, flags.is_empty()) {
+        (Some(path), true) => (Spec::from_path(path)?, path.display().to_string()),
+        (Some(path), false) => {
+            let text = Spec::read_text(path)?;
+            let label = path.display().to_string();
+            (
+                flags.spec(Some((&text, &label)))?,
+                format!("{label} and flags"),
+            )
+        }
+        (None, false) => (flags.spec(None)?, "flags".to_string()),
+        (None, true) => (
+            Spec::from_toml(DEFAULT_SPEC, "experiments/default.toml (built in)")?,
+            "the built-in default experiment".to_string(),
+        ),
+    })
+}
+
+/// A command-line word quoted for a POSIX shell where it needs it.
+fn shell_word(w: &str) -> String {
+    if !w.is_empty()
+        && w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:=,+@%".contains(c))
+    {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', "'\\''"))
+    }
 }
 
 fn parse_lane_memory(s: &str) -> Result<f64, String> {
@@ -105,6 +205,10 @@ fn print_dry_run(spec: &Spec, spec_label: &str, plan: &experiment::Plan, opts: &
             ),
         }
     }
+    print!(
+        "{}",
+        experiment::restricted_starts_footnote(spec.file.rules.iter().map(String::as_str))
+    );
     let available = crate::memory::available_bytes();
     let needed = cost.worker_bytes.saturating_mul(threads as u64);
     println!(
@@ -158,13 +262,11 @@ fn parse_shard(s: &str) -> anyhow::Result<(u32, u32)> {
 }
 
 pub fn run(args: SweepArgs) -> anyhow::Result<ExitStatus> {
-    let (spec, spec_label) = match &args.spec {
-        Some(path) => (Spec::from_path(path)?, path.display().to_string()),
-        None => (
-            Spec::from_toml(DEFAULT_SPEC, "experiments/default.toml (built in)")?,
-            "the built-in default experiment".to_string(),
-        ),
-    };
+    let (spec, spec_label) = read_spec(&args)?;
+    if args.print_spec {
+        print!("{}", experiment::spec_toml(&spec.file));
+        return Ok(ExitStatus::Success);
+    }
     let out = args
         .out
         .clone()
@@ -230,10 +332,10 @@ pub fn run(args: SweepArgs) -> anyhow::Result<ExitStatus> {
         eprintln!("wrote {}", f.display());
     }
     if report.interrupted {
-        let spec_arg = args
-            .spec
-            .as_ref()
-            .map_or(String::new(), |p| format!(" {}", p.display()));
+        let spec_arg: String = (args.spec.iter().map(|p| p.display().to_string()))
+            .chain(args.keys.flags().words())
+            .map(|w| format!(" {}", shell_word(&w)))
+            .collect();
         let shard_arg = args
             .shard
             .as_ref()

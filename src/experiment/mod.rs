@@ -3,6 +3,7 @@
 
 mod cost;
 mod delivery;
+mod failures;
 pub mod memory;
 mod options;
 mod output;
@@ -12,9 +13,14 @@ mod runner;
 mod size;
 mod spec;
 mod spec_file;
+mod spec_flags;
 mod table;
 
 pub use cost::{sweep_cost, SweepCost};
+pub use failures::{
+    failures_csv, failures_text, read_failures, FailedRun, FailuresError, GroupFailures,
+    FAILURES_HEADER,
+};
 pub use options::{SweepOptions, SweepProgress};
 pub use output::{
     git_commit, merge, MergeReport, Meta, OutputError, CHUNKS, LOCK, META, RUNS, SUMMARY,
@@ -24,7 +30,12 @@ pub use record::{ChunkRow, Counter, CounterKind, RunRow, SummaryRow, Tally, COUN
 pub use runner::{
     check_worker_memory, request_stop, run_planned_sweep, run_sweep, SweepError, SweepReport,
 };
-pub use size::{rule_applies, PlanSize, CHUNK_STEPS};
+pub use size::{rule_applies, start_restriction, PlanSize, CHUNK_STEPS};
 pub use spec::{Budget, Spec, SpecError, StartSet, DEFAULT_SPEC};
-pub use spec_file::{BudgetSpec, RecordLevel, Sizes, SpecFile, Starts};
-pub use table::success_table;
+pub use spec_file::{
+    spec_keys, spec_keys_markdown, spec_keys_text, BudgetSpec, RecordLevel, Sizes, SpecFile,
+    SpecKey, Starts, DEFAULT_BUDGET, DEFAULT_METHOD, DEFAULT_RULE, DEFAULT_SEED, DEFAULT_STARTS,
+    DEFAULT_TRIALS, SOLVE_BUDGET,
+};
+pub use spec_flags::{spec_toml, SpecFlags, ADHOC};
+pub use table::{restricted_starts_footnote, success_table};

@@ -16,6 +16,13 @@ pub fn rule_applies(rule: Rule, board: Board, start: Square) -> bool {
         || (board.rows() == board.cols() && board.rows() >= 5 && start == Square::new(0, 0))
 }
 
+/// Where `rule` runs from fewer starts than a spec lists, those starts in words ([`rule_applies`]
+/// is the definition): its rates are of those runs alone, which tables must say beside rules run
+/// from every start.
+pub fn start_restriction(rule: Rule) -> Option<&'static str> {
+    (rule == Rule::Squirrel).then_some("from the corner (0,0) of n x n boards, n >= 5, only")
+}
+
 /// Runs per chunk on `board`: about [`CHUNK_STEPS`] squares of work.
 pub(super) fn chunk_runs(board: Board) -> u64 {
     (CHUNK_STEPS / board.len() as u64).clamp(1, 1 << 16)

@@ -141,6 +141,11 @@ pub const SPEC_LIMIT: u64 = 16 << 20;
 impl Spec {
     /// Read and validate a spec file.
     pub fn from_path(path: &Path) -> Result<Spec, SpecError> {
+        Spec::from_toml(&Spec::read_text(path)?, &path.display().to_string())
+    }
+
+    /// The text of a spec file, read bounded.
+    pub fn read_text(path: &Path) -> Result<String, SpecError> {
         let file = path.display().to_string();
         let read = |path| -> std::io::Result<String> {
             let bytes = crate::input::read_bounded(
@@ -152,11 +157,7 @@ impl Spec {
             String::from_utf8(bytes)
                 .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
         };
-        let text = read(path).map_err(|source| SpecError::Read {
-            file: file.clone(),
-            source,
-        })?;
-        Spec::from_toml(&text, &file)
+        read(path).map_err(|source| SpecError::Read { file, source })
     }
 
     /// Parse and validate spec text; `file` names it in errors.

@@ -1,7 +1,8 @@
 //! The spec file as written: the TOML keys of an experiment and their values, before validation
 //! (`spec` turns it into a [`crate::experiment::Spec`]). Kept as written because `meta.json`
 //! records it and `--resume` and `merge` compare it. Values that TOML can give in several shapes
-//! are deserialized by hand, so that a wrong one is named with what was expected.
+//! are deserialized by hand, so that a wrong one is named with what was expected. The keys' defaults
+//! are constants listed in one table ([`spec_keys`]), which `sweep --help` and the README print.
 
 use serde::{Deserialize, Serialize};
 
@@ -136,10 +137,10 @@ pub struct SpecFile {
     #[serde(default)]
     pub closed: bool,
     /// Runs per start for random rules (deterministic rules run once).
-    #[serde(default = "one")]
+    #[serde(default = "default_trials")]
     pub trials: u32,
     /// Experiment seed; each run's seed is derived from it (see `ktour::experiment::run_seed`).
-    #[serde(default)]
+    #[serde(default = "default_seed")]
     pub seed: u64,
     /// Node budget per backtracking run: a number (0 = unlimited) or `"K*squares"` (K times the
     /// board's squares, so the budget scales with the board).
@@ -150,17 +151,113 @@ pub struct SpecFile {
     pub record: RecordLevel,
 }
 
+/// Starts of a spec without `starts`.
+pub const DEFAULT_STARTS: &str = "all";
+/// The rule of a spec without `rules`: `solve`'s default rule.
+pub const DEFAULT_RULE: &str = "first";
+/// The method of a spec without `methods`.
+pub const DEFAULT_METHOD: &str = "warnsdorff";
+/// Trials of a spec without `trials`.
+pub const DEFAULT_TRIALS: u32 = 1;
+/// Seed of a spec without `seed`: `solve`'s default seed.
+pub const DEFAULT_SEED: u64 = 0;
+/// Node budget per search of a spec without `budget`. Lower than `solve`'s 10^8: a sweep runs a
+/// search from every start it lists, and each search that fails runs to its budget.
+pub const DEFAULT_BUDGET: u64 = 100_000;
+/// Node budget of `ktour solve` without `--budget`, which [`DEFAULT_BUDGET`] is compared with.
+pub const SOLVE_BUDGET: u64 = 100_000_000;
+
 fn all_starts() -> Starts {
-    Starts::Keyword("all".into())
+    Starts::Keyword(DEFAULT_STARTS.into())
 }
 fn first_rule() -> Vec<String> {
-    vec!["first".into()]
+    vec![DEFAULT_RULE.into()]
 }
 fn warnsdorff_method() -> Vec<String> {
-    vec!["warnsdorff".into()]
+    vec![DEFAULT_METHOD.into()]
+}
+fn default_trials() -> u32 {
+    DEFAULT_TRIALS
+}
+fn default_seed() -> u64 {
+    DEFAULT_SEED
 }
 fn default_budget() -> BudgetSpec {
-    BudgetSpec::Nodes(100_000)
+    BudgetSpec::Nodes(DEFAULT_BUDGET)
+}
+
+/// One key of a spec: its default and how it compares with `ktour solve`'s. [`spec_keys`] is the
+/// table that `ktour sweep --help` and the README print.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecKey {
+    /// The key, also the name of `sweep`'s flag.
+    pub key: &'static str,
+    /// What a spec without the key runs, as TOML; `None` where the key has no default.
+    pub default: Option<String>,
+    /// Where there is no default: what a spec without the key does.
+    pub without: &'static str,
+    /// `solve`'s default where it has the setting, and why the two differ where they do.
+    pub solve: &'static str,
+}
+
+/// Every key of a spec with its default, in the order of [`SpecFile`]'s fields.
+pub fn spec_keys() -> Vec<SpecKey> {
+    let key = |key, default: Option<String>, without, solve| SpecKey {
+        key,
+        default,
+        without,
+        solve,
+    };
+    let list = |v: &str| Some(format!("[\"{v}\"]"));
+    vec![
+        key("name", None, "required in a file; from flags alone `adhoc-` and a checksum of the settings", "-"),
+        key("sizes", None, "`sizes` or `boards` is required", "-"),
+        key("boards", None, "none (boards are added to `sizes`)", "-"),
+        key("starts", Some(format!("\"{DEFAULT_STARTS}\"")), "", "one start, `--start 0,0`"),
+        key("rules", list(DEFAULT_RULE), "", "the same, `first`"),
+        key("methods", list(DEFAULT_METHOD), "", "`auto`, which is no method of a sweep"),
+        key("closed", Some("false".into()), "", "the same, open"),
+        key("trials", Some(DEFAULT_TRIALS.to_string()), "", "-"),
+        key("seed", Some(DEFAULT_SEED.to_string()), "", "the same, 0"),
+        key(
+            "budget",
+            Some(DEFAULT_BUDGET.to_string()),
+            "",
+            "10^8: one run may take long, but a sweep runs a search from every start and each failure runs to its budget",
+        ),
+        key("record", Some("\"summary\"".into()), "", "-"),
+    ]
+}
+
+/// [`spec_keys`] as the Markdown table of the README.
+pub fn spec_keys_markdown() -> String {
+    let mut s = String::from("| key | default | `solve`'s default |\n|---|---|---|\n");
+    for k in spec_keys() {
+        let default = k
+            .default
+            .map_or(k.without.to_string(), |d| format!("`{d}`"));
+        s.push_str(&format!("| `{}` | {default} | {} |\n", k.key, k.solve));
+    }
+    s
+}
+
+/// [`spec_keys`] as plain text, for `ktour sweep --help`.
+pub fn spec_keys_text() -> String {
+    let mut s = String::from(
+        "Spec keys (each also a flag), their defaults, and `solve`'s where it differs:\n",
+    );
+    for k in spec_keys() {
+        let default = k.default.unwrap_or_else(|| k.without.replace('`', ""));
+        s.push_str(&format!("  {:<8} {default}\n", k.key));
+        if !matches!(k.solve, "-") && !k.solve.starts_with("the same") {
+            s.push_str(&format!(
+                "  {:<8}   solve: {}\n",
+                "",
+                k.solve.replace('`', "")
+            ));
+        }
+    }
+    s
 }
 
 /// A node budget as written in a spec. Deserialized by hand, as [`Sizes`] is, so that a bad value
@@ -195,5 +292,39 @@ impl<'de> Deserialize<'de> for BudgetSpec {
             }
         }
         d.deserialize_any(Visitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each default of the table is what a spec without its key runs: written out, it changes
+    /// nothing.
+    #[test]
+    fn the_defaults_table_is_what_a_spec_without_the_key_runs() {
+        let minimal = "name = \"a\"\nsizes = [8]\n";
+        let bare: SpecFile = toml::from_str(minimal).unwrap();
+        let keys = spec_keys();
+        // every key of the file is in the table, and nothing else
+        let full: SpecFile = toml::from_str(&format!("{minimal}boards = [[5, 6]]")).unwrap();
+        let mut fields: Vec<String> = toml::Table::try_from(&full)
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        let mut listed: Vec<String> = keys.iter().map(|k| k.key.to_string()).collect();
+        fields.sort();
+        listed.sort();
+        assert_eq!(fields, listed);
+        let mut with_defaults = 0;
+        for k in keys {
+            let Some(default) = k.default else { continue };
+            let written: SpecFile =
+                toml::from_str(&format!("{minimal}{} = {default}\n", k.key)).unwrap();
+            assert_eq!(written, bare, "{}", k.key);
+            with_defaults += 1;
+        }
+        assert_eq!(with_defaults, 8);
     }
 }

@@ -108,6 +108,29 @@ pub fn success_table(rows: &[SummaryRow]) -> String {
         }
         s.push('\n');
     }
+    s.push_str(&restricted_starts_footnote(series.iter().map(|x| x.rule)));
+    s
+}
+
+/// Lines saying which of `rules` run from fewer starts than the spec lists (`squirrel`: the corner
+/// only), whose rates are then not of the same starts as the others'; empty when none do.
+pub fn restricted_starts_footnote<'a>(rules: impl IntoIterator<Item = &'a str>) -> String {
+    let mut s = String::new();
+    let mut said = Vec::new();
+    for name in rules {
+        let Ok(rule) = name.parse::<crate::solve::Rule>() else {
+            continue;
+        };
+        if let Some(starts) = super::size::start_restriction(rule) {
+            if !said.contains(&rule) {
+                said.push(rule);
+                let _ = writeln!(
+                    s,
+                    "note: {name} runs {starts}; the other rules from every start the spec lists"
+                );
+            }
+        }
+    }
     s
 }
 

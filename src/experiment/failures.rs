@@ -1,0 +1,358 @@
+//! The failing starts of a sweep: per board x rule x method, the runs of `runs.csv` that found no
+//! tour (a dead end, a path that did not close, a spent budget) with the squares they visited.
+//! Runs from starts where no tour exists are not failures of the rule: they are counted apart.
+
+use super::output::{Meta, META, RUNS};
+use super::record::RunRow;
+use super::spec_file::RecordLevel;
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+/// Why a folder's failing starts could not be listed.
+#[derive(Debug, thiserror::Error)]
+pub enum FailuresError {
+    /// The sweep recorded summaries only: which starts failed was not written.
+    #[error("{dir} holds summaries only (record = \"summary\"), which count failures but do not say which starts failed; run the sweep again with record = \"runs\" in its spec, or --record runs")]
+    SummaryOnly {
+        /// The folder.
+        dir: PathBuf,
+    },
+    /// Neither `runs.csv` nor `meta.json` is there.
+    #[error("{dir} holds no sweep results (no {RUNS} or {META})")]
+    NoResults {
+        /// The folder.
+        dir: PathBuf,
+    },
+    /// A file could not be read.
+    #[error("{path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A file is not what a sweep writes.
+    #[error("{path}: {message}")]
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, and where.
+        message: String,
+    },
+}
+
+/// A run that found no tour from a start where one exists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FailedRun {
+    /// Start row (0-based).
+    pub start_row: u16,
+    /// Start column (0-based).
+    pub start_col: u16,
+    /// Trial (random rules).
+    pub trial: u32,
+    /// The run's seed (`ktour solve --seed` replays it).
+    pub seed: u64,
+    /// How it failed: `dead-end`, `not-closed` or `budget`.
+    pub outcome: String,
+    /// Squares on its final path.
+    pub visited: u32,
+}
+
+/// The failed runs of one board x rule x method.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupFailures {
+    /// Board rows.
+    pub rows: u32,
+    /// Board columns.
+    pub cols: u32,
+    /// Tie-break rule.
+    pub rule: String,
+    /// Method.
+    pub method: String,
+    /// Whether closed tours were required.
+    pub closed: bool,
+    /// Runs recorded.
+    pub runs: u64,
+    /// Runs from starts where no tour exists (not failures of the rule).
+    pub no_tour: u64,
+    /// The failed runs, in job order.
+    pub failed: Vec<FailedRun>,
+}
+
+impl GroupFailures {
+    fn squares(&self) -> u64 {
+        self.rows as u64 * self.cols as u64
+    }
+}
+
+/// The failing starts recorded in `dir/runs.csv`, per board x rule x method in the order the sweep
+/// ran them (a row written twice, by a resume, counts once).
+pub fn read_failures(dir: &Path) -> Result<Vec<GroupFailures>, FailuresError> {
+    let path = dir.join(RUNS);
+    let bytes = match crate::input::read_text(&path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(no_runs(dir)),
+        Err(source) => return Err(FailuresError::Read { path, source }),
+    };
+    // rows are taken as read, holding only the failed runs: `runs.csv` may hold millions
+    let mut seen = HashSet::new();
+    let mut groups: Vec<Building> = Vec::new();
+    let mut index: HashMap<(u32, u32, bool, String, String), usize> = HashMap::new();
+    let mut last = None;
+    let mut reader = csv::Reader::from_reader(&bytes[..]);
+    for (i, row) in reader.deserialize::<RunRow>().enumerate() {
+        let r = row.map_err(|e| FailuresError::Malformed {
+            path: path.clone(),
+            // line 1 is the header
+            message: format!("line {}: {e}", i + 2),
+        })?;
+        if !seen.insert(r.job) {
+            continue;
+        }
+        let same = |b: &Building| {
+            let g = &b.group;
+            (g.rows, g.cols, g.closed) == (r.rows, r.cols, r.closed)
+                && g.rule == r.rule
+                && g.method == r.method
+        };
+        // a group's rows are consecutive but after a resume: look past the last group only then
+        let at = match last.filter(|&k: &usize| same(&groups[k])) {
+            Some(k) => k,
+            None => {
+                let key = (
+                    r.rows,
+                    r.cols,
+                    r.closed,
+                    r.rule.to_string(),
+                    r.method.to_string(),
+                );
+                *index.entry(key).or_insert_with(|| {
+                    groups.push(Building {
+                        first_job: r.job,
+                        group: GroupFailures {
+                            rows: r.rows,
+                            cols: r.cols,
+                            rule: r.rule.to_string(),
+                            method: r.method.to_string(),
+                            closed: r.closed,
+                            runs: 0,
+                            no_tour: 0,
+                            failed: Vec::new(),
+                        },
+                        jobs: Vec::new(),
+                    });
+                    groups.len() - 1
+                })
+            }
+        };
+        last = Some(at);
+        let b = &mut groups[at];
+        b.first_job = b.first_job.min(r.job);
+        b.group.runs += 1;
+        if r.success {
+            continue;
+        }
+        if r.outcome.starts_with("no-tour") {
+            b.group.no_tour += 1;
+            continue;
+        }
+        b.jobs.push(r.job);
+        b.group.failed.push(FailedRun {
+            start_row: r.start_row,
+            start_col: r.start_col,
+            trial: r.trial,
+            seed: r.seed,
+            outcome: r.outcome.to_string(),
+            visited: r.visited,
+        });
+    }
+    groups.sort_by_key(|b| b.first_job);
+    Ok(groups
+        .into_iter()
+        .map(|mut b| {
+            let mut runs: Vec<(u64, FailedRun)> = b.jobs.into_iter().zip(b.group.failed).collect();
+            runs.sort_by_key(|r| r.0);
+            b.group.failed = runs.into_iter().map(|r| r.1).collect();
+            b.group
+        })
+        .collect())
+}
+
+/// A group as its rows are read: its first job, and the job of each failed run, to put both in job
+/// order at the end.
+struct Building {
+    first_job: u64,
+    group: GroupFailures,
+    jobs: Vec<u64>,
+}
+
+/// Why `dir` has no `runs.csv`: its sweep recorded summaries only, or it holds no results.
+fn no_runs(dir: &Path) -> FailuresError {
+    let meta = crate::input::read_text(&dir.join(META))
+        .ok()
+        .and_then(|text| serde_json::from_slice::<Meta>(&text).ok());
+    match meta {
+        Some(m) if m.spec.record == RecordLevel::Summary => FailuresError::SummaryOnly {
+            dir: dir.to_path_buf(),
+        },
+        _ => FailuresError::NoResults {
+            dir: dir.to_path_buf(),
+        },
+    }
+}
+
+/// `groups` for a reader: each board x rule x method with failed runs, its starts and how far each
+/// got, then a line of totals.
+pub fn failures_text(groups: &[GroupFailures]) -> String {
+    let mut s = String::new();
+    let (mut runs, mut failed) = (0, 0);
+    for g in groups {
+        runs += g.runs;
+        failed += g.failed.len() as u64;
+        if g.failed.is_empty() {
+            continue;
+        }
+        let _ = write!(
+            s,
+            "{}x{} {} {}{}: {} of {} runs failed",
+            g.rows,
+            g.cols,
+            g.rule,
+            g.method,
+            if g.closed { " closed" } else { "" },
+            g.failed.len(),
+            g.runs
+        );
+        if g.no_tour > 0 {
+            let _ = write!(s, " ({} more from starts with no tour)", g.no_tour);
+        }
+        s.push('\n');
+        let trials = g.failed.iter().any(|f| f.trial > 0);
+        for f in &g.failed {
+            let _ = write!(
+                s,
+                "  start {},{}{}: {} after {} of {} squares",
+                f.start_row,
+                f.start_col,
+                if trials {
+                    format!(" trial {}", f.trial)
+                } else {
+                    String::new()
+                },
+                f.outcome,
+                f.visited,
+                g.squares()
+            );
+            s.push('\n');
+        }
+    }
+    let with = groups.iter().filter(|g| !g.failed.is_empty()).count();
+    let _ = writeln!(
+        s,
+        "{failed} of {runs} runs failed, in {with} of {} board x rule x method groups",
+        groups.len()
+    );
+    s
+}
+
+/// The columns of [`failures_csv`].
+pub const FAILURES_HEADER: &str =
+    "rows,cols,rule,method,closed,start_row,start_col,trial,seed,outcome,visited,squares";
+
+/// `groups` as tidy CSV: one row per failed run ([`FAILURES_HEADER`]).
+pub fn failures_csv(groups: &[GroupFailures]) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let _ = w.write_record(FAILURES_HEADER.split(','));
+    for g in groups {
+        for f in &g.failed {
+            let _ = w.write_record([
+                g.rows.to_string(),
+                g.cols.to_string(),
+                g.rule.clone(),
+                g.method.clone(),
+                g.closed.to_string(),
+                f.start_row.to_string(),
+                f.start_col.to_string(),
+                f.trial.to_string(),
+                f.seed.to_string(),
+                f.outcome.clone(),
+                f.visited.to_string(),
+                g.squares().to_string(),
+            ]);
+        }
+    }
+    String::from_utf8(w.into_inner().expect("writes to memory")).expect("CSV of UTF-8 fields")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADER: &str = "job,rows,cols,rule,method,closed,start_row,start_col,trial,seed,outcome,success,visited,nodes,backtracks,ties,elapsed_ns";
+
+    fn folder(runs: &str) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(RUNS), format!("{HEADER}\n{runs}")).unwrap();
+        dir
+    }
+
+    #[test]
+    fn failed_runs_are_listed_per_group_and_starts_without_a_tour_apart() {
+        // out of job order (groups too), one row twice (a resume), a start with no tour
+        let dir = folder(
+            "2,5,5,first,warnsdorff,false,0,1,0,7,no-tour-theorem,false,1,1,0,0,5\n\
+             0,5,5,first,warnsdorff,false,0,0,0,7,found,true,25,25,0,3,5\n\
+             1,5,5,first,warnsdorff,false,2,2,0,7,dead-end,false,19,19,0,3,5\n\
+             1,5,5,first,warnsdorff,false,2,2,0,7,dead-end,false,19,19,0,3,5\n\
+             4,5,5,roth,backtrack,false,0,0,0,7,budget,false,21,99,78,3,5\n\
+             3,5,5,roth,warnsdorff,false,0,0,0,7,found,true,25,25,0,3,5\n",
+        );
+        let groups = read_failures(dir.path()).unwrap();
+        assert_eq!(groups.len(), 3);
+        assert_eq!((groups[0].runs, groups[0].no_tour), (3, 1));
+        assert_eq!(
+            groups[0].failed,
+            [FailedRun {
+                start_row: 2,
+                start_col: 2,
+                trial: 0,
+                seed: 7,
+                outcome: "dead-end".into(),
+                visited: 19
+            }]
+        );
+        assert!(groups[1].failed.is_empty());
+        assert_eq!(groups[2].failed[0].outcome, "budget");
+        let text = failures_text(&groups);
+        assert!(
+            text.starts_with(
+                "5x5 first warnsdorff: 1 of 3 runs failed (1 more from starts with no tour)\n  start 2,2: dead-end after 19 of 25 squares\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("2 of 5 runs failed, in 2 of 3 board x rule x method groups\n"),
+            "{text}"
+        );
+        let csv = failures_csv(&groups);
+        assert_eq!(
+            csv.lines().collect::<Vec<_>>(),
+            [
+                FAILURES_HEADER,
+                "5,5,first,warnsdorff,false,2,2,0,7,dead-end,19,25",
+                "5,5,roth,backtrack,false,0,0,0,7,budget,21,25"
+            ]
+        );
+    }
+
+    #[test]
+    fn folders_without_runs_say_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = read_failures(dir.path()).unwrap_err();
+        assert!(matches!(e, FailuresError::NoResults { .. }), "{e}");
+        let bad = folder("0,5,5,first\n");
+        let e = read_failures(bad.path()).unwrap_err().to_string();
+        assert!(e.contains("line 2"), "{e}");
+    }
+}
