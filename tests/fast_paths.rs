@@ -61,7 +61,7 @@ fn kernel_equals_plain_loop_for_every_rule_on_all_starts_of_boards_5_to_40() {
     assert!(runs > 100_000);
 }
 
-/// Large boards keep the distance rules' classes packed in 6 bits (`kernel::PackedClasses`), a
+/// Large boards keep the distance rules' classes packed in 6 bits (`walk::geometry::PackedClasses`), a
 /// second monomorphisation of the kernel: checked against the plain loop, which computes the keys
 /// itself, from starts in every region of the board (each region prefers moves in its own order).
 #[test]
