@@ -46,6 +46,9 @@ impl OutDir {
         if dir.exists() && !dir.is_dir() {
             return Err(OutputError::NotAFolder { dir: dir.into() });
         }
+        if resume && !dir.exists() {
+            return Err(OutputError::NothingToResume { dir: dir.into() });
+        }
         fs::create_dir_all(dir).map_err(io(dir))?;
         // before anything is read: what another writer is changing is not yet what it will be
         let lock = FolderLock::take(dir)?;

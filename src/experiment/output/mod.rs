@@ -18,4 +18,4 @@ pub use folder::OutDir;
 pub use lock::LOCK;
 pub use merge::{merge, MergeReport};
 pub use meta::{git_commit, Meta};
-pub use writers::{summary_rows, ChunkLines, Writers};
+pub use writers::{every_group_row, summary_rows, ChunkLines, Writers};

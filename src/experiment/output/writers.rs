@@ -186,7 +186,7 @@ impl Writers {
 
 pub(super) fn write_summary(path: &Path, rows: &[SummaryRow]) -> Result<(), OutputError> {
     if rows.is_empty() {
-        return write_atomic(path, header_of::<SummaryRowHeader>().as_bytes());
+        return write_atomic(path, header_of::<SummaryRow>().as_bytes());
     }
     // formatted in pieces on the current thread pool (an `order:*` sweep has 40,320 rows, and this is
     // serial work at the end of a sweep); the first piece carries the header
@@ -201,38 +201,24 @@ pub(super) fn write_summary(path: &Path, rows: &[SummaryRow]) -> Result<(), Outp
     write_atomic(path, &pieces.concat())
 }
 
-/// Only for writing the header of an empty summary.
-#[derive(Serialize, Default)]
-struct SummaryRowHeader {
-    rows: u32,
-    cols: u32,
-    rule: String,
-    method: String,
-    closed: bool,
-    runs: u64,
-    feasible_runs: u64,
-    successes: u64,
-    success_rate: f64,
-    success_rate_feasible: Option<f64>,
-    dead_ends: u64,
-    budget_exhausted: u64,
-    impossible: u64,
-    visited_mean: f64,
-    backtracks_mean: f64,
-    backtracks_max: u64,
-    nodes_total: u64,
-    ties_total: u64,
-    elapsed_ns_total: u64,
-}
-
 /// Summary rows for the groups that have runs, in plan order.
 pub fn summary_rows(plan: &Plan, tallies: &[Tally]) -> Vec<SummaryRow> {
+    group_rows(plan, tallies, false)
+}
+
+/// A row for every group of the plan, in plan order, those without runs too (not complete): what
+/// the printed table needs to mark a size range some of whose boards have not run.
+pub fn every_group_row(plan: &Plan, tallies: &[Tally]) -> Vec<SummaryRow> {
+    group_rows(plan, tallies, true)
+}
+
+fn group_rows(plan: &Plan, tallies: &[Tally], empty_too: bool) -> Vec<SummaryRow> {
     let closed = plan.chunks.is_empty() || plan.job(plan.chunks[0].group, 0).request.closed;
     // 40,320 groups in an `order:*` sweep: formatting their rows is worth sharing out
     plan.groups
         .par_iter()
         .zip(tallies)
-        .filter(|(_, t)| t.runs > 0)
+        .filter(|(_, t)| empty_too || t.runs > 0)
         .map(|(g, t)| {
             let b = plan.boards[g.board];
             SummaryRow::new(
@@ -242,6 +228,7 @@ pub fn summary_rows(plan: &Plan, tallies: &[Tally]) -> Vec<SummaryRow> {
                 g.method.to_string(),
                 closed,
                 t,
+                g.runs,
             )
         })
         .collect()
