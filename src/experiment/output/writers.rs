@@ -185,8 +185,13 @@ impl Writers {
 }
 
 pub(super) fn write_summary(path: &Path, rows: &[SummaryRow]) -> Result<(), OutputError> {
+    write_atomic(path, &summary_bytes(rows)?)
+}
+
+/// The bytes of `summary.csv` holding `rows`.
+pub(super) fn summary_bytes(rows: &[SummaryRow]) -> Result<Vec<u8>, OutputError> {
     if rows.is_empty() {
-        return write_atomic(path, header_of::<SummaryRow>().as_bytes());
+        return Ok(header_of::<SummaryRow>().into_bytes());
     }
     // formatted in pieces on the current thread pool (an `order:*` sweep has 40,320 rows, and this is
     // serial work at the end of a sweep); the first piece carries the header
@@ -198,7 +203,38 @@ pub(super) fn write_summary(path: &Path, rows: &[SummaryRow]) -> Result<(), Outp
             csv_lines(part, i == 0, &mut lines, SUMMARY).map(|()| lines)
         })
         .collect::<Result<Vec<Vec<u8>>, OutputError>>()?;
-    write_atomic(path, &pieces.concat())
+    Ok(pieces.concat())
+}
+
+/// Whether two CSV files hold the same header and rows but for their timing columns (those named
+/// `elapsed...`): what the same spec and seed give on any two runs.
+pub(super) fn same_but_timing(a: &[u8], b: &[u8]) -> bool {
+    let table = |bytes: &[u8]| -> Option<Vec<Vec<String>>> {
+        let mut r = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(bytes);
+        let mut rows = Vec::new();
+        let mut timing: Vec<bool> = Vec::new();
+        for (i, record) in r.records().enumerate() {
+            let record = record.ok()?;
+            if i == 0 {
+                timing = record.iter().map(|h| h.starts_with("elapsed")).collect();
+            }
+            rows.push(
+                record
+                    .iter()
+                    .zip(timing.iter().chain(std::iter::repeat(&false)))
+                    .filter(|(_, &t)| !t)
+                    .map(|(f, _)| f.to_string())
+                    .collect(),
+            );
+        }
+        Some(rows)
+    };
+    match (table(a), table(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
 }
 
 /// Summary rows for the groups that have runs, in plan order.
