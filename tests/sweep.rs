@@ -409,7 +409,7 @@ fn sigint_saves_progress_and_resume_completes_identically() {
 fn complete_by_group(dir: &Path) -> std::collections::BTreeMap<Vec<String>, (u64, bool)> {
     let mut r = csv::Reader::from_path(dir.join("summary.csv")).unwrap();
     let headers = r.headers().unwrap().clone();
-    assert_eq!(headers.iter().last(), Some("complete"));
+    assert_eq!(headers.iter().next_back(), Some("complete"));
     let runs = headers.iter().position(|h| h == "runs").unwrap();
     r.records()
         .map(|rec| {
