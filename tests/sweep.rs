@@ -263,20 +263,75 @@ fn start_midway(spec: &Path, out: &Path) -> std::process::Child {
     child
 }
 
-/// A second sweep into a folder that a running sweep writes is refused with one line naming the
-/// folder (exit 2), and so is a merge into it; the lock goes with the first sweep however it ends
-/// (here a SIGKILL), and the resume then completes.
+/// Start `ktour sweep SPEC --out OUT --threads 1 EXTRA` and return once it holds the folder's lock
+/// (`.lock` names its pid), while it still runs.
+fn start_holding(spec: &Path, out: &Path, extra: &[&str]) -> std::process::Child {
+    let bin = assert_cmd::cargo::cargo_bin("ktour");
+    let mut child = Command::new(bin)
+        .arg("sweep")
+        .arg(spec)
+        .arg("--out")
+        .arg(out)
+        .args(["--threads", "1"])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let named = format!("pid {} ", child.id());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !std::fs::read_to_string(out.join(".lock")).is_ok_and(|t| t.starts_with(&named)) {
+        assert!(Instant::now() < deadline, "the sweep did not take the lock");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the sweep ended too soon"
+    );
+    child
+}
+
+/// A second writer into a folder that another writes is refused with exit 2 and one line of error
+/// naming the folder and the holder's pid, and touches nothing there.
+fn refused(second: &mut Cmd, folder: &Path, holder: &std::process::Child) {
+    let out = second.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert_eq!(err.lines().last(), Some(errors[0]), "{err}");
+    for needle in [
+        "in use".to_string(),
+        folder.display().to_string(),
+        format!("pid {} ", holder.id()),
+    ] {
+        assert!(errors[0].contains(&needle), "{needle:?} in {err}");
+    }
+}
+
+/// Two writers on one folder, in every combination (a sweep then a forced sweep, a resume or a
+/// merge; a resume then a resume): each second one is refused (exit 2, the holder's pid in its one
+/// line of error) and leaves the holder's files as they are. The lock goes with its holder however
+/// it ends (here a SIGKILL, leaving `.lock` naming a dead process): the next writer takes it over
+/// and names itself, and the results come out as those of a sweep never interrupted.
 #[test]
 fn a_folder_being_written_is_refused_to_a_second_writer() {
     let tmp = tempfile::tempdir().unwrap();
     let spec = write_spec(tmp.path(), &interrupted_spec());
-    let (busy, other) = (tmp.path().join("busy"), tmp.path().join("other"));
+    let (busy, other, whole) = (
+        tmp.path().join("busy"),
+        tmp.path().join("other"),
+        tmp.path().join("whole"),
+    );
     let small = tmp.path().join("small.toml");
     std::fs::write(&small, "name = \"small\"\nsizes = [6]\n").unwrap();
     sweep(&small, &other, &[]).assert().success();
-    let mut first = start_midway(&spec, &busy);
-    let second = sweep(&spec, &busy, &["--resume"]).output().unwrap();
-    let merged = merge(&[&other], &busy, &[]).output().unwrap();
+    sweep(&spec, &whole, &["--threads", "2"]).assert().success();
+    // a sweep holds the folder
+    let mut first = start_holding(&spec, &busy, &[]);
+    refused(&mut sweep(&spec, &busy, &["--force"]), &busy, &first);
+    refused(&mut sweep(&spec, &busy, &["--resume"]), &busy, &first);
+    refused(&mut merge(&[&other], &busy, &["--force"]), &busy, &first);
     let still_running = first.try_wait().unwrap().is_none();
     first.kill().unwrap();
     first.wait().unwrap();
@@ -284,22 +339,20 @@ fn a_folder_being_written_is_refused_to_a_second_writer() {
         still_running,
         "the first sweep ended too soon: make the spec longer"
     );
-    let err = String::from_utf8_lossy(&second.stderr);
-    assert_eq!(second.status.code(), Some(2), "{err}");
-    // after the line announcing the sweep, one line of error
-    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
-    assert_eq!(errors.len(), 1, "{err}");
-    assert_eq!(err.lines().last(), Some(errors[0]), "{err}");
+    let dead = format!("pid {} ", first.id());
+    assert!(std::fs::read_to_string(busy.join(".lock"))
+        .unwrap()
+        .starts_with(&dead));
+    // a resume takes the dead holder's lock over and holds the folder
+    let resume = start_holding(&spec, &busy, &["--resume"]);
+    refused(&mut sweep(&spec, &busy, &["--resume"]), &busy, &resume);
+    let done = resume.wait_with_output().unwrap();
     assert!(
-        errors[0].contains("in use") && errors[0].contains(&*busy.to_string_lossy()),
-        "{err}"
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
     );
-    let err = String::from_utf8_lossy(&merged.stderr);
-    assert_eq!(merged.status.code(), Some(2), "{err}");
-    assert!(err.contains("in use"), "{err}");
-    sweep(&spec, &busy, &["--resume", "--threads", "2"])
-        .assert()
-        .success();
+    same_results(&whole, &busy);
     let meta = std::fs::read_to_string(busy.join("meta.json")).unwrap();
     assert!(meta.contains("\"complete\""), "{meta}");
 }
@@ -316,6 +369,28 @@ fn sigint_saves_progress_and_resume_completes_identically() {
     assert!(err.contains("--resume"), "{err}");
     let meta = std::fs::read_to_string(cut.join("meta.json")).unwrap();
     assert!(meta.contains("\"interrupted\""), "{meta}");
+    // a summary row is complete exactly when it counts all of its group's runs, and the table
+    // marks what is partial (here at least the groups not yet run)
+    let complete = complete_by_group(&cut);
+    let runs_of_whole = complete_by_group(&whole);
+    assert!(!complete.is_empty());
+    for (group, (runs, complete)) in &complete {
+        let (whole_runs, whole_complete) = runs_of_whole[group];
+        assert!(whole_complete, "{group:?}");
+        assert_eq!(
+            *complete,
+            *runs == whole_runs,
+            "{group:?}: {runs} of {whole_runs}"
+        );
+    }
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        table
+            .lines()
+            .any(|l| !l.starts_with("* ") && l.contains('*')),
+        "{table}"
+    );
+    assert!(table.contains("\n* from part of the runs"), "{table}");
     // without --resume the folder is refused
     sweep(&spec, &cut, &[])
         .assert()
@@ -324,8 +399,32 @@ fn sigint_saves_progress_and_resume_completes_identically() {
     sweep(&spec, &cut, &["--resume", "--threads", "2"])
         .assert()
         .success()
-        .stderr(predicate::str::contains("resumed"));
+        .stderr(predicate::str::contains("resumed"))
+        .stdout(predicate::str::contains("*").not());
     same_results(&whole, &cut);
+}
+
+/// `summary.csv`'s rows by group (rows, cols, rule, method): their runs and their `complete`, the
+/// last column.
+fn complete_by_group(dir: &Path) -> std::collections::BTreeMap<Vec<String>, (u64, bool)> {
+    let mut r = csv::Reader::from_path(dir.join("summary.csv")).unwrap();
+    let headers = r.headers().unwrap().clone();
+    assert_eq!(headers.iter().next_back(), Some("complete"));
+    let runs = headers.iter().position(|h| h == "runs").unwrap();
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            let complete = match &rec[headers.len() - 1] {
+                "true" => true,
+                "false" => false,
+                other => panic!("complete = {other:?}"),
+            };
+            (
+                rec.iter().take(4).map(str::to_string).collect(),
+                (rec[runs].parse().unwrap(), complete),
+            )
+        })
+        .collect()
 }
 
 #[test]
@@ -375,6 +474,118 @@ fn shards_merge_into_the_single_run_result() {
         .success()
         .stderr(predicate::str::contains("sorted in memory").not());
     same_results(&whole, &merged);
+    // the merged meta.json names every shard's run, in the order given; its own fields are the
+    // first shard's
+    let meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(merged.join("meta.json")).unwrap()).unwrap();
+    let runs = meta["shards"].as_array().expect("a shards array");
+    assert_eq!(runs.len(), 3, "{meta}");
+    for (i, (run, dir)) in runs.iter().zip(&shards).enumerate() {
+        let own: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.join("meta.json")).unwrap()).unwrap();
+        assert_eq!(run["folder"], dir.display().to_string());
+        assert_eq!(run["shard"], serde_json::json!([i + 1, 3]));
+        assert!(run["command"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("--shard {}/3", i + 1)));
+        for key in [
+            "command",
+            "hostname",
+            "status",
+            "first_started",
+            "started",
+            "finished",
+        ] {
+            assert_eq!(run[key], own[key], "shard {}: {key}", i + 1);
+        }
+        assert!(!run["finished"].as_str().unwrap().is_empty());
+    }
+    assert_eq!(meta["command"], runs[0]["command"]);
+    assert_eq!(meta["status"], "complete");
+}
+
+/// `--resume` into a folder that does not exist is refused with one line (a mistyped `--out` would
+/// otherwise start the whole sweep afresh), and creates nothing.
+#[test]
+fn resume_into_a_missing_folder_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(tmp.path(), SMALL_SPEC);
+    let missing = tmp.path().join("typo");
+    let out = sweep(&spec, &missing, &["--resume"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert!(
+        errors[0].contains("nothing to resume") && errors[0].contains("typo"),
+        "{err}"
+    );
+    assert!(!missing.exists());
+}
+
+/// `--force` over a complete run of the same spec (summary only) that gives the same summary,
+/// timing columns aside, leaves `summary.csv` and `meta.json` byte for byte as they were; a summary
+/// that differs in anything else is written anew, with a new `meta.json`.
+#[test]
+fn forcing_a_run_that_reproduces_the_folder_leaves_its_files_as_they_were() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(
+        tmp.path(),
+        &SMALL_SPEC.replace("record = \"runs\"", "record = \"summary\""),
+    );
+    let out = tmp.path().join("out");
+    sweep(&spec, &out, &[]).assert().success();
+    let files = |d: &Path| ["summary.csv", "meta.json"].map(|f| std::fs::read(d.join(f)).unwrap());
+    let first = files(&out);
+    // timings differ from one run to the next: they are made to here, so the kept file shows
+    let summary = String::from_utf8(first[0].clone()).unwrap();
+    let slow: String = summary
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            let mut fields: Vec<String> = l.split(',').map(str::to_string).collect();
+            if i > 0 {
+                let at = fields.len() - 2;
+                fields[at] = "1234567890123".into();
+            }
+            fields.join(",") + "\n"
+        })
+        .collect();
+    assert!(summary
+        .lines()
+        .next()
+        .unwrap()
+        .ends_with(",elapsed_ns_total,complete"));
+    std::fs::write(out.join("summary.csv"), &slow).unwrap();
+    sweep(&spec, &out, &["--force"]).assert().success();
+    assert_eq!(
+        std::fs::read_to_string(out.join("summary.csv")).unwrap(),
+        slow
+    );
+    assert_eq!(std::fs::read(out.join("meta.json")).unwrap(), first[1]);
+    // a count changed: the run does not reproduce the folder, whose files are then replaced
+    let edited = slow.replacen(",true\n", ",false\n", 1);
+    assert_ne!(edited, slow);
+    std::fs::write(out.join("summary.csv"), &edited).unwrap();
+    std::thread::sleep(Duration::from_millis(1100));
+    sweep(&spec, &out, &["--force"]).assert().success();
+    let again = files(&out);
+    assert_ne!(again[0], edited.as_bytes());
+    assert_eq!(
+        rows_without_timing(&out.join("summary.csv")).len(),
+        summary.lines().count() - 1
+    );
+    assert_ne!(again[1], first[1]);
+    // the plots read the summary with its new last column
+    Cmd::cargo_bin("ktour")
+        .unwrap()
+        .arg("plot")
+        .arg(out.join("summary.csv"))
+        .arg("-o")
+        .arg(tmp.path().join("plot.svg"))
+        .assert()
+        .success();
 }
 
 /// A spec of a few dozen chunks that takes a fraction of a second and records every run.
@@ -1052,12 +1263,13 @@ fn threads_are_bounded_and_must_fit_in_memory() {
 }
 
 /// The README's main job (`cargo run --release -- sweep ...`, its first set-up command) must run on
-/// a fresh clone, where `results/default/` already holds the committed results of the same spec:
-/// without `--force` it exits 2 (the folder is refused). Run here on a copy of the committed folder,
-/// with the README's arguments plus `--shard 1/4000` (a few hundred runs instead of a million), so
-/// the refusal and the replacement are those of the real command.
+/// a fresh clone, where `results/default/` already holds the committed results of the same spec,
+/// and leave the clone clean: run here with the README's arguments on a copy of the committed
+/// folder, it completes, prints no partial cell, and leaves every committed file byte for byte as
+/// it was (the run reproduces the committed summary, timing columns aside, so that summary and its
+/// `meta.json` stay).
 #[test]
-fn the_readmes_main_job_runs_where_the_committed_results_are() {
+fn the_readmes_main_job_leaves_the_committed_results_as_they_are() {
     let readme =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let line = readme
@@ -1078,11 +1290,20 @@ fn the_readmes_main_job_runs_where_the_committed_results_are() {
     let copy = tmp.path().join("default");
     copy_dir(&committed, &copy);
     let mut c = Cmd::cargo_bin("ktour").unwrap();
-    c.args(&args)
-        .arg("--out")
-        .arg(&copy)
-        .args(["--shard", "1/4000", "--no-progress"]);
-    c.assert().success();
-    let meta = std::fs::read_to_string(copy.join("meta.json")).unwrap();
-    assert!(meta.contains("\"complete\""), "{meta}");
+    c.args(&args).arg("--out").arg(&copy).arg("--no-progress");
+    c.assert()
+        .success()
+        .stdout(predicate::str::contains("*").not());
+    for e in std::fs::read_dir(&committed).unwrap() {
+        let e = e.unwrap();
+        // not committed (ignored by git): resume state and the lock, if a sweep ran there
+        if [".lock", "chunks.csv"].contains(&&*e.file_name().to_string_lossy()) {
+            continue;
+        }
+        assert!(
+            std::fs::read(e.path()).unwrap() == std::fs::read(copy.join(e.file_name())).unwrap(),
+            "{} changed",
+            e.file_name().to_string_lossy()
+        );
+    }
 }

@@ -23,7 +23,7 @@ pub use failures::{
 };
 pub use options::{SweepOptions, SweepProgress};
 pub use output::{
-    git_commit, merge, MergeReport, Meta, OutputError, CHUNKS, LOCK, META, RUNS, SUMMARY,
+    git_commit, merge, MergeReport, Meta, OutputError, ShardRun, CHUNKS, LOCK, META, RUNS, SUMMARY,
 };
 pub use plan::{Chunk, Group, Job, Plan, PlanError};
 pub use record::{ChunkRow, Counter, CounterKind, RunRow, SummaryRow, Tally, COUNTERS};

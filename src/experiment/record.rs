@@ -360,8 +360,9 @@ impl<'de> Deserialize<'de> for ChunkRow {
     }
 }
 
-/// One board x rule x method: a row of `summary.csv`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// One board x rule x method: a row of `summary.csv`. New columns go last, so that the columns
+/// scripts already read keep their positions.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SummaryRow {
     /// Board rows.
     pub rows: u32,
@@ -401,10 +402,13 @@ pub struct SummaryRow {
     pub ties_total: u64,
     /// Sum of wall-clock nanoseconds (timing column).
     pub elapsed_ns_total: u64,
+    /// Whether every run of the group is counted: false after an interrupt or a failed write, in a
+    /// shard's folder (the other shards hold the rest), and in a merge missing a shard.
+    pub complete: bool,
 }
 
 impl SummaryRow {
-    /// The row for a group's tally.
+    /// The row for a group's tally, `group_runs` being the runs the whole sweep has in the group.
     pub fn new(
         rows: u32,
         cols: u32,
@@ -412,6 +416,7 @@ impl SummaryRow {
         method: String,
         closed: bool,
         t: &Tally,
+        group_runs: u64,
     ) -> Self {
         let per_run = |x: u64| {
             if t.runs == 0 {
@@ -441,6 +446,7 @@ impl SummaryRow {
             nodes_total: t.nodes_total,
             ties_total: t.ties_total,
             elapsed_ns_total: t.elapsed_ns_total,
+            complete: t.runs == group_runs,
         }
     }
 }

@@ -46,7 +46,7 @@ pub struct SweepReport {
     pub elapsed: Duration,
     /// The summary rows written.
     pub summary: Vec<super::record::SummaryRow>,
-    /// [`super::success_table`] of the summary.
+    /// [`super::success_table`] of every group, partial cells marked.
     pub table: String,
     /// Files written.
     pub files: Vec<PathBuf>,
@@ -553,11 +553,12 @@ pub fn run_planned_sweep(
     let chunks_done = mine.len() - todo.len() + written;
     // on the sweep's own threads, so that `--threads 1` stays one thread
     let summary = pool.install(|| output::summary_rows(plan, &tallies));
-    // the table is made while the summary is written: both are serial work at the end of a sweep
+    // the table is made while the summary is written: both are serial work at the end of a sweep;
+    // it has every group, so that a size range with groups not yet run is marked partial
     let (summary_written, table) = pool.install(|| {
         rayon::join(
             || dir.write_summary(&summary),
-            || super::success_table(&summary),
+            || super::success_table(&output::every_group_row(plan, &tallies)),
         )
     });
     if let Err(e) = summary_written {

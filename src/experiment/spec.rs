@@ -247,7 +247,16 @@ impl Spec {
                 "corner" => StartSet::Corner,
                 "corners" => StartSet::Corners,
                 _ => match k.strip_prefix("sample:").map(str::parse::<u32>) {
-                    Some(Ok(n)) if n > 0 => StartSet::Sample(n),
+                    // K distinct starts: a board with fewer squares would quietly run them all
+                    Some(Ok(n)) if n > 0 => match boards.iter().find(|b| b.len() < n) {
+                        Some(b) => {
+                            return Err(err(
+                                "starts",
+                                format!("{k:?} asks for {n} distinct starts, but the {b} board has only {} squares; give K <= {} or \"all\"", b.len(), b.len()),
+                            ))
+                        }
+                        None => StartSet::Sample(n),
+                    },
                     _ => {
                         return Err(err(
                             "starts",
@@ -540,6 +549,24 @@ mod tests {
         assert!(e.contains("stpe") && e.contains("`step`"), "{e}");
         let e = parse("name = \"a\"\nsizes = 5").unwrap_err().to_string();
         assert!(e.contains("a range like"), "{e}");
+    }
+
+    /// `sample:K` asks for K distinct starts: a board with fewer squares is refused, naming the
+    /// first such board, instead of quietly running all its squares.
+    #[test]
+    fn a_sample_larger_than_a_board_is_refused() {
+        let e = parse("name = \"a\"\nsizes = [8]\nstarts = \"sample:100000\"")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("`starts`") && e.contains("8x8") && e.contains("64 squares"),
+            "{e}"
+        );
+        let e = parse("name = \"a\"\nsizes = [20, 5, 6]\nstarts = \"sample:30\"")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("5x5 board has only 25"), "{e}");
+        parse("name = \"a\"\nsizes = [8]\nstarts = \"sample:64\"").unwrap();
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! feasible runs, i.e. runs from starts where colour parity allows a tour), by board-size range.
 //! Boards are bucketed by their larger side (up to 8, 9-16, 17-32, ...: doubling, so that a sweep
 //! over hundreds of sizes still fits a terminal), and each column is labelled with the smallest and
-//! largest larger side present in it ("5-8", or "10" for one size), not the bucket's bounds.
+//! largest larger side present in it ("5-8", or "10" for one size), not the bucket's bounds. A cell
+//! holding part of a group's runs (or a group that has not run at all) is marked `*`, with a
+//! footnote: after an interrupt its rate is not the sweep's.
 
 use super::record::SummaryRow;
 use std::collections::{BTreeMap, HashMap};
@@ -28,11 +30,20 @@ fn bucket(side: u32) -> Bucket {
     (if hi == 8 { 1 } else { hi / 2 + 1 }, hi)
 }
 
-/// One (method, rule) series: its cells as (bucket, successes, feasible runs), a handful at most.
+/// One cell of a series: its bucket, successes, feasible runs, and whether some group in it has
+/// not counted every one of its runs.
+type Cell = (Bucket, u64, u64, bool);
+
+/// The mark of a partial cell, and the footnote that says what it means.
+const PARTIAL: char = '*';
+const PARTIAL_NOTE: &str =
+    "* from part of the runs (interrupted, failed or a shard): see `complete` in summary.csv";
+
+/// One (method, rule) series: its cells, a handful at most.
 struct Series<'a> {
     method: &'a str,
     rule: &'a str,
-    cells: Vec<(Bucket, u64, u64)>,
+    cells: Vec<Cell>,
 }
 
 impl Series<'_> {
@@ -45,7 +56,8 @@ impl Series<'_> {
     }
 }
 
-/// Success rates (successes / feasible runs, in %) per (rule, method) and size range.
+/// Success rates (successes / feasible runs, in %) per (rule, method) and size range. `rows` may
+/// include groups without runs (not complete), so that the cells missing them are marked.
 pub fn success_table(rows: &[SummaryRow]) -> String {
     // each bucket with the smallest and largest larger side present in it
     let mut buckets: BTreeMap<Bucket, (u32, u32)> = BTreeMap::new();
@@ -72,8 +84,9 @@ pub fn success_table(rows: &[SummaryRow]) -> String {
             Some(c) => {
                 c.1 += r.successes;
                 c.2 += r.feasible_runs;
+                c.3 |= !r.complete;
             }
-            None => cells.push((b, r.successes, r.feasible_runs)),
+            None => cells.push((b, r.successes, r.feasible_runs, !r.complete)),
         }
     }
     if series.len() > 40 {
@@ -91,21 +104,34 @@ pub fn success_table(rows: &[SummaryRow]) -> String {
     let mut s = String::new();
     let _ = write!(s, "{:width$}", "success % (feasible)");
     for &(smallest, largest) in buckets.values() {
-        let _ = write!(s, " {:>9}", label(smallest, largest));
+        let _ = write!(s, " {:>8} ", label(smallest, largest));
     }
+    s.truncate(s.trim_end().len());
     s.push('\n');
+    let mut any_partial = false;
     for one in &series {
         let _ = write!(s, "{:width$}", format!("{} {}", one.method, one.rule));
         for b in buckets.keys() {
-            match one.cells.iter().find(|c| c.0 == *b) {
-                Some(&(_, ok, n)) if n > 0 => {
-                    let _ = write!(s, " {:>9.1}", 100.0 * ok as f64 / n as f64);
-                }
-                _ => {
-                    let _ = write!(s, " {:>9}", "-");
-                }
+            let cell = one.cells.iter().find(|c| c.0 == *b);
+            let partial = cell.is_some_and(|c| c.3);
+            any_partial |= partial;
+            let value = match cell {
+                Some(&(_, ok, n, _)) if n > 0 => format!("{:.1}", 100.0 * ok as f64 / n as f64),
+                _ => "-".into(),
+            };
+            // the mark goes after the number, keeping the numbers of a column aligned
+            if partial {
+                let _ = write!(s, " {value:>8}{PARTIAL}");
+            } else {
+                let _ = write!(s, " {value:>8} ");
             }
         }
+        // no trailing blanks
+        s.truncate(s.trim_end().len());
+        s.push('\n');
+    }
+    if any_partial {
+        s.push_str(PARTIAL_NOTE);
         s.push('\n');
     }
     s.push_str(&restricted_starts_footnote(series.iter().map(|x| x.rule)));
@@ -146,7 +172,44 @@ mod tests {
             successes,
             ..Tally::default()
         };
-        SummaryRow::new(side.0, side.1, rule.into(), "warnsdorff".into(), false, &t)
+        SummaryRow::new(
+            side.0,
+            side.1,
+            rule.into(),
+            "warnsdorff".into(),
+            false,
+            &t,
+            t.runs,
+        )
+    }
+
+    /// A cell with a group that has not counted all its runs (or none) is marked, and the table
+    /// then ends with the footnote; a table of complete groups has neither.
+    #[test]
+    fn partial_cells_are_marked_and_explained() {
+        let whole = [row((5, 5), "first", 1, 4), row((10, 10), "first", 1, 8)];
+        let table = success_table(&whole);
+        assert!(!table.contains(PARTIAL), "{table}");
+        let mut cut = whole.to_vec();
+        cut[1].complete = false;
+        let not_run = SummaryRow {
+            complete: false,
+            ..row((6, 6), "roth", 0, 0)
+        };
+        cut.push(not_run);
+        let table = success_table(&cut);
+        let lines: Vec<Vec<&str>> = table
+            .lines()
+            .map(|l| l.split_whitespace().collect())
+            .collect();
+        assert_eq!(
+            lines[1],
+            ["warnsdorff", "first", "25.0", "12.5*"],
+            "{table}"
+        );
+        assert_eq!(lines[2], ["warnsdorff", "roth", "-*", "-"], "{table}");
+        assert_eq!(table.lines().last(), Some(PARTIAL_NOTE), "{table}");
+        assert_eq!(table.matches(PARTIAL).count(), 3, "{table}");
     }
 
     /// Every cell of a table over sizes in three buckets: rates add successes and feasible runs

@@ -61,14 +61,32 @@ pub enum OutputError {
         message: String,
     },
     /// Another ktour (a sweep, a resume or a merge) is writing into the folder.
-    #[error("{dir} is in use by another ktour sweep, resume or merge; wait for it to end, or choose another --out")]
+    #[error("{dir} is in use by another ktour sweep, resume or merge ({}); wait for it to end, or choose another --out", holder_words(holder))]
     Locked {
+        /// The folder.
+        dir: PathBuf,
+        /// What the holder wrote into the lock file: `pid N COMMAND`, or empty if nothing yet.
+        holder: String,
+    },
+    /// `--resume` into a folder that does not exist: nothing to continue (a mistyped `--out`
+    /// would otherwise start the whole sweep afresh somewhere else).
+    #[error("{dir} does not exist: there is nothing to resume; check --out, or leave out --resume to start the sweep")]
+    NothingToResume {
         /// The folder.
         dir: PathBuf,
     },
     /// Inputs to `merge` that do not belong together.
     #[error("cannot merge: {0}")]
     Merge(String),
+}
+
+/// The holder of a lock as a refusal names it.
+fn holder_words(holder: &str) -> String {
+    if holder.is_empty() {
+        "it has not named itself yet".into()
+    } else {
+        format!("held by {holder}")
+    }
 }
 
 pub(super) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> OutputError + '_ {

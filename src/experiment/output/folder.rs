@@ -3,12 +3,12 @@
 //! locked while open (see `lock`); and, on resume, recovering its files after a crash (see `journal`
 //! and `repair`).
 
-use super::files::{io, OutputError, CHUNKS, META, RUNS, SUMMARY};
+use super::files::{io, require_regular, write_atomic, OutputError, CHUNKS, META, RUNS, SUMMARY};
 use super::journal::{load_journal, write_journal};
 use super::lock::FolderLock;
 use super::meta::{cpu_model, git_commit, hostname, now, read_meta, write_meta, Meta};
 use super::repair::repair_runs;
-use super::writers::{write_summary, Writers};
+use super::writers::{same_but_timing, summary_bytes, write_summary, Writers};
 use crate::experiment::options::SweepOptions;
 use crate::experiment::plan::Plan;
 use crate::experiment::record::{SummaryRow, Tally};
@@ -17,6 +17,7 @@ use crate::experiment::spec_file::{RecordLevel, SpecFile};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// An opened output folder.
@@ -28,8 +29,46 @@ pub struct OutDir {
     total_runs: u64,
     total_chunks: u64,
     record: RecordLevel,
+    /// What a complete run of this spec left in the folder that `--force` replaces.
+    earlier: Option<Earlier>,
+    /// Whether this run gave the earlier run's summary again (timing columns aside), which then
+    /// stays, with its `meta.json`.
+    reproduced: AtomicBool,
     /// Held while the folder is open: no other ktour writes into it meanwhile.
     _lock: FolderLock,
+}
+
+/// The `summary.csv` and `meta.json` of a complete run of the same spec and shard, held in memory
+/// while `--force` runs it again. If the new run gives the same summary but for its timing columns,
+/// both files go back as they were: re-running a committed sweep then leaves its files (and a clone)
+/// unchanged, and `meta.json` still describes the run whose timings the summary holds. Only for
+/// `record = "summary"`: a rewritten `runs.csv` would hold other timings than the summary kept.
+struct Earlier {
+    summary: Vec<u8>,
+    meta: Vec<u8>,
+}
+
+impl Earlier {
+    /// The earlier run in `dir`, if there is one of `spec` and `shard` that completed.
+    fn read(dir: &Path, spec: &Spec, shard: Option<(u32, u32)>) -> Option<Earlier> {
+        let meta = read_meta(dir).ok().flatten()?;
+        if spec.file.record != RecordLevel::Summary
+            || meta.spec != spec.file
+            || meta.shard != shard
+            || meta.status != "complete"
+        {
+            return None;
+        }
+        let read = |name: &str| {
+            let path = dir.join(name);
+            require_regular(&path).ok()?;
+            crate::input::read_text(&path).ok()
+        };
+        Some(Earlier {
+            summary: read(SUMMARY)?,
+            meta: read(META)?,
+        })
+    }
 }
 
 impl OutDir {
@@ -45,6 +84,9 @@ impl OutDir {
     ) -> Result<OutDir, OutputError> {
         if dir.exists() && !dir.is_dir() {
             return Err(OutputError::NotAFolder { dir: dir.into() });
+        }
+        if resume && !dir.exists() {
+            return Err(OutputError::NothingToResume { dir: dir.into() });
         }
         fs::create_dir_all(dir).map_err(io(dir))?;
         // before anything is read: what another writer is changing is not yet what it will be
@@ -82,6 +124,11 @@ impl OutDir {
             }
             None => {}
         }
+        let earlier = if force {
+            Earlier::read(dir, spec, shard)
+        } else {
+            None
+        };
         if force || !resume {
             for f in [RUNS, CHUNKS, SUMMARY, META] {
                 let p = dir.join(f);
@@ -98,6 +145,8 @@ impl OutDir {
             total_runs: plan.total_runs(),
             total_chunks: plan.chunks.len() as u64,
             record: spec.file.record,
+            earlier,
+            reproduced: AtomicBool::new(false),
             _lock: lock,
         })
     }
@@ -138,9 +187,16 @@ impl OutDir {
         Writers::open(&self.dir, record)
     }
 
-    /// Write `summary.csv` (atomically).
+    /// Write `summary.csv` (atomically); the earlier run's file, if this one reproduces it.
     pub fn write_summary(&self, rows: &[SummaryRow]) -> Result<(), OutputError> {
-        write_summary(&self.dir.join(SUMMARY), rows)
+        let path = self.dir.join(SUMMARY);
+        let Some(earlier) = &self.earlier else {
+            return write_summary(&path, rows);
+        };
+        let bytes = summary_bytes(rows)?;
+        let same = same_but_timing(&bytes, &earlier.summary);
+        self.reproduced.store(same, Ordering::Relaxed);
+        write_atomic(&path, if same { &earlier.summary } else { &bytes })
     }
 
     /// Write `meta.json` (atomically).
@@ -151,6 +207,11 @@ impl OutDir {
         status: &str,
         elapsed: Option<Duration>,
     ) -> Result<(), OutputError> {
+        if let Some(earlier) = &self.earlier {
+            if status == "complete" && self.reproduced.load(Ordering::Relaxed) {
+                return write_atomic(&self.dir.join(META), &earlier.meta);
+            }
+        }
         let meta = Meta {
             spec: spec.file.clone(),
             shard: opts.shard,
@@ -174,6 +235,7 @@ impl OutDir {
             total_runs: self.total_runs,
             total_chunks: self.total_chunks,
             merged_from: Vec::new(),
+            shards: Vec::new(),
         };
         write_meta(&self.dir, &meta)
     }

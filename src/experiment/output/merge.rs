@@ -6,7 +6,7 @@ use super::files::{csv_err, io, write_atomic, OutputError, CHUNKS, RUNS, SUMMARY
 use super::folder::check_merge_target;
 use super::journal::load_journal;
 use super::lock::FolderLock;
-use super::meta::{now, read_meta, write_meta};
+use super::meta::{now, read_meta, write_meta, ShardRun};
 use super::repair::{audit_runs, RowCount, RunRows, RunsAudit};
 use super::writers::{summary_rows, write_summary, RUN_HEADER};
 use crate::experiment::plan::Plan;
@@ -233,6 +233,11 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
         "incomplete".into()
     };
     meta.merged_from = dirs.iter().map(|d| d.display().to_string()).collect();
+    meta.shards = dirs
+        .iter()
+        .zip(&metas)
+        .map(|(d, m)| ShardRun::of(d, m))
+        .collect();
     meta.finished = now();
     write_meta(out, &meta)?;
     Ok(MergeReport {

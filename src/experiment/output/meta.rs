@@ -50,6 +50,47 @@ pub struct Meta {
     /// For merged results: the folders merged.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_from: Vec<String>,
+    /// For merged results: the run of each folder merged, in the order of `merged_from` (the fields
+    /// above, but `merged_from`, are those of the first).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shards: Vec<ShardRun>,
+}
+
+/// One merged folder's run, as its `meta.json` recorded it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShardRun {
+    /// The folder merged.
+    pub folder: String,
+    /// Its shard `[index, count]`, if any.
+    pub shard: Option<(u32, u32)>,
+    /// Its status when merged.
+    pub status: String,
+    /// Its command line (of its last invocation, a resume perhaps).
+    pub command: String,
+    /// Its host name.
+    pub hostname: String,
+    /// When its first invocation started.
+    pub first_started: String,
+    /// When its last invocation started.
+    pub started: String,
+    /// When its last invocation ended.
+    pub finished: String,
+}
+
+impl ShardRun {
+    /// The run recorded in `meta`, the metadata of `folder`.
+    pub(super) fn of(folder: &Path, meta: &Meta) -> ShardRun {
+        ShardRun {
+            folder: folder.display().to_string(),
+            shard: meta.shard,
+            status: meta.status.clone(),
+            command: meta.command.clone(),
+            hostname: meta.hostname.clone(),
+            first_started: meta.first_started.clone(),
+            started: meta.started.clone(),
+            finished: meta.finished.clone(),
+        }
+    }
 }
 
 pub(super) fn now() -> String {

@@ -17,5 +17,5 @@ pub use files::{OutputError, CHUNKS, META, RUNS, SUMMARY};
 pub use folder::OutDir;
 pub use lock::LOCK;
 pub use merge::{merge, MergeReport};
-pub use meta::{git_commit, Meta};
-pub use writers::{summary_rows, ChunkLines, Writers};
+pub use meta::{git_commit, Meta, ShardRun};
+pub use writers::{every_group_row, summary_rows, ChunkLines, Writers};

@@ -185,8 +185,13 @@ impl Writers {
 }
 
 pub(super) fn write_summary(path: &Path, rows: &[SummaryRow]) -> Result<(), OutputError> {
+    write_atomic(path, &summary_bytes(rows)?)
+}
+
+/// The bytes of `summary.csv` holding `rows`.
+pub(super) fn summary_bytes(rows: &[SummaryRow]) -> Result<Vec<u8>, OutputError> {
     if rows.is_empty() {
-        return write_atomic(path, header_of::<SummaryRowHeader>().as_bytes());
+        return Ok(header_of::<SummaryRow>().into_bytes());
     }
     // formatted in pieces on the current thread pool (an `order:*` sweep has 40,320 rows, and this is
     // serial work at the end of a sweep); the first piece carries the header
@@ -198,35 +203,52 @@ pub(super) fn write_summary(path: &Path, rows: &[SummaryRow]) -> Result<(), Outp
             csv_lines(part, i == 0, &mut lines, SUMMARY).map(|()| lines)
         })
         .collect::<Result<Vec<Vec<u8>>, OutputError>>()?;
-    write_atomic(path, &pieces.concat())
+    Ok(pieces.concat())
 }
 
-/// Only for writing the header of an empty summary.
-#[derive(Serialize, Default)]
-struct SummaryRowHeader {
-    rows: u32,
-    cols: u32,
-    rule: String,
-    method: String,
-    closed: bool,
-    runs: u64,
-    feasible_runs: u64,
-    successes: u64,
-    success_rate: f64,
-    success_rate_feasible: Option<f64>,
-    dead_ends: u64,
-    budget_exhausted: u64,
-    impossible: u64,
-    visited_mean: f64,
-    backtracks_mean: f64,
-    backtracks_max: u64,
-    nodes_total: u64,
-    ties_total: u64,
-    elapsed_ns_total: u64,
+/// Whether two CSV files hold the same header and rows but for their timing columns (those named
+/// `elapsed...`): what the same spec and seed give on any two runs.
+pub(super) fn same_but_timing(a: &[u8], b: &[u8]) -> bool {
+    let table = |bytes: &[u8]| -> Option<Vec<Vec<String>>> {
+        let mut r = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(bytes);
+        let mut rows = Vec::new();
+        let mut timing: Vec<bool> = Vec::new();
+        for (i, record) in r.records().enumerate() {
+            let record = record.ok()?;
+            if i == 0 {
+                timing = record.iter().map(|h| h.starts_with("elapsed")).collect();
+            }
+            rows.push(
+                record
+                    .iter()
+                    .zip(timing.iter().chain(std::iter::repeat(&false)))
+                    .filter(|(_, &t)| !t)
+                    .map(|(f, _)| f.to_string())
+                    .collect(),
+            );
+        }
+        Some(rows)
+    };
+    match (table(a), table(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
 }
 
 /// Summary rows for the groups that have runs, in plan order.
 pub fn summary_rows(plan: &Plan, tallies: &[Tally]) -> Vec<SummaryRow> {
+    group_rows(plan, tallies, false)
+}
+
+/// A row for every group of the plan, in plan order, those without runs too (not complete): what
+/// the printed table needs to mark a size range some of whose boards have not run.
+pub fn every_group_row(plan: &Plan, tallies: &[Tally]) -> Vec<SummaryRow> {
+    group_rows(plan, tallies, true)
+}
+
+fn group_rows(plan: &Plan, tallies: &[Tally], empty_too: bool) -> Vec<SummaryRow> {
     let closed = plan.chunks.is_empty()
         || plan
             .job(plan.chunks[0].group, 0)
@@ -237,7 +259,7 @@ pub fn summary_rows(plan: &Plan, tallies: &[Tally]) -> Vec<SummaryRow> {
     plan.groups
         .par_iter()
         .zip(tallies)
-        .filter(|(_, t)| t.runs > 0)
+        .filter(|(_, t)| empty_too || t.runs > 0)
         .map(|(g, t)| {
             let b = plan.boards[g.board];
             SummaryRow::new(
@@ -247,6 +269,7 @@ pub fn summary_rows(plan: &Plan, tallies: &[Tally]) -> Vec<SummaryRow> {
                 g.method.to_string(),
                 closed,
                 t,
+                g.runs,
             )
         })
         .collect()
