@@ -80,7 +80,7 @@ pub enum Progress {
     Auto,
 }
 
-/// Whether to remember the counts of endgames (see [`EndgameCache`]).
+/// Whether to remember the counts of endgames (see [`EndgameCache`](bitboard::EndgameCache)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cache {
     /// Search every endgame.
