@@ -1,0 +1,198 @@
+//! The storage of the frontier states of one step: a sorted list of (state, ways) entries of 24 bytes,
+//! gathered from the emitted transitions in batches that are sorted in parallel, summed by state and
+//! merged in place, with every sum of ways checked against `u128::MAX`.
+//!
+//! Source: ktour's own engineering of the transfer-matrix method of the module documentation of
+//! `frontier` (a sorted list where a hash map took 40 to 80 bytes a state).
+
+use super::add_wrapping;
+use crate::count::Wrapped;
+use rayon::slice::ParallelSliceMut;
+
+/// One frontier state and its number of partial tours, in 24 bytes (a `u128` field would align the
+/// pair to 32).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Entry {
+    pub(super) state: u64,
+    ways: [u64; 2],
+}
+
+impl Entry {
+    pub(super) fn new(state: u64, ways: u128) -> Self {
+        Entry {
+            state,
+            ways: [ways as u64, (ways >> 64) as u64],
+        }
+    }
+
+    pub(super) fn ways(&self) -> u128 {
+        u128::from(self.ways[0]) | u128::from(self.ways[1]) << 64
+    }
+
+    /// Add `more` ways, wrapping; `wrapped` is set if the sum passed `u128::MAX`.
+    fn add_ways(&mut self, more: u128, wrapped: &mut bool) {
+        let mut ways = self.ways();
+        add_wrapping(&mut ways, more, wrapped);
+        *self = Entry::new(self.state, ways);
+    }
+}
+
+/// The next step's states as they are emitted: appended to a batch that, whenever it fills, is
+/// sorted (on all threads), summed by state and merged into the sorted list. A state costs 24 bytes
+/// (a hash map of `u64 -> u128` took 40 to 80 with its growth), states are read back in order, and
+/// the peak is the two lists of consecutive steps plus one batch.
+pub(super) struct Gather {
+    sorted: Vec<Entry>,
+    batch: Vec<Entry>,
+    /// A sum of ways wrapped (checked by [`Gather::finish`]).
+    wrapped: bool,
+}
+
+impl Gather {
+    /// Entries per batch: 384 MiB.
+    const BATCH: usize = 1 << 24;
+
+    pub(super) fn new(expected: usize) -> Self {
+        Gather {
+            sorted: Vec::new(),
+            batch: Vec::with_capacity(expected.saturating_mul(2).clamp(16, Self::BATCH)),
+            wrapped: false,
+        }
+    }
+
+    pub(super) fn add(&mut self, state: u64, ways: u128) {
+        self.batch.push(Entry::new(state, ways));
+        if self.batch.len() >= Self::BATCH {
+            self.compact();
+        }
+    }
+
+    /// Distinct states gathered so far, not counting the unsorted batch.
+    pub(super) fn distinct(&self) -> usize {
+        self.sorted.len()
+    }
+
+    fn compact(&mut self) {
+        if self.batch.is_empty() {
+            return;
+        }
+        self.batch.par_sort_unstable_by_key(|e| e.state);
+        sum_runs(&mut self.batch, &mut self.wrapped);
+        if self.sorted.is_empty() {
+            std::mem::swap(&mut self.sorted, &mut self.batch);
+            self.batch.clear();
+            return;
+        }
+        merge_into(&mut self.sorted, &self.batch, &mut self.wrapped);
+        self.batch.clear();
+    }
+
+    /// The sorted, distinct states, or [`Wrapped`] if a sum of ways passed `u128::MAX`.
+    pub(super) fn finish(mut self) -> Result<Vec<Entry>, Wrapped> {
+        self.compact();
+        if self.wrapped {
+            return Err(Wrapped);
+        }
+        Ok(self.sorted)
+    }
+}
+
+/// Merge the sorted, distinct `more` into the sorted, distinct `into`, summing the ways of equal
+/// states. In place, from the back: the list grows by `more.len()` (a reallocation, not a second
+/// list), so the peak is one list, not two. Sets `wrapped` if a sum passes `u128::MAX`.
+fn merge_into(into: &mut Vec<Entry>, more: &[Entry], wrapped: &mut bool) {
+    let (na, nb) = (into.len(), more.len());
+    into.resize(na + nb, Entry::new(0, 0));
+    // `into[..i]` and `more[..j]` are still to merge; the merged tail is `into[k..]`, and
+    // `k - i >= j` throughout, so writing at `k - 1` never overwrites an unread entry.
+    let (mut i, mut j, mut k) = (na, nb, na + nb);
+    while j > 0 {
+        k -= 1;
+        let b = more[j - 1];
+        if i > 0 && into[i - 1].state > b.state {
+            into[k] = into[i - 1];
+            i -= 1;
+        } else if i > 0 && into[i - 1].state == b.state {
+            let mut e = into[i - 1];
+            e.add_ways(b.ways(), wrapped);
+            into[k] = e;
+            i -= 1;
+            j -= 1;
+        } else {
+            into[k] = b;
+            j -= 1;
+        }
+    }
+    // equal states left a gap `into[i..k]`: close it
+    into.copy_within(k.., i);
+    into.truncate(i + (na + nb - k));
+}
+
+/// Sum the ways of equal consecutive states of the sorted `v` into one entry each. Sets `wrapped` if a
+/// sum passes `u128::MAX`.
+fn sum_runs(v: &mut Vec<Entry>, wrapped: &mut bool) {
+    let mut out = 0;
+    for i in 0..v.len() {
+        if out > 0 && v[out - 1].state == v[i].state {
+            let more = v[i].ways();
+            v[out - 1].add_ways(more, wrapped);
+        } else {
+            v[out] = v[i];
+            out += 1;
+        }
+    }
+    v.truncate(out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gathering_sums_equal_states_whatever_the_batches() {
+        // states emitted in a scrambled order with repeats, gathered with tiny batches and at once
+        let emitted: Vec<(u64, u128)> = (0..5000u64)
+            .map(|i| ((i * 7919) % 613, u128::from(i % 5) << (i % 70)))
+            .collect();
+        let mut want = std::collections::BTreeMap::new();
+        for &(s, w) in &emitted {
+            *want.entry(s).or_insert(0u128) += w;
+        }
+        let want: Vec<Entry> = want.into_iter().map(|(s, w)| Entry::new(s, w)).collect();
+        for batch in [1, 2, 3, 64, 1000, 10_000] {
+            let mut g = Gather {
+                sorted: Vec::new(),
+                batch: Vec::new(),
+                wrapped: false,
+            };
+            for chunk in emitted.chunks(batch) {
+                for &(s, w) in chunk {
+                    g.batch.push(Entry::new(s, w));
+                }
+                g.compact();
+            }
+            assert_eq!(g.finish().as_ref(), Ok(&want), "batches of {batch}");
+        }
+    }
+
+    #[test]
+    fn gathering_reports_sums_past_u128_max() {
+        let half = u128::MAX / 2 + 1;
+        // within one batch (summed runs) and across batches (merged lists)
+        for batch in [1, 3] {
+            let mut g = Gather::new(4);
+            for ways in [half, 1, half] {
+                g.add(5, ways);
+                if batch == 1 {
+                    g.compact();
+                }
+            }
+            assert_eq!(g.finish(), Err(Wrapped), "batches of {batch}");
+        }
+        // u128::MAX itself is still a count
+        let mut g = Gather::new(4);
+        g.add(5, half);
+        g.add(5, half - 1);
+        assert_eq!(g.finish(), Ok(vec![Entry::new(5, u128::MAX)]));
+    }
+}

@@ -1,0 +1,82 @@
+//! The geometry of the frontier count, computed once per board: for every step (square added in
+//! row-major order) the window positions of its earlier knight neighbours, of the squares it
+//! finalizes, of the edges still undecided, and of the squares that may end an open tour.
+//!
+//! Source: the row-major transfer-matrix method of the module documentation of `frontier`; the
+//! colour rule for the ends of open tours on odd boards is in `docs/REFERENCE.md`, section 6.
+
+/// The precomputed geometry of every step.
+pub(super) struct Plan {
+    pub(super) n: usize,
+    pub(super) w: usize,
+    pub(super) steps: Vec<Step>,
+}
+
+/// Positions (in the window of the step, new square at `w`) of one step's earlier neighbours and of
+/// the squares finalized after it, and for every position the number of its square's edges still
+/// undecided after the step.
+pub(super) struct Step {
+    pub(super) back: Vec<usize>,
+    pub(super) finalize: Vec<usize>,
+    pub(super) undecided: [u8; 17],
+    /// Whether the square at each position may be an end of an open tour: on a board with an odd
+    /// number of squares both ends are on the corners' colour (every move changes colour).
+    pub(super) terminal_ok: [bool; 17],
+}
+
+impl Plan {
+    pub(super) fn new(rows: u32, cols: u32) -> Self {
+        let (rows, cols) = (rows as i64, cols as i64);
+        let n = (rows * cols) as usize;
+        let w = (2 * cols + 1) as usize;
+        let on_board = |r: i64, c: i64| (0..rows).contains(&r) && (0..cols).contains(&c);
+        // last[j]: the index after whose step square j has all its edges decided.
+        let mut last: Vec<usize> = (0..n).collect();
+        let mut steps: Vec<Step> = (0..n)
+            .map(|_| Step {
+                back: Vec::new(),
+                finalize: Vec::new(),
+                undecided: [0; 17],
+                terminal_ok: [true; 17],
+            })
+            .collect();
+        for (i, step) in steps.iter_mut().enumerate() {
+            let (r, c) = (i as i64 / cols, i as i64 % cols);
+            for (dr, dc) in [(-1, -2), (-1, 2), (-2, -1), (-2, 1)] {
+                let (jr, jc) = (r + dr, c + dc);
+                if on_board(jr, jc) {
+                    let j = (jr * cols + jc) as usize;
+                    step.back.push(w - (i - j));
+                    last[j] = last[j].max(i);
+                }
+            }
+        }
+        for (j, &l) in last.iter().enumerate() {
+            // Square j sits at position w - (l - j) during step l (l - j <= w by the geometry).
+            steps[l].finalize.push(w - (l - j));
+        }
+        if n % 2 == 1 {
+            for (i, step) in steps.iter_mut().enumerate() {
+                for (p, ok) in step.terminal_ok.iter_mut().enumerate().take(w + 1) {
+                    // Position p holds square i + p - w during step i.
+                    if let Some(j) = (i + p).checked_sub(w) {
+                        let (r, c) = (j as i64 / cols, j as i64 % cols);
+                        *ok = (r + c) % 2 == 0;
+                    }
+                }
+            }
+        }
+        // Edge j-i (j < i) is undecided for square j after steps j..i-1, during which square j sits
+        // at position w - (s - j).
+        let backs: Vec<Vec<usize>> = steps.iter().map(|s| s.back.clone()).collect();
+        for (i, back) in backs.iter().enumerate() {
+            for &p in back {
+                let j = i - (w - p);
+                for (s, step) in steps.iter_mut().enumerate().take(i).skip(j) {
+                    step.undecided[w - (s - j)] += 1;
+                }
+            }
+        }
+        Plan { n, w, steps }
+    }
+}
