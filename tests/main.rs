@@ -1,0 +1,19 @@
+//! The integration tests, as one test binary: each file beside this one is a module of it, so the
+//! crate is linked into one test executable instead of one per file (on a 2-core machine the links,
+//! each at the test profile's opt-level 3, were most of a fresh `cargo test`'s compile time). Run one
+//! file's tests with `cargo test --test integration sweep::`.
+
+mod backtrack_nodes;
+mod cli;
+mod cli_count;
+mod construct;
+mod count;
+mod count_frontier;
+mod damaged_files;
+mod fast_paths;
+mod render;
+mod rules;
+mod solve;
+mod startmap;
+mod sweep;
+mod sweep_flags;
