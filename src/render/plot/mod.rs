@@ -1,0 +1,270 @@
+//! Sweep plots from a summary CSV: success rate against board size with one line per rule (the headline
+//! picture of a tie-break study), mean backtracks per size, and throughput (nodes per second).
+//!
+//! The CSV is read by header name (unknown columns are ignored); the columns used are `rows, cols,
+//! rule, method, closed, runs, feasible_runs, successes, success_rate, backtracks_mean,
+//! nodes_total, elapsed_ns_total`. Rows that share (rule, method, closed) and board are pooled:
+//! success rate = successes / feasible_runs (the `success_rate` column when no run was feasible),
+//! backtracks = run-weighted mean of `backtracks_mean`. Throughput is per method from board totals:
+//! the nodes of every row of a size over their time, sizes under [`MIN_TIMED_NS`] in all left out.
+//!
+//! A series with one run per size (a deterministic rule from one start) is drawn as markers, filled
+//! for a tour and hollow for none, each series on its own row near 100% and 0%, since as a line it
+//! would be spikes between 0 and 100 drawn over the others. Colour follows the rule, line style the
+//! method, and the legend sits in its own column beside the data.
+//!
+//! The x axis is the side `n` when every board is square, otherwise the number of squares
+//! `rows * cols` (so rectangular sweeps stay on one numeric axis). `--rules` and `--methods`
+//! ([`Filter`]) choose the rows; past `max_series` the later series in file order are left out and
+//! named ([`PlotReport`]). With every metric asked for, a plot that would carry nothing (no
+//! backtracks, nothing timed long enough) is skipped and the [`Skip`] says why.
+//!
+//! Text uses the bundled DejaVu Sans (`assets/`), registered with `plotters` at first use, so neither
+//! SVG nor PNG output needs a system font library.
+//!
+//! This file holds the entry [`write_plots`] with its options, report and error types; reading the
+//! CSV is in `summary`, choosing the series and computing each chart's numbers in `series`, and the
+//! drawing with `plotters` in `draw`, so that the numbers can be tested without a backend.
+
+mod draw;
+mod series;
+mod summary;
+
+use std::path::{Path, PathBuf};
+
+use super::select::{Filter, UnknownName};
+use draw::draw_file;
+use series::{chart_data, select_rows, select_series};
+
+pub(crate) use draw::{check_folder, ensure_font};
+pub use series::{DEFAULT_MAX_SERIES, MIN_TIMED_NS};
+pub use summary::{read_summary, Summary, SummaryRow};
+
+/// A plot could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum PlotError {
+    /// Reading or writing a file.
+    #[error("{path}: {cause}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        cause: std::io::Error,
+    },
+    /// A malformed CSV or a missing column.
+    #[error("{path}: {cause}")]
+    Csv {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong (names the record and the field).
+        cause: csv::Error,
+    },
+    /// A header and no data.
+    #[error("{0}: the summary has no rows")]
+    Empty(PathBuf),
+    /// A `--rules` or `--methods` name the file does not hold.
+    #[error(transparent)]
+    Unknown(#[from] UnknownName),
+    /// Every name is in the file, but no row has both a chosen rule and a chosen method.
+    #[error("no row has both one of the chosen rules and one of the chosen methods")]
+    NothingSelected,
+    /// A `meta.json` that is not JSON.
+    #[error("{path}: malformed meta.json: {cause} (it gives only the title: pass --title to plot without it)")]
+    Meta {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        cause: serde_json::Error,
+    },
+    /// The output name has an extension other than `.svg` or `.png`.
+    #[error("{0}: the output must end in .svg or .png")]
+    Extension(PathBuf),
+    /// The drawing library failed.
+    #[error("drawing {path}: {message}")]
+    Draw {
+        /// The file being drawn.
+        path: PathBuf,
+        /// The library's message.
+        message: String,
+    },
+}
+
+/// What a plot shows on its y axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Metric {
+    /// Success rate (%) of the feasible runs.
+    Success,
+    /// Mean backtracks per run.
+    Backtracks,
+    /// Nodes (squares entered) per second.
+    Throughput,
+}
+
+impl Metric {
+    /// Every metric, in output order.
+    pub const ALL: [Metric; 3] = [Metric::Success, Metric::Backtracks, Metric::Throughput];
+
+    /// The lower-case name, used in file names.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Success => "success",
+            Metric::Backtracks => "backtracks",
+            Metric::Throughput => "throughput",
+        }
+    }
+}
+
+/// Image format of a plot file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlotFormat {
+    /// Scalable vector graphics.
+    Svg,
+    /// PNG bitmap.
+    Png,
+}
+
+impl PlotFormat {
+    /// The format an output name asks for by its extension.
+    pub fn of(path: &Path) -> Result<PlotFormat, PlotError> {
+        match path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(|e| e.to_ascii_lowercase())
+            .as_deref()
+        {
+            Some("svg") => Ok(PlotFormat::Svg),
+            Some("png") => Ok(PlotFormat::Png),
+            _ => Err(PlotError::Extension(path.into())),
+        }
+    }
+}
+
+/// Where and how [`write_plots`] writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlotOptions {
+    /// The main output (`.svg` or `.png`): the success-rate plot, or the one `metric`.
+    pub output: PathBuf,
+    /// One metric into `output`, drawn even when flat; `None` writes the success plot and, beside
+    /// `output` as `STEM-backtracks.EXT` and `STEM-throughput.EXT`, the others that carry
+    /// information ([`Skip`]).
+    pub metric: Option<Metric>,
+    /// Also write a PNG next to every SVG.
+    pub png: bool,
+    /// Image size in pixels.
+    pub size: (u32, u32),
+    /// The rules and methods plotted.
+    pub filter: Filter,
+    /// Most series on one plot: the first ones in file order are kept, the rest named in
+    /// [`PlotReport::left_out`].
+    pub max_series: usize,
+}
+
+impl PlotOptions {
+    /// Options writing every informative metric to `output` and beside it, 900x560, all series up
+    /// to [`DEFAULT_MAX_SERIES`].
+    pub fn new(output: impl Into<PathBuf>) -> Self {
+        PlotOptions {
+            output: output.into(),
+            metric: None,
+            png: false,
+            size: (900, 560),
+            filter: Filter::default(),
+            max_series: DEFAULT_MAX_SERIES,
+        }
+    }
+}
+
+/// Why a plot of all metrics left one out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Skip {
+    /// No series backtracked: the plot would be a flat line at zero.
+    NoBacktracks,
+    /// No board size took [`MIN_TIMED_NS`] in all, so no rate is worth drawing.
+    Untimed,
+}
+
+impl std::fmt::Display for Skip {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Skip::NoBacktracks => write!(f, "no series has any backtracks"),
+            Skip::Untimed => write!(
+                f,
+                "no board size took {} ms in all, too short to time honestly",
+                MIN_TIMED_NS / 1_000_000
+            ),
+        }
+    }
+}
+
+/// What [`write_plots`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlotReport {
+    /// Files written, in order.
+    pub written: Vec<PathBuf>,
+    /// Plots not written, with why.
+    pub skipped: Vec<(PathBuf, Skip)>,
+    /// Labels of the series past `max_series`, not drawn.
+    pub left_out: Vec<String>,
+}
+
+/// Write the plots of the rows `opts.filter` selects.
+pub fn write_plots(summary: &Summary, opts: &PlotOptions) -> Result<PlotReport, PlotError> {
+    let format = PlotFormat::of(&opts.output)?;
+    let rows = select_rows(summary, &opts.filter)?;
+    let selected = select_series(&rows, opts.max_series);
+    let metrics: Vec<Metric> = match opts.metric {
+        Some(m) => vec![m],
+        None => Metric::ALL.to_vec(),
+    };
+    let mut report = PlotReport {
+        left_out: selected.left_out.clone(),
+        ..PlotReport::default()
+    };
+    for (i, &metric) in metrics.iter().enumerate() {
+        let path = if i == 0 {
+            opts.output.clone()
+        } else {
+            sibling(&opts.output, metric.name(), None)
+        };
+        let chart = chart_data(&summary.title, &rows, &selected, metric);
+        if opts.metric.is_none() {
+            if let Some(skip) = chart.skip {
+                report.skipped.push((path, skip));
+                continue;
+            }
+        }
+        draw_file(&chart, &path, format, opts.size)?;
+        report.written.push(path.clone());
+        if opts.png && format == PlotFormat::Svg {
+            let png = path.with_extension("png");
+            draw_file(&chart, &png, PlotFormat::Png, opts.size)?;
+            report.written.push(png);
+        }
+    }
+    Ok(report)
+}
+
+fn sibling(output: &Path, suffix: &str, ext: Option<&str>) -> PathBuf {
+    let stem = output
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "plot".into());
+    let ext = ext
+        .map(str::to_string)
+        .or_else(|| output.extension().map(|e| e.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "svg".into());
+    output.with_file_name(format!("{stem}-{suffix}.{ext}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn siblings_keep_the_extension() {
+        assert_eq!(
+            sibling(Path::new("out/plot.svg"), "backtracks", None),
+            PathBuf::from("out/plot-backtracks.svg")
+        );
+    }
+}
