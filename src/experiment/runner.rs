@@ -398,7 +398,7 @@ pub(super) fn worker_memory(spec: &Spec, lane_memory: f64) -> Option<(u64, Board
         .max_by_key(|&(bytes, _)| bytes)
 }
 
-/// Refuse a sweep whose workers would not fit in memory together ([`worker_memory`] each). A single
+/// Refuse a sweep whose workers would not fit in memory together (`worker_memory` each). A single
 /// run's own check cannot see the other workers. `--dry-run` asks it too.
 pub fn check_worker_memory(spec: &Spec, opts: &SweepOptions) -> Result<(), SweepError> {
     if let Some((bytes, board)) = worker_memory(spec, opts.lane_memory) {

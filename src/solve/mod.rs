@@ -15,7 +15,7 @@
 //! incremental loop (`warnsdorff::run` with [`warnsdorff::next_move`]) stays as its twin: it serves
 //! traces, [`Solver::solve_plain`], rules without a fast path, and the equality tests of
 //! `tests/fast_paths.rs`. The tie-break rules are one table (`rules/table.rs`); slow, obviously
-//! correct twins of the fast solvers are in [`reference`].
+//! correct twins of the fast solvers are in [`reference`](mod@reference).
 //!
 //! This file is the interface: the request, the outcome and its counters, and the [`Solver`]. The
 //! batch driver behind [`Solver::run_batch`] is in `walk/batch.rs`.

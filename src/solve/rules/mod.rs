@@ -1,5 +1,5 @@
 //! Tie-break rules for Warnsdorff's rule, each defined exactly as in the literature
-//! (`docs/REFERENCE.md`). Every rule has one line in [`table`], which drives parsing, display, the
+//! (`docs/REFERENCE.md`). Every rule has one line in `table.rs`, which drives parsing, display, the
 //! catalogue and the dispatch to the fast paths.
 //!
 //! A [`Rule`] is what the user names; a [`TieBreaker`] is the rule prepared for one run on one board
