@@ -12,7 +12,7 @@
 use super::bases::{self, Base, BaseSpec, Family, Shape};
 use super::build::{bands_from, part_from, split, BlockTiling, RootStart};
 use super::search::Goal;
-use super::transform::reflect;
+use super::transform::{corner_flips, reflect};
 use super::{ConstructError, START_BLOCK_BUDGET};
 use crate::board::{Board, Square};
 
@@ -124,16 +124,7 @@ pub(super) fn odd_grid(
     out: &mut Vec<Square>,
 ) -> Result<(), ConstructError> {
     let internal = |msg: String| ConstructError::Internal { board, msg };
-    let corner = match start {
-        None => Some((false, false)),
-        Some(s) => {
-            let (fr, fc) = (
-                s.row() as u32 + 1 == board.rows(),
-                s.col() as u32 + 1 == board.cols(),
-            );
-            ((fr || s.row() == 0) && (fc || s.col() == 0)).then_some((fr, fc))
-        }
-    };
+    let corner = corner_flips(board, start);
     if let Some((fr, fc)) = corner {
         // The committed path bases start at (0,0) of the top-left block.
         let rc = odd_cuts(board.rows(), 0)[0];

@@ -41,7 +41,7 @@ use search::{Goal, Graph, SearchOutcome};
 use strip::{
     four_row_outer, strip3_closed, strip3_open, strip4_open, strip_open_from, FOUR_ROW_PROOF,
 };
-use transform::{reflect, with_transpose};
+use transform::{corner_flips, reflect, with_transpose};
 
 /// Why [`construct`] returned no tour.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -235,16 +235,7 @@ pub fn construct_into(
     if !strip {
         return small_search(board, Closure::Open, start, out);
     }
-    let corner = match start {
-        None => Some((false, false)),
-        Some(s) => {
-            let (fr, fc) = (
-                s.row() as u32 + 1 == board.rows(),
-                s.col() as u32 + 1 == board.cols(),
-            );
-            ((fr || s.row() == 0) && (fc || s.col() == 0)).then_some((fr, fc))
-        }
-    };
+    let corner = corner_flips(board, start);
     let Some((flip_r, flip_c)) = corner else {
         let s = start.unwrap();
         let t = board.rows() != m;

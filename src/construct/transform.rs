@@ -8,6 +8,19 @@
 use super::ConstructError;
 use crate::board::{Board, Square};
 
+/// The mirrorings (rows, columns) that take the corner (0,0) to `start`, or `None` if `start` is
+/// not a corner; no start counts as (0,0). Plans that begin in a corner are written for (0,0) only.
+pub(super) fn corner_flips(board: Board, start: Option<Square>) -> Option<(bool, bool)> {
+    let Some(s) = start else {
+        return Some((false, false));
+    };
+    let (fr, fc) = (
+        s.row() as u32 + 1 == board.rows(),
+        s.col() as u32 + 1 == board.cols(),
+    );
+    ((fr || s.row() == 0) && (fc || s.col() == 0)).then_some((fr, fc))
+}
+
 /// Run `f` on the board transposed when `t`, then transpose the tour back in place.
 pub(super) fn with_transpose(
     board: Board,
