@@ -87,6 +87,13 @@ impl Layout {
         ]
     }
 
+    /// Whether padded squares `a` and `b` are a knight move apart: the one test, on padded indexes,
+    /// of whether a path's ends close it.
+    #[inline]
+    pub fn knight_apart(&self, a: usize, b: usize) -> bool {
+        self.offsets.iter().any(|&o| a.wrapping_add_signed(o) == b)
+    }
+
     /// The neighbour of padded index `p` by move `k` (0-based label). `p` must be an on-board square.
     #[inline(always)]
     pub fn step(&self, p: usize, k: usize) -> usize {

@@ -25,12 +25,7 @@ pub(crate) fn run<O: Observer>(
     loop {
         if state.depth() == squares {
             let head = state.head();
-            let closes = squares > 2
-                && state
-                    .layout()
-                    .offsets()
-                    .iter()
-                    .any(|&o| (head as isize + o) as usize == start);
+            let closes = squares > 2 && state.layout().knight_apart(head, start);
             let outcome = if !closure.is_closed() || closes {
                 Outcome::Found
             } else {

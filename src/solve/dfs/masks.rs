@@ -5,10 +5,10 @@
 //! orders of the rule families are in [`super::slots`]; the loop is the faster twin of
 //! [`super::sorted::search_sorted`]. Backtracking as defined in `docs/REFERENCE.md`.
 
+use super::has_free_neighbour;
 use super::slots::Slots;
 #[cfg(doc)]
 use super::sorted::search_sorted;
-use super::{has_free_neighbour, is_neighbour};
 use super::{CandidateOrder, Config, End, Flow};
 use crate::board::BORDER;
 use crate::solve::{Observer, Stats, TieBreaker};
@@ -92,7 +92,7 @@ pub(super) fn search_ordered<O: Observer>(
             stats.nodes += 1;
             let remaining = squares - state.depth();
             let dead = if remaining == 0 {
-                if (!cfg.closure.is_closed() || is_neighbour(state, q, start))
+                if (!cfg.closure.is_closed() || state.layout().knight_apart(q, start))
                     && on_tour(state) == Flow::Stop
                 {
                     return End::Stopped;

@@ -85,15 +85,6 @@ pub(crate) enum End {
     Budget,
 }
 
-#[inline]
-fn is_neighbour(state: &SearchState, a: usize, b: usize) -> bool {
-    state
-        .layout()
-        .offsets()
-        .iter()
-        .any(|&o| a.wrapping_add_signed(o) == b)
-}
-
 /// Bytes of `v` that are zero, as the high bit of each byte (the classic SWAR test, exact).
 #[inline(always)]
 fn zero_bytes(v: u64) -> u64 {

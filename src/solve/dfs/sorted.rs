@@ -4,7 +4,7 @@
 //! the same order, and the loop of every rule without a slot order. Backtracking as defined in
 //! `docs/REFERENCE.md`.
 
-use super::{has_free_neighbour, has_stranded_neighbour, is_neighbour};
+use super::{has_free_neighbour, has_stranded_neighbour};
 use super::{CandidateOrder, Config, End, Flow};
 use crate::solve::{Observer, Stats, TieBreaker};
 use crate::state::{SearchState, MAX_DEGREE};
@@ -135,7 +135,7 @@ pub(super) fn search_sorted<O: Observer>(
             stats.nodes += 1;
             let remaining = squares - state.depth();
             let dead = if remaining == 0 {
-                if (!cfg.closure.is_closed() || is_neighbour(state, q, start))
+                if (!cfg.closure.is_closed() || state.layout().knight_apart(q, start))
                     && on_tour(state) == Flow::Stop
                 {
                     return End::Stopped;

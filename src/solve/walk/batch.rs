@@ -247,11 +247,7 @@ fn walk_outcome(layout: &Layout, walk: &Walk, start: usize, closure: Closure) ->
     if walk.visited < squares {
         return Outcome::DeadEnd;
     }
-    let closes = squares > 2
-        && layout
-            .offsets()
-            .iter()
-            .any(|&o| walk.head.wrapping_add_signed(o) == start);
+    let closes = squares > 2 && layout.knight_apart(walk.head, start);
     if !closure.is_closed() || closes {
         Outcome::Found
     } else {
