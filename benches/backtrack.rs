@@ -25,6 +25,8 @@ fn requests(board: Board, closed: bool, rule: Rule, starts: &[Square]) -> Vec<Re
             rule,
             budget: 0,
             seed: 0,
+            closing: Default::default(),
+            prune: true,
         })
         .collect()
 }
@@ -64,7 +66,7 @@ fn bench(c: &mut Criterion) {
         ),
         (
             "8x8-closed/roth/all-starts",
-            requests(b8, true, Rule::Roth, &all8),
+            requests(b8, true, Rule::ROTH, &all8),
         ),
         (
             "8x8-closed/order:36875124/(6,3)",
@@ -72,13 +74,13 @@ fn bench(c: &mut Criterion) {
         ),
         (
             "8x8-closed/pohl/all-starts",
-            requests(b8, true, Rule::Pohl, &all8),
+            requests(b8, true, Rule::POHL, &all8),
         ),
         (
             "8x8-closed/random/all-starts-4-seeds",
             (0..4)
                 .flat_map(|seed| {
-                    requests(b8, true, Rule::Random, &all8)
+                    requests(b8, true, Rule::RANDOM, &all8)
                         .into_iter()
                         .map(move |r| Request { seed, ..r })
                 })

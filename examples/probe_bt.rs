@@ -28,6 +28,8 @@ fn main() {
             rule: rule.parse().unwrap(),
             budget,
             seed: 3,
+            closing: Default::default(),
+            prune: true,
         };
         nodes += s.run(&r).unwrap().stats.nodes;
     }

@@ -172,6 +172,8 @@ pub fn solve(
             rule,
             budget,
             seed,
+            closing: Default::default(),
+            prune: true,
         };
         let solution = Solver::new().solve(&req)?;
         Ok(Made::Searched { solution, budget })

@@ -203,6 +203,19 @@ impl SearchState {
         }
     }
 
+    /// Count the visited square `p` as free in its neighbours' degrees again, without leaving it
+    /// (the start of a start-last walk, entered only at the end). The degrees then no longer match
+    /// the path, so [`SearchState::check_invariants`] fails until the next reset; pure Warnsdorff
+    /// never unmakes, so nothing else reads the difference. Border bytes sit at `BORDER` = 0xF0 and
+    /// move by at most 8, so one more step up stays far from wrapping.
+    pub fn count_as_free_in_degrees(&mut self, p: usize) {
+        assert!(
+            self.is_visited(p),
+            "only a visited square is counted free again"
+        );
+        self.add_to_neighbours(p, 1);
+    }
+
     /// Visit the free square `p`. Panics if `p` is not free.
     #[inline(always)]
     pub fn make(&mut self, p: usize) {

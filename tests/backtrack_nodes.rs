@@ -18,6 +18,8 @@ fn total(rule: &str, closed: bool, starts: &[Square], seed: u64) -> (u64, u64) {
             rule: rule.parse::<Rule>().unwrap(),
             budget: 20_000_000,
             seed,
+            closing: Default::default(),
+            prune: true,
         };
         let s = solver.run(&r).unwrap();
         nodes += s.stats.nodes;

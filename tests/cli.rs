@@ -175,7 +175,7 @@ fn construct_at_a_start_it_does_not_reach_is_not_found() {
         .stderr(predicate::str::starts_with(
             "not found: construction cannot start",
         ));
-    // construction breaks no ties: a rule given with it is named as ignored
+    // construction breaks no ties: a rule given with it is refused, not printed as if it were used
     ktour()
         .args([
             "solve",
@@ -187,8 +187,8 @@ fn construct_at_a_start_it_does_not_reach_is_not_found() {
             "roth",
         ])
         .assert()
-        .success()
-        .stderr(predicate::str::contains("--rule roth is ignored"));
+        .code(2)
+        .stderr(predicate::str::contains("construction breaks no ties"));
 }
 
 #[test]

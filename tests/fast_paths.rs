@@ -7,10 +7,17 @@
 use ktour::board::{Board, Square};
 use ktour::solve::{reference, Method, Outcome, Request, Rule, RunSummary, Solver};
 
-/// Every rule of the table that applies from every start (`squirrel` starts in the corner only:
-/// its own tests below), and three more fixed orders.
+/// Every rule of the first wave that applies from every start (`squirrel` starts in the corner only:
+/// its own tests below), three more fixed orders, and the chains that take a fast path by their
+/// shape (a distance key with another order).
 fn rules() -> Vec<Rule> {
-    let orders = ["order:87654321", "order:58143627", "order:36875124"];
+    let orders = [
+        "order:87654321",
+        "order:58143627",
+        "order:36875124",
+        "roth+order:87654321",
+        "center+order:56781234",
+    ];
     Rule::catalogued()
         .filter(|r| *r != Rule::Squirrel)
         .chain(orders.iter().map(|r| r.parse().unwrap()))

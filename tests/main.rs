@@ -12,6 +12,7 @@ mod count_frontier;
 mod damaged_files;
 mod fast_paths;
 mod render;
+mod restarts;
 mod rules;
 mod solve;
 mod startmap;

@@ -59,7 +59,7 @@ fn each_rule_breaks_a_tie_differently_from_first() {
     for seed in 0..64 {
         let b = Board::square(8).unwrap();
         let mut state = SearchState::new(b);
-        let mut tb = TieBreaker::new(Rule::Random, state.layout(), sq(2, 3), seed).unwrap();
+        let mut tb = TieBreaker::new(Rule::RANDOM, state.layout(), sq(2, 3), seed).unwrap();
         state.make(state.layout().pad(sq(2, 3)));
         let (q, _) = next_move(&state, &mut tb).unwrap();
         seen.insert(state.layout().unpad(q));
@@ -205,6 +205,16 @@ fn fast_warnsdorff_equals_reference_for_every_rule_on_all_starts() {
         "roth",
         "roth-original",
         "center",
+        "pohl+random",
+        "roth+random",
+        "pohl+roth",
+        "center+pohl+order:87654321",
+        "roth+order:87654321",
+        "gfg",
+        "pohl+gfg",
+        "gfg:12345678",
+        "shuffle",
+        "pohl+shuffle",
     ];
     for (r, c) in [
         (5, 5),
@@ -283,7 +293,7 @@ fn random_is_reproducible_per_seed() {
     let b = Board::square(30).unwrap();
     let mut solver = Solver::new();
     let run = |solver: &mut Solver, seed| {
-        let mut req = Request::warnsdorff(b, sq(0, 0), Rule::Random);
+        let mut req = Request::warnsdorff(b, sq(0, 0), Rule::RANDOM);
         req.seed = seed;
         solver.solve(&req).unwrap().squares
     };
@@ -291,7 +301,7 @@ fn random_is_reproducible_per_seed() {
     assert_eq!(a, run(&mut solver, 1));
     assert_ne!(a, run(&mut solver, 2));
     // backtracking with random too
-    let mut req = Request::warnsdorff(b, sq(0, 0), Rule::Random);
+    let mut req = Request::warnsdorff(b, sq(0, 0), Rule::RANDOM);
     req.method = ktour::solve::Method::Backtrack;
     req.budget = 100_000;
     req.seed = 5;

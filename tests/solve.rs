@@ -1,11 +1,11 @@
 //! The foundation: test vectors from the literature, exhaustive proofs on small boards, closed tours,
 //! the existence oracle against search, and the explicit stack. Every tour goes through the verifier.
 
-use ktour::board::Closure;
+use ktour::board::{is_closed_tour, Closure};
 use ktour::board::{Board, Square};
 use ktour::exists;
 use ktour::solve::{
-    reference, Impossibility, Method, Outcome, Request, Rule, Solution, Solver, Stats,
+    reference, Closing, Impossibility, Method, Outcome, Request, Rule, Solution, Solver, Stats,
 };
 use ktour::verify::{verify_path, verify_tour, TourKind};
 
@@ -22,6 +22,8 @@ fn req(board: Board, start: Square, method: Method, closed: bool) -> Request {
         rule: Rule::FIRST,
         budget: 0,
         seed: 0,
+        closing: Default::default(),
+        prune: true,
     }
 }
 
@@ -400,6 +402,53 @@ fn textbook_baseline_walks_like_the_solver() {
     }
 }
 
+/// Pure Warnsdorff keeping its start for last (HaskellWiki's closed-tour heuristic) against its
+/// definition: the same walk on every start of small boards, for rules with and without random
+/// parts; a closed tour exactly when the walk covers the board next to its start.
+#[test]
+fn start_last_walks_equal_the_reference() {
+    let mut solver = Solver::new();
+    let (mut closed_tours, mut walks) = (0, 0);
+    for n in 5..=10 {
+        let b = Board::square(n).unwrap();
+        for rule in [
+            "first",
+            "pohl",
+            "roth-original",
+            "random",
+            "pohl+gfg",
+            "order:87654321",
+        ] {
+            let rule: Rule = rule.parse().unwrap();
+            for start in b.squares() {
+                let r = Request {
+                    rule,
+                    seed: 5 + start.col() as u64,
+                    closing: Closing::StartLast,
+                    ..req(b, start, Method::Warnsdorff, true)
+                };
+                let sol = solver.solve_by_search_alone(&r).unwrap();
+                let want =
+                    reference::warnsdorff_closing(b, start, rule, r.seed, Closing::StartLast);
+                assert_eq!(sol.squares, want, "{b} {rule} from {start}");
+                let covers = want.len() == b.len() as usize;
+                let closes = covers && is_closed_tour(&want);
+                let expected = match (covers, closes) {
+                    (true, true) => Outcome::Found,
+                    (true, false) => Outcome::NotClosed,
+                    _ => Outcome::DeadEnd,
+                };
+                assert_eq!(sol.outcome, expected, "{b} {rule} from {start}");
+                check(&sol);
+                closed_tours += usize::from(closes);
+                walks += 1;
+            }
+        }
+    }
+    // the heuristic closes a good share of these walks, and they differ from the checking walk
+    assert!(closed_tours * 10 > walks, "{closed_tours} of {walks}");
+}
+
 #[test]
 fn backtrack_finds_the_first_tour_of_the_recursive_reference() {
     // Warnsdorff-ordered backtracking against its definition by plain recursion: the same first tour
@@ -411,6 +460,10 @@ fn backtrack_finds_the_first_tour_of_the_recursive_reference() {
         "center",
         "roth-original",
         "order:36875124",
+        "pohl+roth",
+        "center+pohl+order:87654321",
+        "roth+order:56781234",
+        "pohl+order:(2,1)(2,-1)(1,2)(1,-2)(-1,2)(-1,-2)(-2,1)(-2,-1)",
     ];
     let budget = 50_000;
     let mut solver = Solver::new();
@@ -421,21 +474,27 @@ fn backtrack_finds_the_first_tour_of_the_recursive_reference() {
         for rule in rules {
             let rule: Rule = rule.parse().unwrap();
             for start in starts {
-                for closed in [false, true] {
+                for (closed, prune) in [(false, true), (true, true), (false, false), (true, false)]
+                {
                     if closed && b.len() % 2 == 1 {
                         continue; // no closed tour, and an exhaustive search would be long
                     }
                     let r = Request {
                         rule,
                         budget,
+                        prune,
                         ..req(b, start, Method::Backtrack, closed)
                     };
                     let sol = solver.solve_by_search_alone(&r).unwrap();
                     check(&sol);
+                    let closure = Closure::of(closed);
                     let want =
-                        reference::backtrack_recursive(b, start, rule, Closure::of(closed), budget);
+                        reference::backtrack_recursive(b, start, rule, closure, budget, prune);
                     let got = (sol.outcome, sol.squares, sol.stats.nodes);
-                    assert_eq!(got, want, "{b} {start:?} {rule} closed={closed}");
+                    assert_eq!(
+                        got, want,
+                        "{b} {start:?} {rule} closed={closed} prune={prune}"
+                    );
                     compared += 1;
                     backtracked += usize::from(sol.stats.backtracks > 0);
                 }

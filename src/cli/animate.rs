@@ -51,6 +51,8 @@ pub fn run(args: AnimateArgs) -> anyhow::Result<ExitStatus> {
         rule,
         budget: args.budget,
         seed: args.seed,
+        closing: Default::default(),
+        prune: true,
     };
     let replay = match trace_run(&req) {
         Ok(r) => r,

@@ -1,7 +1,8 @@
-//! `ktour rules`: the tie-break rules, one line each, with their sources.
+//! `ktour rules`: the parts of the rule algebra and the whole rules, one line each, with their
+//! sources, then how parts make a rule.
 
 use super::ExitStatus;
-use crate::solve::rules::RULE_CATALOGUE;
+use crate::solve::rules::{RULE_CATALOGUE, RULE_SYNTAX};
 use clap::Args;
 
 /// Arguments of `ktour rules` (none).
@@ -17,5 +18,7 @@ pub fn run(_: RulesArgs) -> anyhow::Result<ExitStatus> {
     for (name, what) in RULE_CATALOGUE {
         println!("{name:width$}  {what}");
     }
+    println!();
+    println!("{RULE_SYNTAX}");
     Ok(ExitStatus::Success)
 }

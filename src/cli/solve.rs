@@ -7,7 +7,7 @@ use crate::auto::{self, AutoError, Made, Route};
 use crate::board::Closure;
 use crate::board::{Board, Square};
 use crate::construct::ConstructError;
-use crate::solve::{Impossibility, Method, Outcome, Request, Rule, Solver};
+use crate::solve::{Closing, Impossibility, Method, Outcome, Request, Rule, RuleSeq, Solver};
 use crate::tour::{format_grid, format_moves, StatsRecord, TourRecord};
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
@@ -42,12 +42,26 @@ pub struct SolveArgs {
     closed: bool,
     /// auto (search small boards, construct large ones), warnsdorff, backtrack, naive, rotate
     /// (Warnsdorff + Pósa rotations to close), or construct (divide and conquer, any size).
-    /// `warnsdorff --closed` means rotate.
+    /// `warnsdorff --closed` is pure Warnsdorff asked for a closed tour: it says whether the walk
+    /// closed (exit 1 when not).
     #[arg(long, default_value = "auto")]
     method: String,
-    /// Tie-break rule (`ktour rules` lists them) [default: first]. Construction uses none.
+    /// Tie-break rule (`ktour rules` lists them and the algebra: `pohl+random`, `order:...`), or
+    /// rules tried in turn as `a|b|c` [default: first]. Construction uses none.
     #[arg(long)]
     rule: Option<String>,
+    /// Attempts at most: the rules of --rule in turn, each attempt with its own seed derived from
+    /// --seed, until one finds a tour (closed with --closed) [default: the rules in --rule].
+    #[arg(long)]
+    attempts: Option<u32>,
+    /// Closed pure Warnsdorff keeps its start for last (HaskellWiki's heuristic): the start counts
+    /// in its neighbours' degrees until the walk returns to it.
+    #[arg(long)]
+    start_last: bool,
+    /// Backtracking without cutting branches at stranded squares, as published programs that do
+    /// not prune search (for comparing node counts).
+    #[arg(long)]
+    no_prune: bool,
     /// Node budget for the searches (squares entered); 0 = unlimited.
     #[arg(long, default_value_t = crate::experiment::SOLVE_BUDGET)]
     budget: u64,
@@ -78,6 +92,8 @@ struct Finished {
     note: &'static str,
     /// Why no tour exists, when construction proved it.
     proof: Option<String>,
+    /// Attempts made and allowed, when restarts were asked for.
+    attempts: Option<(u32, u32)>,
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitStatus> {
@@ -86,15 +102,24 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitStatus> {
     let strategy = match args.method.as_str() {
         "auto" => Strategy::Auto,
         "construct" => Strategy::Construct,
-        "warnsdorff" if args.closed => Strategy::Search(Method::Rotate),
         m => Strategy::Search(
             m.parse()
                 .map_err(|e: String| anyhow::anyhow!("{e}, construct, auto"))?,
         ),
     };
-    let rule: Rule = args.rule.as_deref().unwrap_or("first").parse()?;
-    if let (Strategy::Construct, Some(name)) = (&strategy, &args.rule) {
-        eprintln!("note: --rule {name} is ignored: construction breaks no ties");
+    let seq: RuleSeq = args.rule.as_deref().unwrap_or("first").parse()?;
+    let rule = seq.first();
+    // construction breaks no ties; `auto` uses the rule when it searches
+    if matches!(strategy, Strategy::Construct) && seq != RuleSeq::One(Rule::FIRST) {
+        bail!("--rule {seq}: construction breaks no ties; give a search method (or auto) to use a rule");
+    }
+    let searching = matches!(strategy, Strategy::Search(_));
+    if !searching && (args.attempts.is_some() || args.start_last || args.no_prune) {
+        bail!("--attempts, --start-last and --no-prune are options of a chosen search method, not of {}", args.method);
+    }
+    let limit = args.attempts.unwrap_or(seq.rules().len() as u32);
+    if limit == 0 {
+        bail!("--attempts 0: give at least 1");
     }
     let closure = match strategy {
         Strategy::Search(method) => method.seeks(Closure::of(args.closed)),
@@ -122,12 +147,22 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitStatus> {
                     rule,
                     budget: args.budget,
                     seed: args.seed,
+                    closing: if args.start_last {
+                        Closing::StartLast
+                    } else {
+                        Closing::Check
+                    },
+                    prune: !args.no_prune,
                 };
+                req.check()?;
+                let (solution, made_attempts) = Solver::new().solve_attempts(&req, &seq, limit)?;
                 let made = Made::Searched {
-                    solution: Solver::new().solve(&req)?,
+                    solution,
                     budget: args.budget,
                 };
-                finished(board, closure, start, made, "")
+                let mut f = finished(board, closure, start, made, "");
+                f.attempts = (limit > 1).then_some((made_attempts, limit));
+                f
             }
             Strategy::Construct => {
                 if let Some(status) = no_tour(board, start, closure) {
@@ -191,6 +226,7 @@ fn finished(
         budget: 0,
         note,
         proof: Some(proof),
+        attempts: None,
     };
     match made {
         Made::NoTour(reason) => proved(reason.to_string()),
@@ -201,6 +237,7 @@ fn finished(
             budget,
             note,
             proof: None,
+            attempts: None,
         },
         Made::Built {
             squares,
@@ -224,6 +261,7 @@ fn finished(
             budget: 0,
             note,
             proof: None,
+            attempts: None,
         },
     }
 }
@@ -289,9 +327,10 @@ fn summary_line(f: &Finished, start: Square) -> String {
         Outcome::Found if rec.closed => "found a closed tour".to_string(),
         Outcome::Found => "found an open tour".to_string(),
         Outcome::DeadEnd => format!("dead end after {} of {total} squares", rec.squares.len()),
-        Outcome::NotClosed => {
+        Outcome::NotClosed if rec.method == Method::Rotate.name() => {
             "visited every square but could not close the path (Pósa rotations gave up)".to_string()
         }
+        Outcome::NotClosed => "found an open tour that does not close".to_string(),
         Outcome::BudgetExhausted => format!("node budget of {} exhausted (--budget)", f.budget),
         Outcome::Impossible(_) => format!(
             "no {} tour from {},{} (search exhausted, or proved)",
@@ -306,8 +345,12 @@ fn summary_line(f: &Finished, start: Square) -> String {
         1 => ", 1 Pósa rotation".to_string(),
         n => format!(", {n} Pósa rotations"),
     };
+    let attempts = match f.attempts {
+        Some((made, limit)) => format!(" at attempt {made} of at most {limit}"),
+        None => String::new(),
+    };
     format!(
-        "{}{what} on {}x{} from {},{} ({} / {}): {} nodes, {} backtracks, {} ties{rotations}, {:.3} ms",
+        "{}{what}{attempts} on {}x{} from {},{} ({} / {}): {} nodes, {} backtracks, {} ties{rotations}, {:.3} ms",
         f.note,
         rec.rows,
         rec.cols,

@@ -74,7 +74,8 @@ struct SpecKeyArgs {
     /// all, corner, corners, sample:K, or squares ROW,COL separated by ';' (0,0;1,2).
     #[arg(long)]
     starts: Option<String>,
-    /// Tie-break rules separated by commas (first,roth; order:* is all 40,320 orderings).
+    /// Tie-break rules separated by commas (first,roth,pohl+random; order:* is all 40,320
+    /// orderings; a|b|c tries rules in turn, see --attempts).
     #[arg(long)]
     rules: Option<String>,
     /// Methods separated by commas: warnsdorff, backtrack, naive, rotate.
@@ -95,6 +96,16 @@ struct SpecKeyArgs {
     /// Closed tours only (--closed=false turns off a spec file's closed = true).
     #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     closed: Option<bool>,
+    /// Attempts per run at most, the rules of a sequence a|b|c in turn, each with its own seed,
+    /// until one succeeds (a closed tour with --closed).
+    #[arg(long, value_name = "N")]
+    attempts: Option<u32>,
+    /// Closed pure-Warnsdorff runs keep their start for last (closing = "start-last").
+    #[arg(long)]
+    start_last: bool,
+    /// Backtracking does not prune stranded squares (prune = false).
+    #[arg(long)]
+    no_prune: bool,
 }
 
 impl SpecKeyArgs {
@@ -111,6 +122,9 @@ impl SpecKeyArgs {
             budget: self.budget.clone(),
             record: self.record.clone(),
             closed: self.closed,
+            attempts: self.attempts,
+            start_last: self.start_last,
+            no_prune: self.no_prune,
         }
     }
 }

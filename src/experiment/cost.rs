@@ -18,14 +18,14 @@ fn step_ns(rule: Rule, lanes: usize) -> f64 {
     } else {
         (4.6, 6.4, 4.8, 7.8)
     };
-    match rule.entry().kind {
-        Kind::Fixed => first,
+    match rule.kind() {
+        Kind::Fixed(_) => first,
         Kind::Distance(..) => distance,
         Kind::Pohl => pohl,
         Kind::Random => random,
         Kind::Squirrel => 4.2,
         // no fast path: the plain loop, unmeasured; the slowest kernel figure is the least wrong
-        Kind::Key(_) => random.max(pohl),
+        Kind::Plain => random.max(pohl),
     }
 }
 
@@ -76,7 +76,8 @@ pub fn sweep_cost(spec: &Spec, plan: &Plan, chunks: &[Chunk], lane_memory: f64) 
                 cost.walk_runs += runs;
                 cost.walk_steps += squares;
                 let lanes = crate::solve::interleaved_lanes(board, lane_memory);
-                cost.walk_core_seconds += squares as f64 * step_ns(group.rule, lanes) * 1e-9;
+                cost.walk_core_seconds +=
+                    squares as f64 * step_ns(group.rule.first(), lanes) * 1e-9;
             }
             Method::Backtrack | Method::Naive => {
                 cost.search_runs += runs;

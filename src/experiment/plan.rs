@@ -12,7 +12,7 @@ use super::size::{chunk_runs, rule_applies, PlanSize};
 use super::spec::{Budget, Spec, StartSet};
 use crate::board::Closure;
 use crate::board::{Board, Square};
-use crate::solve::{Method, Request, Rule};
+use crate::solve::{Closing, Method, Request, Rule, RuleSeq};
 use rand::seq::index::sample;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -22,10 +22,12 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 pub struct Group {
     /// Index into the plan's boards.
     pub board: usize,
-    /// The rule.
-    pub rule: Rule,
+    /// The rule, or rules tried in turn.
+    pub rule: RuleSeq,
     /// The method.
     pub method: Method,
+    /// Attempts per run at most (1: no restarts).
+    pub attempts: u32,
     /// Runs per start (trials for random rules, else 1).
     pub trials: u32,
     /// Global number of the group's first run.
@@ -56,6 +58,9 @@ pub struct Job {
     pub job: u64,
     /// Trial number (0-based).
     pub trial: u32,
+    /// Attempts at most ([`crate::solve::Solver::run_attempts`] with the group's rules when more
+    /// than one; the request holds the first rule).
+    pub attempts: u32,
     /// The request to solve.
     pub request: Request,
 }
@@ -74,6 +79,8 @@ pub struct Plan {
     closed: bool,
     seed: u64,
     budget: Budget,
+    closing: Closing,
+    prune: bool,
 }
 
 fn starts_for(
@@ -184,14 +191,17 @@ impl Plan {
             .map_err(|_| too_big())?;
         let mut next_job = 0u64;
         for (bi, &board) in boards.iter().enumerate() {
-            for &rule in &spec.rules {
+            for rule in &spec.rules {
                 // squirrel is defined from the corner of n x n only: its group keeps just that start
-                if !starts[bi].iter().any(|&s| rule_applies(rule, board, s)) {
+                if !starts[bi]
+                    .iter()
+                    .any(|&s| rule_applies(rule.first(), board, s))
+                {
                     continue;
                 }
                 for &method in &spec.methods {
                     let trials = if rule.is_random() { f.trials } else { 1 };
-                    let n_starts = if rule == Rule::Squirrel {
+                    let n_starts = if rule.first() == Rule::Squirrel {
                         1
                     } else {
                         starts[bi].len() as u64
@@ -213,8 +223,9 @@ impl Plan {
                     }
                     groups.push(Group {
                         board: bi,
-                        rule,
+                        rule: rule.clone(),
                         method,
+                        attempts: spec.attempts_of(rule),
                         trials,
                         first_job: next_job,
                         runs,
@@ -231,6 +242,8 @@ impl Plan {
             closed: f.closed,
             seed: f.seed,
             budget: spec.budget,
+            closing: spec.closing,
+            prune: spec.prune,
         })
     }
 
@@ -257,7 +270,7 @@ impl Plan {
     pub fn job(&self, g: u32, i: u32) -> Job {
         let group = &self.groups[g as usize];
         let board = self.boards[group.board];
-        let (start, trial) = if group.rule == Rule::Squirrel {
+        let (start, trial) = if group.rule.first() == Rule::Squirrel {
             (Square::new(0, 0), i)
         } else {
             let starts = &self.starts[group.board];
@@ -266,14 +279,22 @@ impl Plan {
         Job {
             job: group.first_job + i as u64,
             trial,
+            attempts: group.attempts,
             request: Request {
                 board,
                 start,
                 closure: Closure::of(self.closed),
                 method: group.method,
-                rule: group.rule,
+                rule: group.rule.first(),
                 budget: self.budget.for_board(board),
                 seed: run_seed(self.seed, board, start, trial),
+                // the options apply to the methods that have them (validation checked they are
+                // meant for a method of the sweep)
+                closing: match group.method {
+                    Method::Warnsdorff => self.closing,
+                    _ => Closing::Check,
+                },
+                prune: self.prune || group.method != Method::Backtrack,
             },
         }
     }

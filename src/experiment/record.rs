@@ -43,6 +43,14 @@ pub struct RunRow<'a> {
     pub ties: u64,
     /// Wall-clock nanoseconds (timing column: varies between runs of the same spec).
     pub elapsed_ns: u64,
+    /// Attempts made (1 without restarts): the one that succeeded, or the limit. `solve` with the
+    /// run's seed, rule and `--attempts` replays them.
+    #[serde(default = "one_attempt")]
+    pub attempt: u32,
+}
+
+fn one_attempt() -> u32 {
+    1
 }
 
 /// How a counter of a [`Tally`] adds up across chunks, shards and resumes.
@@ -55,6 +63,10 @@ pub enum CounterKind {
     /// A sum of wall-clock time: added, but left out of the journal's checksum, because it varies
     /// between runs of the same spec while the journal does not.
     Timing,
+    /// A count added after journals were first written: added; read as 0 where a journal has no
+    /// column for it, and in the checksum only when not 0, so that older journals read and check
+    /// as they did.
+    Later,
 }
 
 /// One counter of a [`Tally`]: its field and column name, and how it adds up.
@@ -110,7 +122,7 @@ tally! {
         feasible_runs: Sum,
         /// Runs that found a tour.
         successes: Sum,
-        /// Pure Warnsdorff dead ends (and `not-closed`).
+        /// Pure Warnsdorff dead ends.
         dead_ends: Sum,
         /// Searches stopped by the budget.
         budget_exhausted: Sum,
@@ -128,6 +140,10 @@ tally! {
         ties_total: Sum,
         /// Sum of wall-clock nanoseconds (timing column).
         elapsed_ns_total: Timing,
+        /// Walks that covered the board but whose ends are not a knight move apart (closed asked).
+        not_closed: Later,
+        /// Attempts past the first, summed (0 without restarts).
+        restarts_total: Later,
     }
 }
 
@@ -138,10 +154,12 @@ impl Tally {
         self.feasible_runs += feasible as u64;
         match s.outcome {
             Outcome::Found => self.successes += 1,
-            Outcome::DeadEnd | Outcome::NotClosed => self.dead_ends += 1,
+            Outcome::DeadEnd => self.dead_ends += 1,
+            Outcome::NotClosed => self.not_closed += 1,
             Outcome::BudgetExhausted => self.budget_exhausted += 1,
             Outcome::Impossible(_) => self.impossible += 1,
         }
+        self.restarts_total += u64::from(s.attempts.saturating_sub(1));
         self.visited_total += s.visited as u64;
         self.nodes_total += s.stats.nodes;
         self.backtracks_total += s.stats.backtracks;
@@ -157,7 +175,8 @@ impl Tally {
         self.runs += 1;
         match &*row.outcome {
             "found" => self.successes += 1,
-            "dead-end" | "not-closed" => self.dead_ends += 1,
+            "dead-end" => self.dead_ends += 1,
+            "not-closed" => self.not_closed += 1,
             "budget" => self.budget_exhausted += 1,
             "no-tour-theorem" | "no-tour-exhausted" => self.impossible += 1,
             _ => {}
@@ -167,6 +186,7 @@ impl Tally {
         self.backtracks_total += row.backtracks;
         self.backtracks_max = self.backtracks_max.max(row.backtracks);
         self.ties_total += row.ties;
+        self.restarts_total += u64::from(row.attempt.saturating_sub(1));
     }
 
     /// The same counts as `o`, leaving aside what rows do not hold ([`Tally::add_row`]).
@@ -185,7 +205,7 @@ impl Tally {
         for ((n, m), counter) in counts.iter_mut().zip(o.counts()).zip(&Tally::COUNTERS) {
             *n = match counter.kind {
                 CounterKind::Max => (*n).max(m),
-                CounterKind::Sum | CounterKind::Timing => *n + m,
+                CounterKind::Sum | CounterKind::Timing | CounterKind::Later => *n + m,
             };
         }
         *self = Tally::from_counts(counts);
@@ -237,7 +257,12 @@ impl ChunkRow {
         h.update(&self.chunk.to_le_bytes());
         h.update(&self.group.to_le_bytes());
         for (n, counter) in self.tally.counts().into_iter().zip(&Tally::COUNTERS) {
-            if counter.kind != CounterKind::Timing {
+            let hashed = match counter.kind {
+                CounterKind::Timing => false,
+                CounterKind::Later => n != 0,
+                CounterKind::Sum | CounterKind::Max => true,
+            };
+            if hashed {
                 h.update(&n.to_le_bytes());
             }
         }
@@ -346,7 +371,11 @@ impl<'de> Deserialize<'de> for ChunkRow {
                 let mut values = [0; COUNTERS];
                 for ((value, count), counter) in values.iter_mut().zip(counts).zip(&Tally::COUNTERS)
                 {
-                    *value = count.ok_or_else(|| A::Error::missing_field(counter.name))?;
+                    *value = match (count, counter.kind) {
+                        (Some(n), _) => n,
+                        (None, CounterKind::Later) => 0,
+                        (None, _) => return Err(A::Error::missing_field(counter.name)),
+                    };
                 }
                 Ok(ChunkRow {
                     chunk: chunk.ok_or_else(|| A::Error::missing_field("chunk"))?,
@@ -384,7 +413,7 @@ pub struct SummaryRow {
     pub success_rate: f64,
     /// successes / feasible_runs (empty when no run was feasible).
     pub success_rate_feasible: Option<f64>,
-    /// Dead ends (pure Warnsdorff; `not-closed` included).
+    /// Dead ends (pure Warnsdorff).
     pub dead_ends: u64,
     /// Runs stopped by the budget.
     pub budget_exhausted: u64,
@@ -405,6 +434,10 @@ pub struct SummaryRow {
     /// Whether every run of the group is counted: false after an interrupt or a failed write, in a
     /// shard's folder (the other shards hold the rest), and in a merge missing a shard.
     pub complete: bool,
+    /// Walks that covered the board but did not close (closed asked): not in `dead_ends`.
+    pub not_closed: u64,
+    /// Mean attempts per run (1 without restarts); `successes` are those within the limit.
+    pub attempts_mean: f64,
 }
 
 impl SummaryRow {
@@ -447,6 +480,12 @@ impl SummaryRow {
             ties_total: t.ties_total,
             elapsed_ns_total: t.elapsed_ns_total,
             complete: t.runs == group_runs,
+            not_closed: t.not_closed,
+            attempts_mean: if t.runs == 0 {
+                0.0
+            } else {
+                1.0 + per_run(t.restarts_total)
+            },
         }
     }
 }
@@ -481,6 +520,7 @@ mod tests {
                     ties: 2,
                     ..Stats::default()
                 },
+                attempts: 3,
             };
             let row = RunRow {
                 job: 0,
@@ -500,6 +540,7 @@ mod tests {
                 backtracks: 3,
                 ties: 2,
                 elapsed_ns: 0,
+                attempt: 3,
             };
             let (mut from_run, mut from_row) = (Tally::default(), Tally::default());
             from_run.add_run(&run, true);
@@ -540,8 +581,10 @@ mod tests {
             backtracks_max: 12,
             ties_total: 7,
             elapsed_ns_total: 5555,
+            not_closed: 0,
+            restarts_total: 0,
         };
-        let header = "chunk,group,runs,feasible_runs,successes,dead_ends,budget_exhausted,impossible,visited_total,nodes_total,backtracks_total,backtracks_max,ties_total,elapsed_ns_total,check\n";
+        let header = "chunk,group,runs,feasible_runs,successes,dead_ends,budget_exhausted,impossible,visited_total,nodes_total,backtracks_total,backtracks_max,ties_total,elapsed_ns_total,not_closed,restarts_total,check\n";
         assert_eq!(ChunkRow::header(), header);
         let row = ChunkRow::new(3, 1, &t);
         assert_eq!(row.check, Some(3306240616));
@@ -550,13 +593,20 @@ mod tests {
         let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
         assert_eq!(
             text,
-            format!("{header}3,1,10,9,8,1,1,0,250,300,40,12,7,5555,3306240616\n")
+            format!("{header}3,1,10,9,8,1,1,0,250,300,40,12,7,5555,0,0,3306240616\n")
         );
         let mut r = csv::Reader::from_reader(text.as_bytes());
         let back: Vec<ChunkRow> = r.deserialize().collect::<Result<_, _>>().unwrap();
         assert_eq!(back, std::slice::from_ref(&row));
+        // a journal from before the later counters reads and checks as it did
+        let before = "chunk,group,runs,feasible_runs,successes,dead_ends,budget_exhausted,impossible,visited_total,nodes_total,backtracks_total,backtracks_max,ties_total,elapsed_ns_total,check\n3,1,10,9,8,1,1,0,250,300,40,12,7,5555,3306240616\n";
+        let mut r = csv::Reader::from_reader(before.as_bytes());
+        let back: Vec<ChunkRow> = r.deserialize().collect::<Result<_, _>>().unwrap();
+        assert_eq!(back, std::slice::from_ref(&row));
+        assert_eq!(back[0].checksum(), 3306240616);
         // a journal from before the check column reads as unchecked
-        let old = header.replace(",check", "") + "3,1,10,9,8,1,1,0,250,300,40,12,7,5555\n";
+        let old = header.replace(",not_closed,restarts_total,check", "")
+            + "3,1,10,9,8,1,1,0,250,300,40,12,7,5555\n";
         let mut r = csv::Reader::from_reader(old.as_bytes());
         let back: Vec<ChunkRow> = r.deserialize().collect::<Result<_, _>>().unwrap();
         assert_eq!(back, [ChunkRow { check: None, ..row }]);
@@ -626,7 +676,7 @@ mod tests {
             let (x, y) = (a.counts()[i], b.counts()[i]);
             let want = match counter.kind {
                 CounterKind::Max => x.max(y),
-                CounterKind::Sum | CounterKind::Timing => x + y,
+                CounterKind::Sum | CounterKind::Timing | CounterKind::Later => x + y,
             };
             assert_eq!(sum.counts()[i], want, "{}", counter.name);
         }

@@ -281,14 +281,16 @@ fn run_block(
             jobs.extend((c.from..c.to).map(|i| plan.job(c.group, i)));
         }
         reqs.extend(jobs.iter().map(|j| j.request));
-        let ran = solver.run_batch(reqs, out);
+        let ran = run_jobs(plan, batch, jobs, reqs, solver, out);
         let mut at = 0;
         for &chunk in batch {
             let n = (chunk.to - chunk.from) as usize;
             if at + n > out.len() {
                 break; // the batch stopped at a run of this chunk
             }
-            match add_chunk(lines, &chunk, &jobs[at..at + n], &out[at..at + n], record) {
+            let rule = plan.groups[chunk.group as usize].rule.to_string();
+            let (jobs, out) = (&jobs[at..at + n], &out[at..at + n]);
+            match add_chunk(lines, &chunk, &rule, jobs, out, record) {
                 Ok(tally) => done.push((chunk, tally)),
                 Err(e) => return (done, Some(e)),
             }
@@ -307,11 +309,41 @@ fn run_block(
     (done, None)
 }
 
+/// Run `reqs` (the runs of `jobs`, of the chunks `batch`), appending one summary each to `out`:
+/// through [`Solver::run_batch`], or, for a group with restarts, one [`Solver::run_attempts`] a run
+/// (whose summary counts its attempts and every attempt's time).
+fn run_jobs(
+    plan: &Plan,
+    batch: &[Chunk],
+    jobs: &[super::plan::Job],
+    reqs: &[Request],
+    solver: &mut Solver,
+    out: &mut Vec<RunSummary>,
+) -> Result<(), crate::solve::SolveError> {
+    if jobs.iter().all(|j| j.attempts == 1) {
+        return solver.run_batch(reqs, out);
+    }
+    let mut at = 0;
+    for c in batch {
+        let group = &plan.groups[c.group as usize];
+        for req in &reqs[at..at + (c.to - c.from) as usize] {
+            out.push(
+                solver
+                    .run_attempts(req, &group.rule, group.attempts)?
+                    .summary,
+            );
+        }
+        at += (c.to - c.from) as usize;
+    }
+    Ok(())
+}
+
 /// Tally one chunk's runs and add its lines: its runs' rows if runs are recorded (straight into
 /// the CSV buffer, borrowing the names: no allocation per row), then its journal row.
 fn add_chunk(
     lines: &mut ChunkLines,
     chunk: &Chunk,
+    rule: &str,
     jobs: &[super::plan::Job],
     out: &[RunSummary],
     record: RecordLevel,
@@ -321,10 +353,7 @@ fn add_chunk(
     // closure the solver seeks (`rotate` always closes), as the solver judges them
     let (board, closure) = (jobs[0].request.board, jobs[0].request.closure_sought());
     let board_ok = exists::tour(board, closure).is_ok();
-    let (rule, method) = (
-        jobs[0].request.rule.to_string(),
-        jobs[0].request.method.name(),
-    );
+    let method = jobs[0].request.method.name();
     for (job, s) in jobs.iter().zip(out) {
         let feasible = board_ok && exists::parity_allows(board, job.request.start, closure);
         tally.add_run(s, feasible);
@@ -348,6 +377,7 @@ fn add_chunk(
                 backtracks: s.stats.backtracks,
                 ties: s.stats.ties,
                 elapsed_ns: s.stats.elapsed_ns,
+                attempt: s.attempts,
             })?;
         }
     }

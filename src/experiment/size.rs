@@ -4,7 +4,7 @@
 //! imports the other's arithmetic back.
 
 use crate::board::{Board, Square};
-use crate::solve::Rule;
+use crate::solve::{Rule, RuleSeq};
 
 /// Target work per chunk, in Warnsdorff steps (squares visited): small enough for even load balance
 /// and prompt interrupts, large enough that scheduling a chunk costs nothing by comparison.
@@ -51,7 +51,7 @@ impl PlanSize {
     /// `squirrel` starts); `None` past `u64`.
     pub(super) fn count(
         boards: &[Board],
-        rules: &[Rule],
+        rules: &[RuleSeq],
         methods: usize,
         trials: u32,
         starts_on: impl Fn(Board) -> u64,
@@ -60,7 +60,7 @@ impl PlanSize {
         let mut size = PlanSize::default();
         let methods = methods as u64;
         let random = rules.iter().filter(|r| r.is_random()).count() as u64;
-        let squirrel = rules.contains(&Rule::Squirrel) as u64;
+        let squirrel = rules.contains(&RuleSeq::One(Rule::Squirrel)) as u64;
         let fixed = rules.len() as u64 - random - squirrel;
         for &board in boards {
             let n_starts = starts_on(board);

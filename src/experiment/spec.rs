@@ -6,7 +6,7 @@ use super::size::PlanSize;
 use super::spec_file::{BudgetSpec, Sizes, SpecFile, Starts};
 use crate::board::{Board, BoardError, Square, MAX_SIDE};
 use crate::solve::rules::LabelOrder;
-use crate::solve::{Method, Rule};
+use crate::solve::{Closing, Method, Rule, RuleSeq};
 use std::path::Path;
 
 /// The built-in default experiment (`ktour sweep` with no argument), also `experiments/default.toml`.
@@ -126,12 +126,25 @@ pub struct Spec {
     pub boards: Vec<Board>,
     /// Start selection.
     pub starts: StartSet,
-    /// Rules in sweep order (`order:*` expanded).
-    pub rules: Vec<Rule>,
+    /// Rules in sweep order (`order:*` expanded), each a rule or rules tried in turn.
+    pub rules: Vec<RuleSeq>,
     /// Methods in sweep order.
     pub methods: Vec<Method>,
     /// Node budget of the searches.
     pub budget: Budget,
+    /// Attempts per run at most (`None`: as many as each sequence has rules).
+    pub attempts: Option<u32>,
+    /// How closed pure-Warnsdorff runs close.
+    pub closing: Closing,
+    /// Whether `backtrack` prunes stranded squares.
+    pub prune: bool,
+}
+
+impl Spec {
+    /// The attempts a run of `seq` makes at most.
+    pub fn attempts_of(&self, seq: &RuleSeq) -> u32 {
+        self.attempts.unwrap_or(seq.rules().len() as u32)
+    }
 }
 
 /// Largest spec file read: specs are a few hundred bytes, and a bound keeps a pipe or device given
@@ -304,7 +317,7 @@ impl Spec {
         let mut all_orders_entry = None;
         for (i, name) in raw.rules.iter().enumerate() {
             let key = format!("rules[{i}]");
-            let repeats = |rule: Rule, j: usize| {
+            let repeats = |rule: &RuleSeq, j: usize| {
                 let first = &raw.rules[j];
                 err(
                     &key,
@@ -312,9 +325,9 @@ impl Spec {
                 )
             };
             if name == "order:*" {
-                let order = |r: &Rule| match r {
-                    Rule::Order(o) => Some(*o),
-                    _ => None,
+                let order = |r: &RuleSeq| match r {
+                    RuleSeq::One(r) => r.fixed_order(),
+                    RuleSeq::Many(_) => None,
                 };
                 let earlier = rule_entry
                     .iter()
@@ -322,18 +335,22 @@ impl Spec {
                     .min_by_key(|&(o, _)| *o.labels())
                     .or(all_orders_entry.map(|j| (LabelOrder::nth_permutation(0), j)));
                 if let Some((o, j)) = earlier {
-                    return Err(repeats(Rule::Order(o), j));
+                    return Err(repeats(&RuleSeq::One(Rule::order(o)), j));
                 }
                 all_orders_entry = Some(i);
-                rules.extend(LabelOrder::all().map(Rule::Order));
+                rules.extend(LabelOrder::all().map(|o| RuleSeq::One(Rule::order(o))));
                 continue;
             }
-            let rule = name.parse::<Rule>().map_err(|e| err(&key, e.to_string()))?;
-            if let (Rule::Order(_), Some(j)) = (rule, all_orders_entry) {
-                return Err(repeats(rule, j));
+            let rule = name
+                .parse::<RuleSeq>()
+                .map_err(|e| err(&key, e.to_string()))?;
+            if let (RuleSeq::One(r), Some(j)) = (&rule, all_orders_entry) {
+                if r.fixed_order().is_some() {
+                    return Err(repeats(&rule, j));
+                }
             }
-            if let Some(j) = rule_entry.insert(rule, i) {
-                return Err(repeats(rule, j));
+            if let Some(j) = rule_entry.insert(rule.clone(), i) {
+                return Err(repeats(&rule, j));
             }
             rules.push(rule);
         }
@@ -354,6 +371,34 @@ impl Spec {
         }
         if raw.trials == 0 {
             return Err(err("trials", "expected at least 1".into()));
+        }
+        if raw.attempts == Some(0) {
+            return Err(err("attempts", "expected at least 1".into()));
+        }
+        // naive has no degrees: a rule with keys or random parts would mean nothing to it
+        if methods.contains(&Method::Naive) {
+            if let Some(r) = rules
+                .iter()
+                .find(|r| r.rules().iter().any(|r| r.needs_degrees()))
+            {
+                return Err(err(
+                    "rules",
+                    format!("{r} with naive: naive has no degrees and honours a fixed order (first, order:) only; sweep naive with orderings apart"),
+                ));
+            }
+        }
+        let closing: Closing = raw.closing.parse().map_err(|e| err("closing", e))?;
+        if closing == Closing::StartLast && !(raw.closed && methods.contains(&Method::Warnsdorff)) {
+            return Err(err(
+                "closing",
+                "\"start-last\" is an option of closed pure-Warnsdorff runs: give closed = true and the warnsdorff method".into(),
+            ));
+        }
+        if !raw.prune && !methods.contains(&Method::Backtrack) {
+            return Err(err(
+                "prune",
+                "only backtrack prunes: prune = false needs the backtrack method".into(),
+            ));
         }
         let largest = boards.iter().map(|b| b.len() as u64).max().unwrap_or(0);
         if largest > 100_000_000 {
@@ -381,12 +426,15 @@ impl Spec {
             }
         }
         let spec = Spec {
+            attempts: raw.attempts,
+            prune: raw.prune,
             file: raw,
             boards,
             starts,
             rules,
             methods,
             budget,
+            closing,
         };
         // The plan numbers runs within a group and groups in u32 (see `Chunk`).
         let size = spec.plan_size().ok_or_else(|| {
@@ -604,7 +652,10 @@ mod tests {
         }
         parse("name = \"v1.2_b-c\"\nsizes = [8]").unwrap();
         for entry in std::fs::read_dir("experiments").unwrap() {
-            Spec::from_path(&entry.unwrap().path()).unwrap();
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                Spec::from_path(&path).unwrap();
+            }
         }
     }
 

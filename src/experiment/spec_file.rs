@@ -149,6 +149,19 @@ pub struct SpecFile {
     /// `summary` or `runs`.
     #[serde(default)]
     pub record: RecordLevel,
+    /// Attempts per run at most: the rules of a sequence `a|b|c` in turn, each with its own seed,
+    /// until one succeeds (default: the rules in the sequence, so one for a single rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attempts: Option<u32>,
+    /// How closed pure-Warnsdorff runs close: `check` or `start-last`.
+    #[serde(
+        default = "default_closing",
+        skip_serializing_if = "is_default_closing"
+    )]
+    pub closing: String,
+    /// Whether `backtrack` prunes stranded squares.
+    #[serde(default = "default_prune", skip_serializing_if = "is_default_prune")]
+    pub prune: bool,
 }
 
 /// Starts of a spec without `starts`.
@@ -167,6 +180,21 @@ pub const DEFAULT_BUDGET: u64 = 100_000;
 /// Node budget of `ktour solve` without `--budget`, which [`DEFAULT_BUDGET`] is compared with.
 pub const SOLVE_BUDGET: u64 = 100_000_000;
 
+/// Closing of a spec without `closing`.
+pub const DEFAULT_CLOSING: &str = "check";
+
+fn default_closing() -> String {
+    DEFAULT_CLOSING.into()
+}
+fn is_default_closing(c: &str) -> bool {
+    c == DEFAULT_CLOSING
+}
+fn default_prune() -> bool {
+    true
+}
+fn is_default_prune(p: &bool) -> bool {
+    *p
+}
 fn all_starts() -> Starts {
     Starts::Keyword(DEFAULT_STARTS.into())
 }
@@ -226,6 +254,19 @@ pub fn spec_keys() -> Vec<SpecKey> {
             "10^8: one run may take long, but a sweep runs a search from every start and each failure runs to its budget",
         ),
         key("record", Some("\"summary\"".into()), "", "-"),
+        key(
+            "attempts",
+            None,
+            "the rules of the sequence (one for a single rule)",
+            "the same, `--attempts`",
+        ),
+        key(
+            "closing",
+            Some(format!("\"{DEFAULT_CLOSING}\"")),
+            "",
+            "the same, `--start-last` for \"start-last\"",
+        ),
+        key("prune", Some("true".into()), "", "the same, `--no-prune` for false"),
     ]
 }
 
@@ -307,7 +348,10 @@ mod tests {
         let bare: SpecFile = toml::from_str(minimal).unwrap();
         let keys = spec_keys();
         // every key of the file is in the table, and nothing else
-        let full: SpecFile = toml::from_str(&format!("{minimal}boards = [[5, 6]]")).unwrap();
+        let full: SpecFile = toml::from_str(&format!(
+            "{minimal}boards = [[5, 6]]\nattempts = 2\nclosing = \"start-last\"\nprune = false"
+        ))
+        .unwrap();
         let mut fields: Vec<String> = toml::Table::try_from(&full)
             .unwrap()
             .keys()
@@ -325,6 +369,6 @@ mod tests {
             assert_eq!(written, bare, "{}", k.key);
             with_defaults += 1;
         }
-        assert_eq!(with_defaults, 8);
+        assert_eq!(with_defaults, 10);
     }
 }

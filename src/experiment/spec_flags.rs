@@ -35,6 +35,12 @@ pub struct SpecFlags {
     pub record: Option<String>,
     /// `--closed`.
     pub closed: Option<bool>,
+    /// `--attempts`.
+    pub attempts: Option<u32>,
+    /// `--start-last`: `closing = "start-last"`.
+    pub start_last: bool,
+    /// `--no-prune`: `prune = false`.
+    pub no_prune: bool,
 }
 
 impl SpecFlags {
@@ -53,6 +59,19 @@ impl SpecFlags {
             ("seed", self.seed.map(integer)),
             ("budget", self.budget.as_deref().map(budget_value)),
             ("record", text(&self.record).map(Ok)),
+            (
+                "attempts",
+                self.attempts.map(|a| Ok(Value::Integer(a.into()))),
+            ),
+            (
+                "closing",
+                self.start_last.then(|| {
+                    Ok(Value::String(
+                        crate::solve::Closing::StartLast.name().into(),
+                    ))
+                }),
+            ),
+            ("prune", self.no_prune.then_some(Ok(Value::Boolean(false)))),
         ];
         given.drain(..).filter_map(|(k, v)| Some((k, v?))).collect()
     }
@@ -81,8 +100,15 @@ impl SpecFlags {
         add("seed", self.seed.map(|s| s.to_string()));
         add("budget", self.budget.clone());
         add("record", self.record.clone());
+        add("attempts", self.attempts.map(|a| a.to_string()));
         if let Some(c) = self.closed {
             words.push(format!("--closed={c}"));
+        }
+        if self.start_last {
+            words.push("--start-last".into());
+        }
+        if self.no_prune {
+            words.push("--no-prune".into());
         }
         words
     }
@@ -241,8 +267,10 @@ fn names_value(s: &str) -> Result<Value, String> {
     if is_toml(s) {
         return toml_value(s);
     }
+    // commas inside an ordering's offsets, `order:(1,2)...`, do not separate names
     Ok(Value::Array(
-        s.split(',')
+        crate::solve::rules::split_outside_parens(s, ',')
+            .into_iter()
             .map(|n| Value::String(n.trim().to_string()))
             .collect(),
     ))
@@ -294,17 +322,22 @@ mod tests {
             sizes: Some("5..=7".into()),
             boards: Some("5x6,6x8".into()),
             starts: Some("0,0;1,2".into()),
-            rules: Some("first,roth".into()),
+            rules: Some(
+                "first,roth,order:(1,2)(1,-2)(-1,2)(-1,-2)(2,1)(2,-1)(-2,1)(-2,-1)|pohl".into(),
+            ),
             methods: Some("warnsdorff, backtrack".into()),
             trials: Some(3),
             seed: Some(9),
             budget: Some("2*squares".into()),
             record: Some("runs".into()),
             closed: Some(true),
+            attempts: Some(2),
+            start_last: true,
+            no_prune: true,
         };
         let s = f.spec(None).unwrap();
         let want = Spec::from_toml(
-            "name = \"x\"\nsizes = \"5..=7\"\nboards = [[5, 6], [6, 8]]\nstarts = [[0, 0], [1, 2]]\nrules = [\"first\", \"roth\"]\nmethods = [\"warnsdorff\", \"backtrack\"]\ntrials = 3\nseed = 9\nbudget = \"2*squares\"\nrecord = \"runs\"\nclosed = true",
+            "name = \"x\"\nsizes = \"5..=7\"\nboards = [[5, 6], [6, 8]]\nstarts = [[0, 0], [1, 2]]\nrules = [\"first\", \"roth\", \"order:(1,2)(1,-2)(-1,2)(-1,-2)(2,1)(2,-1)(-2,1)(-2,-1)|pohl\"]\nmethods = [\"warnsdorff\", \"backtrack\"]\ntrials = 3\nseed = 9\nbudget = \"2*squares\"\nrecord = \"runs\"\nclosed = true\nattempts = 2\nclosing = \"start-last\"\nprune = false",
             "t",
         )
         .unwrap();

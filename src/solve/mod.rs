@@ -26,6 +26,7 @@ mod memory;
 pub mod naive;
 pub mod posa;
 pub mod reference;
+pub mod restart;
 pub mod rotate;
 pub mod rules;
 mod trace;
@@ -33,6 +34,7 @@ mod walk;
 pub mod warnsdorff;
 
 pub use memory::{estimate_bytes, MemoryError};
+pub use restart::{attempt_seed, Attempted, RuleSeq};
 pub use rules::{Rule, RuleError, TieBreaker};
 pub use trace::{trace, Trace, TraceEvent};
 
@@ -104,6 +106,47 @@ impl FromStr for Method {
     }
 }
 
+/// How a closed pure-Warnsdorff walk closes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Closing {
+    /// Walk as for an open tour, then see whether the ends are a knight move apart.
+    #[default]
+    Check,
+    /// HaskellWiki's heuristic: the start stays counted in its neighbours' degrees during the walk
+    /// and is entered only when nothing else is free, so the walk is a closed tour when it has
+    /// visited every other square next to the start (`docs/REFERENCE.md`).
+    StartLast,
+}
+
+impl Closing {
+    /// Every closing, for listings.
+    pub const ALL: [Closing; 2] = [Closing::Check, Closing::StartLast];
+
+    /// The name used on the command line and in spec and CSV files.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Closing::Check => "check",
+            Closing::StartLast => "start-last",
+        }
+    }
+}
+
+impl fmt::Display for Closing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Closing {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Closing::ALL
+            .into_iter()
+            .find(|c| c.name() == s)
+            .ok_or_else(|| format!("unknown closing {s:?}; known: check, start-last"))
+    }
+}
+
 /// One run to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Request {
@@ -119,8 +162,13 @@ pub struct Request {
     pub rule: Rule,
     /// Node budget for the searches (squares entered); 0 = unlimited. Ignored by `warnsdorff`.
     pub budget: u64,
-    /// Seed of the run's PRNG (used by `random`).
+    /// Seed of the run's PRNG (used by the random finals).
     pub seed: u64,
+    /// How a closed pure-Warnsdorff walk closes (`warnsdorff` with `closure` closed only).
+    pub closing: Closing,
+    /// Whether `backtrack` cuts a branch as soon as a free square is stranded (the default); off
+    /// only to compare node counts with published programs that do not prune.
+    pub prune: bool,
 }
 
 impl Request {
@@ -139,8 +187,47 @@ impl Request {
             rule,
             budget: 0,
             seed: 0,
+            closing: Closing::Check,
+            prune: true,
         }
     }
+
+    /// Whether the request means what it says: `naive` has no degrees, so a rule with keys or
+    /// random parts means nothing to it; the start-last closing is an option of closed pure
+    /// Warnsdorff; only `backtrack` prunes.
+    pub fn check(&self) -> Result<(), RequestError> {
+        let refuse = |why| {
+            Err(RequestError {
+                method: self.method,
+                rule: self.rule,
+                why,
+            })
+        };
+        if self.method == Method::Naive && self.rule.needs_degrees() {
+            return refuse("naive has no degrees: it honours a fixed order (first, order:) only");
+        }
+        if self.closing == Closing::StartLast
+            && (self.method != Method::Warnsdorff || !self.closure.is_closed())
+        {
+            return refuse("the start-last closing is an option of closed pure-Warnsdorff runs");
+        }
+        if !self.prune && self.method != Method::Backtrack {
+            return refuse("only backtrack prunes: turning pruning off is an option of backtrack");
+        }
+        Ok(())
+    }
+}
+
+/// A request whose parts do not go together ([`Request::check`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{method} with rule {rule}: {why}")]
+pub struct RequestError {
+    /// The method.
+    pub method: Method,
+    /// The rule.
+    pub rule: Rule,
+    /// Why not.
+    pub why: &'static str,
 }
 
 /// Why a run proved that no tour exists.
@@ -205,6 +292,8 @@ pub struct RunSummary {
     pub visited: u32,
     /// Counters.
     pub stats: Stats,
+    /// Attempts made: 1, or more for a run with restarts ([`Solver::run_attempts`]).
+    pub attempts: u32,
 }
 
 /// A finished run with its path.
@@ -236,6 +325,9 @@ pub enum SolveError {
     /// The rule does not apply here.
     #[error(transparent)]
     Rule(#[from] RuleError),
+    /// The request's parts do not go together.
+    #[error(transparent)]
+    Request(#[from] RequestError),
     /// The search state would not fit in memory.
     #[error(transparent)]
     Memory(#[from] MemoryError),
@@ -351,7 +443,7 @@ impl Solver {
         let mut i = 0;
         while i < reqs.len() {
             let r = reqs[i];
-            if r.method != Method::Warnsdorff || self.plain {
+            if r.method != Method::Warnsdorff || self.plain || r.closing != Closing::Check {
                 out.push(self.run(&r)?);
                 i += 1;
                 continue;
@@ -360,6 +452,7 @@ impl Solver {
                 .iter()
                 .take_while(|q| {
                     q.method == Method::Warnsdorff
+                        && q.closing == Closing::Check
                         && q.board == r.board
                         && q.rule == r.rule
                         && q.closure == r.closure
@@ -426,6 +519,7 @@ impl Solver {
                 start: req.start,
             });
         }
+        req.check()?;
         self.check_memory(board, req.method)?;
         let timer = Instant::now();
         self.state.reset(board);
@@ -441,19 +535,25 @@ impl Solver {
                 outcome: Outcome::Impossible(Impossibility::Theorem(reason)),
                 visited: 0,
                 stats: Stats::default(),
+                attempts: 1,
             });
         }
         let start = self.state.layout().pad(req.start);
         let (outcome, mut stats) = match req.method {
-            Method::Warnsdorff if !O::WATCHES && !self.plain => {
+            Method::Warnsdorff if !O::WATCHES && !self.plain && req.closing == Closing::Check => {
                 self.warnsdorff_fast(&mut rule, req, start)
             }
-            Method::Warnsdorff => {
-                warnsdorff::run(&mut self.state, &mut rule, start, req.closure, obs)
-            }
+            Method::Warnsdorff => warnsdorff::run(
+                &mut self.state,
+                &mut rule,
+                start,
+                req.closure,
+                req.closing,
+                obs,
+            ),
             Method::Backtrack | Method::Naive => {
                 let cfg = if req.method == Method::Backtrack {
-                    backtrack::config(req.closure, req.budget)
+                    backtrack::config(req.closure, req.budget, req.prune)
                 } else {
                     naive::config(req.closure, req.budget)
                 };
@@ -474,6 +574,7 @@ impl Solver {
             outcome,
             visited: self.state.depth() as u32,
             stats,
+            attempts: 1,
         })
     }
 }

@@ -1,6 +1,7 @@
-//! `naive`: depth-first backtracking in fixed label order 1..8 with no move ordering and no pruning
-//! beyond what closedness demands: the brute force of the seed programs (and of every textbook since
-//! Euler's time). Also the exhaustive enumerator that `ktour count` is cross-checked against.
+//! `naive`: depth-first backtracking in a fixed label order (the rule's: `first` = 1..8, or a
+//! textbook's own move list as `order:`) with no move ordering and no pruning beyond what closedness
+//! demands: the brute force of the seed programs (and of every textbook since Euler's time). Also the
+//! exhaustive enumerator that `ktour count` is cross-checked against.
 
 use super::dfs::{self, CandidateOrder, Config, Flow, Stack};
 use super::{Rule, Stats, TieBreaker};

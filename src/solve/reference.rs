@@ -2,8 +2,8 @@
 //! (the rust-csv habit): a plain `Vec<bool>` board, degrees recounted from scratch at every step, rules
 //! evaluated directly from their definitions in `docs/REFERENCE.md`, and recursive searches.
 
-use super::rules::{LabelOrder, SquirrelPlan};
-use super::{Impossibility, Outcome, Rule};
+use super::rules::{Final, Key, LabelOrder, SquirrelPlan};
+use super::{Closing, Impossibility, Outcome, Rule};
 use crate::board::Closure;
 use crate::board::{Board, Layout, Square, KNIGHT_DELTAS};
 use rand::{Rng, SeedableRng};
@@ -24,13 +24,33 @@ fn degree(board: Board, seen: &[bool], sq: Square) -> usize {
 
 /// Pure Warnsdorff from `start` by the definitions; returns the path (a tour if it has every square).
 pub fn warnsdorff(board: Board, start: Square, rule: Rule, seed: u64) -> Vec<Square> {
+    warnsdorff_closing(board, start, rule, seed, Closing::Check)
+}
+
+/// [`warnsdorff`] for a closed walk that closes by `closing`: with [`Closing::StartLast`] the start
+/// counts as a free neighbour in every degree (HaskellWiki: its `entrances` count the start until
+/// it is entered) though it is never a candidate; the walk is a closed tour when it covers the board
+/// and its last square is next to the start.
+pub fn warnsdorff_closing(
+    board: Board,
+    start: Square,
+    rule: Rule,
+    seed: u64,
+    closing: Closing,
+) -> Vec<Square> {
+    let kept =
+        |sq: Square| closing == Closing::StartLast && crate::board::is_knight_move(sq, start);
+    // the degree a walk reads: free neighbours, and the start kept for last
+    let degree =
+        |board: Board, seen: &[bool], sq: Square| degree(board, seen, sq) + usize::from(kept(sq));
     let mut seen = vec![false; board.len() as usize];
     let mut path = vec![start];
     seen[board.index(start) as usize] = true;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut squirrel = (rule == Rule::Squirrel)
-        .then(|| SquirrelPlan::new(&Layout::new(board), start).expect("squirrel domain"));
     let layout = Layout::new(board);
+    let mut squirrel = (rule == Rule::Squirrel)
+        .then(|| SquirrelPlan::new(&layout, start).expect("squirrel domain"));
+    let shuffled = shuffle_draw(rule, &mut rng);
     loop {
         let cur = *path.last().unwrap();
         if let Some(plan) = &mut squirrel {
@@ -41,44 +61,56 @@ pub fn warnsdorff(board: Board, start: Square, rule: Rule, seed: u64) -> Vec<Squ
             return path;
         };
         // tied candidates in label order 1..8
-        let tied: Vec<(usize, Square)> = cands
+        let mut keep: Vec<(usize, Square)> = cands
             .into_iter()
             .filter(|&(_, c)| degree(board, &seen, c) == min)
             .collect();
-        let by_order = |order: LabelOrder, among: &[(usize, Square)]| {
-            *among
+        // each key keeps its best candidates, in turn
+        for key in tie_keys(rule) {
+            let value = |c: Square| key_value(key, board, &seen, c, &degree);
+            let best = keep
                 .iter()
-                .min_by_key(|(k, _)| order.labels().iter().position(|&l| l as usize == *k))
-                .unwrap()
-        };
-        let best_by = |among: &[(usize, Square)]| {
-            let key = |c: Square| tie_key(rule, board, &seen, c);
-            let best = among
-                .iter()
-                .map(|&(_, c)| key(c))
+                .map(|&(_, c)| value(c))
                 .fold(f64::INFINITY, f64::min);
-            let keep: Vec<_> = among
-                .iter()
-                .copied()
-                .filter(|&(_, c)| key(c) == best)
-                .collect();
-            by_order(scan_order(rule), &keep)
-        };
-        let choice = match rule {
-            Rule::Order(o) => by_order(o, &tied),
-            Rule::Random => {
-                if tied.len() > 1 {
-                    tied[rng.gen_range(0..tied.len())]
-                } else {
-                    tied[0]
+            keep.retain(|&(_, c)| value(c) == best);
+        }
+        let choice = match (rule, shuffled) {
+            (_, Some(order)) => by_order(order, &keep),
+            (Rule::Squirrel, _) => by_order(squirrel.as_ref().unwrap().ordering(), &keep),
+            (Rule::Chain(c), _) => match c.last {
+                Final::Order(o) => by_order(o, &keep),
+                _ if keep.len() == 1 => keep[0],
+                Final::Random => keep[rng.gen_range(0..keep.len())],
+                // the program's loop: from a random place in its move list, the first tied move
+                Final::Gfg(cycle) => {
+                    let from = rng.gen_range(0..8);
+                    (0..8)
+                        .map(|i| cycle.labels()[(from + i) % 8] as usize)
+                        .find_map(|l| keep.iter().find(|&&(k, _)| k == l).copied())
+                        .expect("a tied move")
                 }
-            }
-            Rule::Pohl | Rule::Roth | Rule::Center | Rule::RothOriginal => best_by(&tied),
-            Rule::Squirrel => by_order(squirrel.as_ref().unwrap().ordering(), &tied),
+                Final::Shuffle => unreachable!("drawn before the walk"),
+            },
+            (Rule::RothOriginal, _) => by_order(scan_order(rule), &keep),
         };
         seen[board.index(choice.1) as usize] = true;
         path.push(choice.1);
     }
+}
+
+/// The candidate whose label comes first in `order`.
+fn by_order(order: LabelOrder, among: &[(usize, Square)]) -> (usize, Square) {
+    *among
+        .iter()
+        .min_by_key(|(k, _)| order.labels().iter().position(|&l| l as usize == *k))
+        .unwrap()
+}
+
+/// `shuffle`'s ordering for the run: the first draw of the run's PRNG, a uniform index among the
+/// 40,320 orderings in lexicographic order.
+fn shuffle_draw(rule: Rule, rng: &mut Xoshiro256PlusPlus) -> Option<LabelOrder> {
+    matches!(rule, Rule::Chain(c) if c.last == Final::Shuffle)
+        .then(|| LabelOrder::nth_permutation(rng.gen_range(0..40_320)))
 }
 
 /// The first tour from `start` in label order by plain recursion (closed if asked), or `None`.
@@ -148,37 +180,59 @@ pub fn textbook_warnsdorff(rows: i32, cols: i32, start: (i32, i32), board: &mut 
     }
 }
 
-/// The key by which `rule` orders candidates of equal degree, by its definition (smaller preferred;
-/// candidates with equal keys go in the rule's label order, [`scan_order`]): 0 for the rules without
-/// one (fixed orders, `squirrel`; `random` is not a key of the square).
-fn tie_key(rule: Rule, board: Board, seen: &[bool], c: Square) -> f64 {
+/// A key of the twins: a chain's key, or `roth-original`'s distance.
+#[derive(Clone, Copy, Debug)]
+enum TwinKey {
+    Chain(Key),
+    RothOriginal,
+}
+
+/// The keys `rule` ranks tied candidates by, in turn.
+fn tie_keys(rule: Rule) -> Vec<TwinKey> {
+    match rule {
+        Rule::Chain(c) => c.keys.iter().map(TwinKey::Chain).collect(),
+        Rule::RothOriginal => vec![TwinKey::RothOriginal],
+        Rule::Squirrel => Vec::new(),
+    }
+}
+
+/// A key's value for candidate `c`, by its definition (smaller preferred).
+fn key_value(
+    key: TwinKey,
+    board: Board,
+    seen: &[bool],
+    c: Square,
+    degree: &dyn Fn(Board, &[bool], Square) -> usize,
+) -> f64 {
     let (rows, cols) = (board.rows() as f64, board.cols() as f64);
     // Exact comparisons of Euclidean distances: squared distances of half-integer points are exact
     // in f64 (small integers / 4).
     let dist2 = |r: f64, col: f64| (c.row() as f64 - r).powi(2) + (c.col() as f64 - col).powi(2);
     let (mid_r, mid_c) = ((rows - 1.0) / 2.0, (cols - 1.0) / 2.0);
-    match rule {
-        Rule::Pohl => free_neighbours(board, seen, c)
+    match key {
+        TwinKey::Chain(Key::Pohl) => free_neighbours(board, seen, c)
             .iter()
             .map(|&(_, n)| degree(board, seen, n) as f64)
             .sum(),
-        Rule::Roth => -dist2(mid_r, mid_c),
-        Rule::Center => dist2(mid_r, mid_c),
+        TwinKey::Chain(Key::Roth) => -dist2(mid_r, mid_c),
+        TwinKey::Chain(Key::Center) => dist2(mid_r, mid_c),
         // Mathematica's Round takes halves to even
-        Rule::RothOriginal => -dist2(
+        TwinKey::RothOriginal => -dist2(
             (rows / 2.0).round_ties_even() - 1.5,
             (cols / 2.0).round_ties_even() - 1.5,
         ),
-        Rule::Order(_) | Rule::Random | Rule::Squirrel => 0.0,
     }
 }
 
-/// The label order in which `rule` takes candidates of equal degree and key.
+/// The label order in which a rule without random parts takes candidates of equal degree and keys.
 fn scan_order(rule: Rule) -> LabelOrder {
     match rule {
-        Rule::Order(o) => o,
+        Rule::Chain(c) => match c.last {
+            Final::Order(o) => o,
+            _ => LabelOrder::IDENTITY,
+        },
         Rule::RothOriginal => LabelOrder::digits("56781234"),
-        _ => LabelOrder::IDENTITY,
+        Rule::Squirrel => LabelOrder::IDENTITY,
     }
 }
 
@@ -186,12 +240,14 @@ fn scan_order(rule: Rule) -> LabelOrder {
 /// candidates of a square are its free neighbours by degree, then the rule's key, then the rule's
 /// label order; after entering a square, the branch is cut if a free neighbour of it has no free
 /// neighbour left (it could only be the last square, so unless it is the only one left) or, for a
-/// closed tour, if the start has no free neighbour left to return through. `budget` bounds the
+/// closed tour, if the start has no free neighbour left to return through (the first cut only if
+/// `prune`; the second always, as the engine does). `budget` bounds the
 /// squares entered (0 = unlimited), checked before each one as the engine does.
 ///
 /// Returns how it ended (`Found`, `BudgetExhausted`, or `Impossible(Exhausted)`), the path then
 /// (the tour when found) and the squares entered, the start included. For the rules whose key is a
-/// function of the square (`first`, `order:*`, `pohl`, `roth`, `roth-original`, `center`).
+/// function of the square (every rule without random parts but `squirrel`: chains of keys ending in
+/// a fixed order, and `roth-original`).
 /// Recursion depth = squares: small boards only.
 pub fn backtrack_recursive(
     board: Board,
@@ -199,9 +255,10 @@ pub fn backtrack_recursive(
     rule: Rule,
     closure: Closure,
     budget: u64,
+    prune: bool,
 ) -> (Outcome, Vec<Square>, u64) {
     assert!(
-        !matches!(rule, Rule::Random | Rule::Squirrel),
+        !rule.is_random() && rule != Rule::Squirrel,
         "{rule}: not a key of the square"
     );
     struct Search {
@@ -209,6 +266,7 @@ pub fn backtrack_recursive(
         rule: Rule,
         closure: Closure,
         budget: u64,
+        prune: bool,
         start: Square,
         seen: Vec<bool>,
         path: Vec<Square>,
@@ -224,18 +282,21 @@ pub fn backtrack_recursive(
             let (board, squares) = (self.board, self.board.len() as usize);
             let order = scan_order(self.rule);
             let here = *self.path.last().expect("the start");
-            let mut cands: Vec<(usize, f64, usize, Square)> =
+            let mut cands: Vec<(usize, Vec<f64>, usize, Square)> =
                 free_neighbours(board, &self.seen, here)
                     .into_iter()
                     .map(|(k, c)| {
                         let at = order.labels().iter().position(|&l| l as usize == k);
-                        let key = tie_key(self.rule, board, &self.seen, c);
-                        (degree(board, &self.seen, c), key, at.expect("a label"), c)
+                        let keys: Vec<f64> = tie_keys(self.rule)
+                            .into_iter()
+                            .map(|key| key_value(key, board, &self.seen, c, &degree))
+                            .collect();
+                        (degree(board, &self.seen, c), keys, at.expect("a label"), c)
                     })
                     .collect();
             cands.sort_by(|a, b| {
-                (a.0, a.1, a.2)
-                    .partial_cmp(&(b.0, b.1, b.2))
+                (a.0, &a.1, a.2)
+                    .partial_cmp(&(b.0, &b.1, b.2))
                     .expect("no NaN")
             });
             for (_, _, _, c) in cands {
@@ -255,7 +316,7 @@ pub fn backtrack_recursive(
                     let stranded = free_neighbours(board, &self.seen, c)
                         .iter()
                         .any(|&(_, n)| degree(board, &self.seen, n) == 0);
-                    (left > 1 && stranded)
+                    (self.prune && left > 1 && stranded)
                         || (self.closure.is_closed() && degree(board, &self.seen, self.start) == 0)
                 };
                 if !dead {
@@ -275,6 +336,7 @@ pub fn backtrack_recursive(
         rule,
         closure,
         budget,
+        prune,
         start,
         seen: vec![false; board.len() as usize],
         path: vec![start],

@@ -3,7 +3,7 @@
 //! reverse the tail after a neighbour of the end. Warnsdorff rarely closes by itself; this is the cheap
 //! repair (`ktour::solve::posa::close_path`). Dead ends stay dead ends: rotations need a full path.
 
-use super::{warnsdorff, Observer, Outcome, Stats, TieBreaker};
+use super::{warnsdorff, Closing, Observer, Outcome, Stats, TieBreaker};
 use crate::board::Closure;
 use crate::state::SearchState;
 
@@ -13,7 +13,8 @@ pub(crate) fn run<O: Observer>(
     start: usize,
     obs: &mut O,
 ) -> (Outcome, Stats) {
-    let (outcome, mut stats) = warnsdorff::run(state, rule, start, Closure::Closed, obs);
+    let (outcome, mut stats) =
+        warnsdorff::run(state, rule, start, Closure::Closed, Closing::Check, obs);
     if outcome != Outcome::NotClosed {
         return (outcome, stats);
     }

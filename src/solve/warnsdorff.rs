@@ -5,9 +5,14 @@
 //!
 //! Candidates are scanned in the rule's label order and the first strict minimum wins, so a fixed-order
 //! rule costs nothing on ties and other rules are consulted only when the minimum is shared.
+//!
+//! A closed walk either checks its ends when it is done ([`Closing::Check`]) or keeps its start for
+//! last ([`Closing::StartLast`], HaskellWiki's heuristic): the start then stays counted in its
+//! neighbours' degrees, so the walk saves the squares next to it for the end.
 
-use super::{Observer, Outcome, Stats, TieBreaker};
+use super::{Closing, Observer, Outcome, Stats, TieBreaker};
 use crate::board::Closure;
+
 use crate::state::{SearchState, MAX_DEGREE};
 
 pub(crate) fn run<O: Observer>(
@@ -15,11 +20,18 @@ pub(crate) fn run<O: Observer>(
     rule: &mut TieBreaker,
     start: usize,
     closure: Closure,
+    closing: Closing,
     obs: &mut O,
 ) -> (Outcome, Stats) {
     let mut stats = Stats::default();
     let squares = state.board().len() as usize;
     state.make(start);
+    if closing == Closing::StartLast {
+        // the start is the last square of the closed tour: until then it counts as free in its
+        // neighbours' degrees (the state's degrees no longer match its path after this; the next
+        // run resets it)
+        state.count_as_free_in_degrees(start);
+    }
     rule.arrive(start);
     stats.nodes = 1;
     loop {
@@ -69,16 +81,16 @@ pub fn next_move(state: &SearchState, rule: &mut TieBreaker) -> Option<(usize, b
         return None;
     }
     if tied > 1 && rule.has_secondary() {
-        let mut ties = [0usize; 8];
+        let mut ties = [(0u8, 0usize); 8];
         let mut n = 0;
         for &k in rule.scan_order() {
             let q = (head as isize + offsets[k as usize]) as usize;
             if state.degree(q) == best_degree {
-                ties[n] = q;
+                ties[n] = (k, q);
                 n += 1;
             }
         }
-        best = ties[rule.choose(state, &ties[..n])];
+        best = ties[rule.choose(state, &ties[..n])].1;
     }
     Some((best, tied > 1))
 }

@@ -28,7 +28,7 @@ fn header_of<T: Serialize + Default>() -> String {
 }
 
 /// The header line of `runs.csv`: the columns rows are appended in.
-pub(super) const RUN_HEADER: &str = "job,rows,cols,rule,method,closed,start_row,start_col,trial,seed,outcome,success,visited,nodes,backtracks,ties,elapsed_ns\n";
+pub(super) const RUN_HEADER: &str = "job,rows,cols,rule,method,closed,start_row,start_col,trial,seed,outcome,success,visited,nodes,backtracks,ties,elapsed_ns,attempt\n";
 
 fn append_csv(path: &Path, header: &str) -> Result<BufWriter<File>, OutputError> {
     require_regular(path)?;

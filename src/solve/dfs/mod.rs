@@ -49,7 +49,7 @@ pub(crate) struct Stack {
 /// In which order a node's candidates are tried.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum CandidateOrder {
-    /// Label order 1..8, all free neighbours (brute force).
+    /// The rule's fixed label order (1..8 for `first`), all free neighbours (brute force).
     Label,
     /// Degree, then the rule's key, then the rule's fixed order (Warnsdorff-ordered backtracking).
     Warnsdorff,
@@ -242,6 +242,9 @@ mod tests {
             "center",
             "pohl",
             "random",
+            "roth+order:87654321",
+            "center+order:56781234",
+            "pohl+order:36875124",
         ];
         for (rows, cols) in [
             (1, 1),

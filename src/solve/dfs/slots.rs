@@ -59,13 +59,13 @@ impl Slots for RandomSlots {
     }
 
     #[inline(always)]
-    fn order(&self, rule: &mut TieBreaker, state: &SearchState, head: usize, mask: u64) -> u32 {
+    fn order(&self, rule: &mut TieBreaker, _: &SearchState, _: usize, mask: u64) -> u32 {
         // two candidates share a degree when some byte has two bits: more bits than bytes in use
         let bytes_in_use = 8 - zero_bytes(mask).count_ones();
         if mask.count_ones() <= bytes_in_use {
             return 0;
         }
-        random_ranks(&self.0, rule, state, head, mask)
+        random_ranks(rule, mask)
     }
 
     #[inline(always)]
@@ -110,13 +110,7 @@ fn least_slot(byte: u64, key: impl Fn(u32) -> u32) -> u32 {
 /// the rank by (key, slot) of each slot among the slots of its own degree, 3 bits a slot (only ties
 /// are ever ranked: a slot alone in its degree is picked without looking).
 #[inline(never)]
-fn random_ranks(
-    slots: &SlotOffsets,
-    rule: &mut TieBreaker,
-    state: &SearchState,
-    head: usize,
-    mask: u64,
-) -> u32 {
+fn random_ranks(rule: &mut TieBreaker, mask: u64) -> u32 {
     // the slots present in any byte
     let mut present = mask;
     present |= present >> 32;
@@ -127,9 +121,8 @@ fn random_ranks(
     while rest != 0 {
         let slot = rest.trailing_zeros() as usize;
         rest &= rest - 1;
-        let q = head.wrapping_add_signed(slots.offset(slot));
         // the sorting loop's key, with the slot below it so that equal keys keep slot order
-        let key = rule.secondary_key(state, q);
+        let key = rule.random_key();
         debug_assert!((0..1 << 32).contains(&key));
         keys[slot] = (key as u64) << 3 | slot as u64;
     }

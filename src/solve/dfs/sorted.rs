@@ -6,6 +6,7 @@
 
 use super::{has_free_neighbour, has_stranded_neighbour};
 use super::{CandidateOrder, Config, End, Flow};
+use crate::solve::rules::TieKey;
 use crate::solve::{Observer, Stats, TieBreaker};
 use crate::state::{SearchState, MAX_DEGREE};
 
@@ -35,7 +36,7 @@ pub(super) fn candidates(
     let degrees = state.neighbour_degrees(head);
     match order {
         CandidateOrder::Label => {
-            for k in 0..8u8 {
+            for &k in rule.scan_order() {
                 if degrees[k as usize] <= MAX_DEGREE {
                     f.labels[f.len as usize] = k;
                     f.len += 1;
@@ -43,10 +44,10 @@ pub(super) fn candidates(
             }
         }
         CandidateOrder::Warnsdorff => {
-            // One packed key per candidate, so that ordering is a sort of plain integers:
-            // degree (bits 56..60), the rule's secondary key biased into 48 bits (8..56), position
-            // in scan order (3..6), label (0..3). Same order as sorting (degree, key, position).
-            let mut keys = [0u64; 8];
+            // Per candidate: degree (bits 56..60), position in scan order (3..6) and label (0..3)
+            // packed in one integer, and the rule's rank among equal degrees beside it; sorted by
+            // (degree, rank, position).
+            let mut keys = [(0u64, TieKey::default()); 8];
             let mut n = 0;
             let mut seen_degrees = 0u16;
             let mut shared = false;
@@ -55,36 +56,34 @@ pub(super) fn candidates(
                 if d <= MAX_DEGREE {
                     shared |= seen_degrees & (1 << d) != 0;
                     seen_degrees |= 1 << d;
-                    keys[n] = u64::from(d) << 56 | (pos as u64) << 3 | u64::from(k);
+                    keys[n].0 = u64::from(d) << 56 | (pos as u64) << 3 | u64::from(k);
                     n += 1;
                 }
             }
             if shared && rule.has_secondary() {
-                for key in &mut keys[..n] {
-                    let q = (head as isize + offsets[(*key & 7) as usize]) as usize;
-                    let secondary = rule.secondary_key(state, q);
-                    // Distances (doubled coordinates, sides <= 65,535) stay below 2^36, Pohl sums
-                    // below 2^7, random keys below 2^32: all fit the 48-bit field once biased.
-                    debug_assert!(secondary.unsigned_abs() < 1 << 46);
-                    let biased = (secondary + (1 << 47)) as u64 & ((1 << 48) - 1);
-                    *key |= biased << 8;
+                rule.begin_tie();
+                for (packed, rank) in &mut keys[..n] {
+                    let k = (*packed & 7) as u8;
+                    let q = (head as isize + offsets[k as usize]) as usize;
+                    *rank = rule.tie_key(state, k, q);
                 }
             }
+            let order = |a: &(u64, TieKey)| (a.0 >> 56, a.1, a.0);
             // insertion sort: at most 8 items
             for i in 1..n {
                 let mut j = i;
                 let key = keys[i];
-                while j > 0 && key < keys[j - 1] {
+                while j > 0 && order(&key) < order(&keys[j - 1]) {
                     keys[j] = keys[j - 1];
                     j -= 1;
                 }
                 keys[j] = key;
             }
-            if n > 1 && keys[0] >> 56 == keys[1] >> 56 {
+            if n > 1 && keys[0].0 >> 56 == keys[1].0 >> 56 {
                 stats.ties += 1;
             }
             for (slot, key) in f.labels.iter_mut().zip(&keys[..n]) {
-                *slot = (*key & 7) as u8;
+                *slot = (key.0 & 7) as u8;
             }
             f.len = n as u8;
         }

@@ -1,14 +1,16 @@
 //! Tie-break rules for Warnsdorff's rule, each defined exactly as in the literature
-//! (`docs/REFERENCE.md`). Every rule has one line in `table.rs`, which drives parsing, display, the
-//! catalogue and the dispatch to the fast paths.
+//! (`docs/REFERENCE.md`). A rule is a chain of tie keys applied after the degree, ending in a final
+//! tie-break ([`chain`]), or one of the whole rules that carry their own orderings (`roth-original`,
+//! `squirrel`). Every part has one line in `table.rs`, which drives parsing, display and the
+//! catalogue; a rule's shape says which fast path it takes ([`Rule::kind`]).
 //!
 //! A [`Rule`] is what the user names; a [`TieBreaker`] is the rule prepared for one run on one board
 //! (centre distances in doubled integer coordinates, switch squares as padded indexes, the run's PRNG).
 //! The search loop scans candidates in the tie-breaker's current label order, so a strict minimum never
 //! consults the rule; only a tie calls [`TieBreaker::choose`] (pure Warnsdorff) or
-//! [`TieBreaker::secondary_key`] (ordering candidates for backtracking). Every rule ends with a fixed
-//! label order, so every deterministic rule gives one answer.
+//! [`TieBreaker::tie_key`] (ordering candidates for backtracking).
 
+mod chain;
 mod order;
 mod pohl;
 mod random;
@@ -16,12 +18,14 @@ mod roth;
 mod squirrel;
 mod table;
 
+pub(crate) use chain::split_outside_parens;
+pub use chain::{Chain, Final, Key, Keys, GFG_CYCLE, MAX_KEYS};
 pub use order::LabelOrder;
 pub(crate) use pohl::neighbour_degree_sum as pohl_sum;
 pub(crate) use roth::{preference_classes, Target as DistanceTarget};
 pub use squirrel::{SquirrelError, SquirrelPlan};
 pub(crate) use table::Kind;
-pub use table::RULE_CATALOGUE;
+pub use table::{RULE_CATALOGUE, RULE_SYNTAX};
 
 use crate::board::{Layout, Square};
 use crate::state::SearchState;
@@ -32,18 +36,10 @@ use std::str::FromStr;
 /// A tie-break rule, as named on the command line and in experiment files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Rule {
-    /// Fixed label order (`first` is `order:12345678`).
-    Order(LabelOrder),
-    /// Uniform among tied moves, a fresh draw at every tie, from the run's seeded PRNG.
-    Random,
-    /// Pohl (1967): smallest sum of degrees of the candidate's free neighbours, then label order.
-    Pohl,
-    /// After Roth (1992): farthest from the board centre, then label order.
-    Roth,
+    /// Tie keys after the degree, then a final tie-break (`first`, `pohl`, `pohl+random`, `gfg`...).
+    Chain(Chain),
     /// Roth's published Mathematica code: farthest from his off-centre point, then order 5678 1234.
     RothOriginal,
-    /// Control opposite of `roth`: nearest to the centre, then label order.
-    Center,
     /// Squirrel & Cull (1996): orderings switched at fixed squares; n x n, n >= 5, from the corner.
     Squirrel,
 }
@@ -52,116 +48,186 @@ pub enum Rule {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RuleError {
     /// Not one of the known names.
-    #[error("unknown rule {0:?}; known rules: {}", table::rule_names())]
+    #[error("unknown rule {0:?}; known rules and parts: {}; chains as KEY+KEY+FINAL (see `ktour rules`)", table::rule_names())]
     Unknown(String),
-    /// `order:` followed by something that is not a permutation of 1..8.
-    #[error("{0:?} is not an ordering: expected order: followed by a permutation of the digits 1-8, e.g. order:34261578")]
-    BadOrder(String),
+    /// `order:` or `gfg:` followed by something that is not an ordering.
+    #[error("{0:?} is not an ordering: {1}")]
+    BadOrder(String, &'static str),
+    /// A chain that breaks the algebra's grammar.
+    #[error("{0:?} is not a rule: {1}")]
+    Malformed(String, &'static str),
     /// The rule does not apply to this board or start.
     #[error(transparent)]
     Squirrel(#[from] SquirrelError),
 }
 
 impl Rule {
-    /// `first`.
-    pub const FIRST: Rule = Rule::Order(LabelOrder::IDENTITY);
+    /// `first`: label order 1..8.
+    pub const FIRST: Rule = Rule::order(LabelOrder::IDENTITY);
+    /// `random`: uniform among the tied moves.
+    pub const RANDOM: Rule = Rule::Chain(Chain {
+        keys: Keys::NONE,
+        last: Final::Random,
+    });
+    /// `pohl` (= `pohl+first`).
+    pub const POHL: Rule = Rule::keyed(Key::Pohl);
+    /// `roth` (= `roth+first`).
+    pub const ROTH: Rule = Rule::keyed(Key::Roth);
+    /// `center` (= `center+first`).
+    pub const CENTER: Rule = Rule::keyed(Key::Center);
 
-    /// What the rule does, as `ktour rules` prints it.
+    /// The fixed order `order:ABCDEFGH`.
+    pub const fn order(o: LabelOrder) -> Rule {
+        Rule::Chain(Chain {
+            keys: Keys::NONE,
+            last: Final::Order(o),
+        })
+    }
+
+    /// One key, then `first`.
+    const fn keyed(key: Key) -> Rule {
+        Rule::Chain(Chain {
+            keys: Keys::one(key),
+            last: Final::Order(LabelOrder::IDENTITY),
+        })
+    }
+
+    /// The ordering, if the rule is one fixed order and nothing else (`first`, `order:*`).
+    pub fn fixed_order(self) -> Option<LabelOrder> {
+        match self {
+            Rule::Chain(Chain {
+                keys,
+                last: Final::Order(o),
+            }) if keys.is_empty() => Some(o),
+            _ => None,
+        }
+    }
+
+    /// What the rule does, as `ktour rules` prints it (for a chain, its last key's line, or its
+    /// final's when it has no key).
     pub fn about(self) -> &'static str {
-        self.entry().about
+        table::line_of(self).about
     }
 
-    /// Where the rule is defined.
+    /// Where the rule is defined (as [`Rule::about`]).
     pub fn source(self) -> &'static str {
-        self.entry().source
+        table::line_of(self).source
     }
 
-    /// Whether the rule reads the PRNG.
+    /// Whether the rule reads the PRNG (`random`, `gfg`, `shuffle` anywhere in it), so that its
+    /// trials differ.
     pub fn is_random(self) -> bool {
-        matches!(self, Rule::Random)
+        matches!(self, Rule::Chain(c) if c.last.is_random())
+    }
+
+    /// Whether the rule has tie keys or a random final: anything but one fixed order of the labels
+    /// (what a method without degrees, `naive`, cannot honour).
+    pub fn needs_degrees(self) -> bool {
+        self.fixed_order().is_none()
     }
 }
 
 impl FromStr for Rule {
     type Err = RuleError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        if let Some(rule) = Rule::by_name(s) {
-            return Ok(rule);
-        }
-        match s.strip_prefix(table::ORDER_PREFIX) {
-            Some(digits) => Ok(Rule::Order(
-                digits
-                    .parse()
-                    .map_err(|_| RuleError::BadOrder(s.to_string()))?,
-            )),
-            None => Err(RuleError::Unknown(s.to_string())),
-        }
+        chain::parse(s)
     }
 }
 
 impl fmt::Display for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let entry = self.entry();
         match self {
-            Rule::Order(o) if entry.rule.is_none() => {
-                f.write_str(table::ORDER_PREFIX)?;
-                o.fmt(f)
-            }
-            _ => f.write_str(entry.name),
+            Rule::Chain(c) => c.fmt(f),
+            whole => f.write_str(table::whole_name(*whole)),
         }
     }
 }
 
-/// What breaks a tie once the scan order has put the candidates in order.
-#[derive(Clone, Debug)]
-enum Secondary {
-    /// Nothing: the first candidate in scan order wins.
-    Fixed,
-    /// Uniform draw.
-    Random(Xoshiro256PlusPlus),
+/// A tie key prepared for a run.
+#[derive(Clone, Copy, Debug)]
+enum KeyEval {
     /// Sum of the candidate's free neighbours' degrees, smaller first.
     Pohl,
     /// Squared distance (doubled coordinates) from a point; `farthest` picks the largest.
     Distance(roth::Target),
-    /// Any other key, read directly.
-    Key(fn(&SearchState, usize) -> i64),
 }
+
+/// What decides among the candidates the keys leave tied.
+#[derive(Clone, Debug)]
+enum Last {
+    /// The first candidate in scan order wins.
+    Fixed,
+    /// Uniform draw.
+    Random(Xoshiro256PlusPlus),
+    /// Scan the cycle from a random position: `at[label]` is the label's position in the cycle.
+    Gfg {
+        at: [u8; 8],
+        rng: Xoshiro256PlusPlus,
+    },
+}
+
+/// A candidate's rank under a rule's keys and final, for sorting backtracking candidates (smaller
+/// first; equal ranks keep scan order).
+pub type TieKey = [i64; MAX_KEYS + 1];
 
 /// A rule prepared for one run: zero allocation, consulted only on ties.
 #[derive(Clone, Debug)]
 pub struct TieBreaker {
     scan: LabelOrder,
-    secondary: Secondary,
+    keys: [Option<KeyEval>; MAX_KEYS],
+    last: Last,
+    /// The random position of the `gfg` cycle at the current node of a backtracking search.
+    gfg_from: u8,
     squirrel: Option<SquirrelPlan>,
 }
 
 impl TieBreaker {
-    /// Prepare `rule` for a run on `layout`'s board from `start`; `seed` feeds `random`.
+    /// Prepare `rule` for a run on `layout`'s board from `start`; `seed` feeds the random finals.
     pub fn new(rule: Rule, layout: &Layout, start: Square, seed: u64) -> Result<Self, RuleError> {
         let board = layout.board();
-        let (scan, secondary, squirrel) = match rule.entry().kind {
-            Kind::Fixed => match rule {
-                Rule::Order(o) => (o, Secondary::Fixed, None),
-                _ => unreachable!("only `order:` rules have a fixed order"),
-            },
-            Kind::Random => (
-                LabelOrder::IDENTITY,
-                Secondary::Random(random::rng(seed)),
-                None,
-            ),
-            Kind::Pohl => (LabelOrder::IDENTITY, Secondary::Pohl, None),
-            Kind::Distance(target, scan) => (scan, Secondary::Distance(target(board)), None),
-            Kind::Squirrel => {
-                let plan = SquirrelPlan::new(layout, start)?;
-                (plan.ordering(), Secondary::Fixed, Some(plan))
-            }
-            Kind::Key(key) => (LabelOrder::IDENTITY, Secondary::Key(key), None),
+        let mut tb = TieBreaker {
+            scan: LabelOrder::IDENTITY,
+            keys: [None; MAX_KEYS],
+            last: Last::Fixed,
+            gfg_from: 0,
+            squirrel: None,
         };
-        Ok(TieBreaker {
-            scan,
-            secondary,
-            squirrel,
-        })
+        match rule {
+            Rule::RothOriginal => {
+                tb.scan = roth::ORIGINAL_ORDER;
+                tb.keys[0] = Some(KeyEval::Distance(roth::Target::roth_original(board)));
+            }
+            Rule::Squirrel => {
+                let plan = SquirrelPlan::new(layout, start)?;
+                tb.scan = plan.ordering();
+                tb.squirrel = Some(plan);
+            }
+            Rule::Chain(Chain { keys, last }) => {
+                for (slot, key) in tb.keys.iter_mut().zip(keys.iter()) {
+                    *slot = Some(match key {
+                        Key::Pohl => KeyEval::Pohl,
+                        Key::Roth => KeyEval::Distance(roth::Target::roth(board)),
+                        Key::Center => KeyEval::Distance(roth::Target::center(board)),
+                    });
+                }
+                match last {
+                    Final::Order(o) => tb.scan = o,
+                    Final::Random => tb.last = Last::Random(random::rng(seed)),
+                    Final::Gfg(cycle) => {
+                        let mut at = [0u8; 8];
+                        for (i, &l) in cycle.labels().iter().enumerate() {
+                            at[l as usize] = i as u8;
+                        }
+                        tb.last = Last::Gfg {
+                            at,
+                            rng: random::rng(seed),
+                        };
+                    }
+                    Final::Shuffle => tb.scan = random::shuffled(&mut random::rng(seed)),
+                }
+            }
+        }
+        Ok(tb)
     }
 
     /// The label order in which candidates are scanned: the rule's final fixed order.
@@ -173,14 +239,14 @@ impl TieBreaker {
     /// Whether a tie needs more than the scan order.
     #[inline(always)]
     pub fn has_secondary(&self) -> bool {
-        !matches!(self.secondary, Secondary::Fixed)
+        self.keys[0].is_some() || !matches!(self.last, Last::Fixed)
     }
 
     /// Whether the candidate order is degree, then one fixed label order for the whole run (`first`,
-    /// `order:*`): no secondary key and no switching orderings.
+    /// `order:*`, `shuffle` once drawn): no key and no switching orderings.
     #[inline]
     pub fn is_fixed_order(&self) -> bool {
-        matches!(self.secondary, Secondary::Fixed) && self.squirrel.is_none()
+        !self.has_secondary() && self.squirrel.is_none()
     }
 
     /// Called after the knight arrives on padded square `p` (the start included): switches the
@@ -214,33 +280,34 @@ impl TieBreaker {
         self.squirrel.as_ref().map(|p| p.orderings_used())
     }
 
-    /// For the distance rules (`roth`, `roth-original`, `center`): the target point and the scan order
-    /// that breaks equal distances. The fast kernel turns them into per-square preference tables.
+    /// For the rules of the distance kernel: the target point and the scan order that breaks equal
+    /// distances. The fast kernel turns them into per-square preference tables.
     pub(crate) fn distance_target(
         rule: Rule,
         board: crate::board::Board,
     ) -> Option<(roth::Target, LabelOrder)> {
-        match rule.entry().kind {
+        match rule.kind() {
             Kind::Distance(target, scan) => Some((target(board), scan)),
             _ => None,
         }
     }
 
-    /// Whether this tie-breaker is `pohl`.
+    /// Whether this tie-breaker is one `pohl` key, then the scan order.
     pub(crate) fn is_pohl(&self) -> bool {
-        matches!(self.secondary, Secondary::Pohl)
+        matches!(self.keys, [Some(KeyEval::Pohl), None]) && matches!(self.last, Last::Fixed)
     }
 
-    /// Whether ties are broken by fresh random keys (`random`).
+    /// Whether ties are broken by fresh random keys and nothing else (`random`).
     pub(crate) fn is_random(&self) -> bool {
-        matches!(self.secondary, Secondary::Random(_))
+        self.keys[0].is_none() && matches!(self.last, Last::Random(_))
     }
 
-    /// The target and tie order of this tie-breaker, if it is a distance rule (`roth`,
-    /// `roth-original`, `center`): the backtracking search turns them into per-square slot orders.
+    /// The target and tie order of this tie-breaker, if it is one distance key then the scan order
+    /// (`roth`, `roth-original`, `center`, with any order): the backtracking search turns them into
+    /// per-square slot orders.
     pub(crate) fn distance(&self) -> Option<(roth::Target, LabelOrder)> {
-        match self.secondary {
-            Secondary::Distance(target) => Some((target, self.scan)),
+        match (self.keys, &self.last) {
+            ([Some(KeyEval::Distance(target)), None], Last::Fixed) => Some((target, self.scan)),
             _ => None,
         }
     }
@@ -252,43 +319,98 @@ impl TieBreaker {
 
     /// The run's PRNG, if this tie-breaker is `random` (the fast kernel draws from the same stream).
     pub(crate) fn take_rng(&mut self) -> Option<Xoshiro256PlusPlus> {
-        match &self.secondary {
-            Secondary::Random(rng) => Some(rng.clone()),
+        match &self.last {
+            Last::Random(rng) => Some(rng.clone()),
             _ => None,
         }
     }
 
-    /// Pick among `tied` (padded squares, in scan order, all of equal minimum degree, at least two);
-    /// returns the index of the winner.
-    pub fn choose(&mut self, state: &SearchState, tied: &[usize]) -> usize {
-        match &mut self.secondary {
-            Secondary::Fixed => 0,
-            Secondary::Random(rng) => random::pick(rng, tied.len()),
-            _ => {
-                let mut best = 0;
-                let mut best_key = i64::MAX;
-                for (i, &q) in tied.iter().enumerate() {
-                    let key = self.secondary_key(state, q);
-                    if key < best_key {
-                        best = i;
-                        best_key = key;
-                    }
+    /// A key's value for candidate `q`, smaller preferred.
+    #[inline]
+    fn key_value(key: KeyEval, state: &SearchState, q: usize) -> i64 {
+        match key {
+            KeyEval::Pohl => pohl::neighbour_degree_sum(state, q) as i64,
+            KeyEval::Distance(t) => t.key(state.layout().unpad(q)),
+        }
+    }
+
+    /// Pick among `tied` (label and padded square of each, in scan order, all of equal minimum
+    /// degree, at least two); returns the index of the winner. The keys keep their best
+    /// candidates in turn; the final decides among those left, drawing only if two or more are.
+    pub fn choose(&mut self, state: &SearchState, tied: &[(u8, usize)]) -> usize {
+        let mut keep = [0usize; 8];
+        let mut n = tied.len();
+        for (i, slot) in keep.iter_mut().enumerate().take(n) {
+            *slot = i;
+        }
+        for key in self.keys.iter().map_while(|k| *k) {
+            if n < 2 {
+                break;
+            }
+            let mut best = i64::MAX;
+            let mut kept = 0;
+            for j in 0..n {
+                let i = keep[j];
+                let v = Self::key_value(key, state, tied[i].1);
+                if v < best {
+                    (best, kept) = (v, 0);
                 }
-                best
+                if v == best {
+                    keep[kept] = i;
+                    kept += 1;
+                }
+            }
+            n = kept;
+        }
+        if n < 2 {
+            return keep[0];
+        }
+        match &mut self.last {
+            Last::Fixed => keep[0],
+            Last::Random(rng) => keep[random::pick(rng, n)],
+            Last::Gfg { at, rng } => {
+                let from = random::pick(rng, 8) as u8;
+                *keep[..n]
+                    .iter()
+                    .min_by_key(|&&i| (at[tied[i].0 as usize] + 8 - from) % 8)
+                    .expect("two or more")
             }
         }
     }
 
-    /// The rule's key for candidate `q` (smaller is preferred); candidates with equal keys keep scan
-    /// order. `random` draws a fresh key.
+    /// Start ordering the candidates of a node that has a tie: a `gfg` final draws the position
+    /// of its cycle here, once per node.
     #[inline]
-    pub fn secondary_key(&mut self, state: &SearchState, q: usize) -> i64 {
-        match &mut self.secondary {
-            Secondary::Fixed => 0,
-            Secondary::Random(rng) => random::key(rng),
-            Secondary::Pohl => pohl::neighbour_degree_sum(state, q) as i64,
-            Secondary::Distance(t) => t.key(state.layout().unpad(q)),
-            Secondary::Key(key) => key(state, q),
+    pub fn begin_tie(&mut self) {
+        if let Last::Gfg { rng, .. } = &mut self.last {
+            self.gfg_from = random::pick(rng, 8) as u8;
+        }
+    }
+
+    /// The rule's rank of candidate `q` (label `label`) among candidates of equal degree, smaller
+    /// preferred, for a node where [`TieBreaker::begin_tie`] was called: each key's value, then the
+    /// final's (a fresh uniform draw for `random`, the distance along the cycle for `gfg`, 0 for a
+    /// fixed order, whose ties keep scan order).
+    #[inline]
+    pub fn tie_key(&mut self, state: &SearchState, label: u8, q: usize) -> TieKey {
+        let mut out = [0i64; MAX_KEYS + 1];
+        for (slot, key) in out.iter_mut().zip(self.keys.iter().map_while(|k| *k)) {
+            *slot = Self::key_value(key, state, q);
+        }
+        out[MAX_KEYS] = match &mut self.last {
+            Last::Fixed => 0,
+            Last::Random(rng) => random::key(rng),
+            Last::Gfg { at, .. } => i64::from((at[label as usize] + 8 - self.gfg_from) % 8),
+        };
+        out
+    }
+
+    /// A fresh uniform key for `random` (the mask loop's ranks of tied slots).
+    #[inline]
+    pub(crate) fn random_key(&mut self) -> i64 {
+        match &mut self.last {
+            Last::Random(rng) => random::key(rng),
+            _ => 0,
         }
     }
 }
@@ -296,7 +418,7 @@ impl TieBreaker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use table::RULES;
+    use table::{Part, RULES};
 
     #[test]
     fn names_round_trip() {
@@ -309,13 +431,24 @@ mod tests {
             "roth-original",
             "center",
             "squirrel",
+            "pohl+random",
+            "roth+center+order:87654321",
+            "pohl+gfg",
+            "gfg",
+            "gfg:12345678",
+            "shuffle",
+            "pohl+roth",
         ] {
-            let r: Rule = name.parse().unwrap();
-            assert_eq!(r.to_string(), name);
+            match name.parse::<Rule>() {
+                Ok(r) => assert_eq!(r.to_string(), name),
+                // roth and center rank one distance two ways: refused, not silently kept
+                Err(e) => assert!(name.contains("roth+center"), "{name}: {e}"),
+            }
         }
         assert_eq!("order:12345678".parse::<Rule>().unwrap(), Rule::FIRST);
+        assert_eq!("pohl+first".parse::<Rule>().unwrap(), Rule::POHL);
         for order in LabelOrder::all() {
-            let rule = Rule::Order(order);
+            let rule = Rule::order(order);
             assert_eq!(rule.to_string().parse::<Rule>().unwrap(), rule);
         }
         let e = "warp".parse::<Rule>().unwrap_err().to_string();
@@ -327,84 +460,40 @@ mod tests {
             "order:",
         ] {
             assert!(
-                matches!(bad.parse::<Rule>(), Err(RuleError::BadOrder(_))),
+                matches!(bad.parse::<Rule>(), Err(RuleError::BadOrder(..))),
                 "{bad}"
             );
         }
     }
 
-    /// The index of each variant of [`Rule`]: no wildcard arm, so a new variant does not compile
-    /// until it is given an index here, and then [`one_of_each`] must list it.
-    fn variant(rule: Rule) -> usize {
-        match rule {
-            Rule::Order(_) => 0,
-            Rule::Random => 1,
-            Rule::Pohl => 2,
-            Rule::Roth => 3,
-            Rule::RothOriginal => 4,
-            Rule::Center => 5,
-            Rule::Squirrel => 6,
-        }
-    }
-    const VARIANTS: usize = 7;
-
-    /// A rule of every variant (two of the `order:` family: `first` and another order).
-    fn one_of_each() -> Vec<Rule> {
-        let rules = vec![
-            Rule::FIRST,
-            "order:34261578".parse().unwrap(),
-            Rule::Random,
-            Rule::Pohl,
-            Rule::Roth,
-            Rule::RothOriginal,
-            Rule::Center,
-            Rule::Squirrel,
-        ];
-        let mut seen = [false; VARIANTS];
-        for &r in &rules {
-            seen[variant(r)] = true;
-        }
-        assert!(seen.iter().all(|&s| s), "one_of_each misses a variant");
-        rules
-    }
-
     #[test]
-    fn catalogue_covers_every_rule() {
-        // every rule has a line, round-trips through its name, and says what it is and where from
-        for rule in one_of_each() {
-            let entry = rule.entry(); // panics for a rule without a line
-            let name = rule.to_string();
-            assert_eq!(name.parse::<Rule>(), Ok(rule), "{name}");
-            assert!(
-                !entry.about.is_empty() && !entry.source.is_empty(),
-                "{name}"
-            );
-            assert!(
-                RULE_CATALOGUE.contains(&(entry.name, entry.about)),
-                "{name}"
-            );
-            match entry.rule {
-                Some(r) => assert_eq!((r, entry.name), (rule, name.as_str())),
-                None => assert!(name.starts_with(table::ORDER_PREFIX), "{name}"),
-            }
-        }
-        // every line names a rule that parses back to it, under each of its names
+    fn every_line_parses_back_to_its_part() {
+        // every line names a part that parses back, under each of its names, and says what it is
         assert_eq!(RULE_CATALOGUE.len(), RULES.len());
         for (entry, line) in RULES.iter().zip(RULE_CATALOGUE) {
             assert_eq!((entry.name, entry.about), *line);
-            let Some(rule) = entry.rule else {
-                assert!(entry.name.starts_with(table::ORDER_PREFIX));
+            assert!(!entry.about.is_empty() && !entry.source.is_empty());
+            if let Part::Family { prefix, .. } = entry.part {
+                assert!(entry.name.starts_with(prefix));
                 continue;
-            };
-            for name in std::iter::once(&entry.name).chain(entry.aliases) {
-                assert_eq!(name.parse::<Rule>(), Ok(rule), "{name}");
             }
-            assert_eq!(rule.to_string(), entry.name);
-            assert!(
-                std::ptr::eq(rule.entry(), entry),
-                "{} has two lines",
-                entry.name
-            );
+            for name in std::iter::once(&entry.name).chain(entry.aliases) {
+                let rule: Rule = name.parse().unwrap();
+                match entry.part {
+                    Part::Whole(r) => assert_eq!(rule, r),
+                    Part::Key(k) => assert_eq!(rule, Rule::keyed(k)),
+                    Part::Final(f) => assert_eq!(
+                        rule,
+                        Rule::Chain(Chain {
+                            keys: Keys::NONE,
+                            last: f
+                        })
+                    ),
+                    Part::Family { .. } => unreachable!(),
+                }
+                assert_eq!(rule.to_string(), entry.name);
+                assert!(std::ptr::eq(table::line_of(rule), entry), "{name}");
+            }
         }
         let mut names: Vec<&str> = RULES
             .iter()
@@ -418,5 +507,28 @@ mod tests {
             RULES.iter().map(|e| 1 + e.aliases.len()).sum::<usize>(),
             "a name on two lines"
         );
+        // the catalogued rules are the first wave's, each with a line
+        for rule in Rule::catalogued() {
+            assert_eq!(rule.to_string().parse::<Rule>(), Ok(rule));
+            assert!(!rule.about().is_empty());
+        }
+    }
+
+    #[test]
+    fn random_parts_make_a_rule_random() {
+        for (name, random, degrees) in [
+            ("first", false, false),
+            ("order:87654321", false, false),
+            ("pohl", false, true),
+            ("random", true, true),
+            ("pohl+gfg", true, true),
+            ("shuffle", true, true),
+            ("squirrel", false, true),
+            ("roth-original", false, true),
+        ] {
+            let rule: Rule = name.parse().unwrap();
+            assert_eq!(rule.is_random(), random, "{name}");
+            assert_eq!(rule.needs_degrees(), degrees, "{name}");
+        }
     }
 }

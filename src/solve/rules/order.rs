@@ -77,6 +77,53 @@ impl LabelOrder {
     }
 }
 
+impl LabelOrder {
+    /// An ordering as written after `order:`: eight digits 1-8, or the eight knight moves as
+    /// `(drow,dcol)` pairs, first preference first; why not otherwise.
+    pub fn parse_listing(s: &str) -> Result<LabelOrder, &'static str> {
+        if !s.trim_start().starts_with('(') {
+            return s
+                .parse()
+                .map_err(|()| "expected a permutation of the digits 1-8, e.g. 34261578");
+        }
+        let mut labels = [0u8; 8];
+        let mut n = 0;
+        for pair in s.split(')') {
+            let pair = pair.trim();
+            if pair.is_empty() {
+                continue;
+            }
+            let inner = pair
+                .strip_prefix('(')
+                .ok_or("expected eight moves written (drow,dcol)")?;
+            let (dr, dc) = inner
+                .split_once(',')
+                .ok_or("expected eight moves written (drow,dcol)")?;
+            let delta = (
+                dr.trim()
+                    .parse::<i32>()
+                    .map_err(|_| "a move's drow is not a number")?,
+                dc.trim()
+                    .parse::<i32>()
+                    .map_err(|_| "a move's dcol is not a number")?,
+            );
+            let k = crate::board::KNIGHT_DELTAS
+                .iter()
+                .position(|&d| d == delta)
+                .ok_or("a move that is not a knight move")?;
+            if n == 8 {
+                return Err("more than eight moves");
+            }
+            labels[n] = k as u8;
+            n += 1;
+        }
+        if n != 8 {
+            return Err("fewer than eight moves");
+        }
+        LabelOrder::from_zero_based(labels).ok_or("a knight move listed twice")
+    }
+}
+
 impl FromStr for LabelOrder {
     type Err = ();
     fn from_str(s: &str) -> Result<Self, ()> {
@@ -103,6 +150,32 @@ impl fmt::Display for LabelOrder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn offsets_name_the_same_orderings_as_digits() {
+        for order in LabelOrder::all().step_by(97) {
+            let listing: String = order
+                .labels()
+                .iter()
+                .map(|&l| {
+                    let (dr, dc) = crate::board::KNIGHT_DELTAS[l as usize];
+                    format!("({dr}, {dc})")
+                })
+                .collect();
+            assert_eq!(LabelOrder::parse_listing(&listing), Ok(order), "{listing}");
+        }
+        for bad in [
+            "(1,2)",
+            "(1,2)(1,2)(1,-2)(-1,2)(-1,-2)(2,1)(2,-1)(-2,1)",
+            "(1,2)(1,-2)(-1,2)(-1,-2)(2,1)(2,-1)(-2,1)(-2,-1)(1,2)",
+            "(1,3)(1,-2)(-1,2)(-1,-2)(2,1)(2,-1)(-2,1)(-2,-1)",
+            "(1,2)(1,-2)(-1,2)(-1,-2)(2,1)(2,-1)(-2,1)(-2,x)",
+            "(1 2)(1,-2)(-1,2)(-1,-2)(2,1)(2,-1)(-2,1)(-2,-1)",
+            "1234567",
+        ] {
+            assert!(LabelOrder::parse_listing(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn all_orderings_are_distinct_permutations_in_order() {

@@ -11,8 +11,8 @@ use crate::board::Closure;
 use crate::board::Layout;
 use crate::exists::{self, NoTour};
 use crate::solve::{
-    warnsdorff, Impossibility, Method, NoObserver, Outcome, Request, RunSummary, SolveError,
-    Solver, Stats, TieBreaker,
+    warnsdorff, Closing, Impossibility, Method, NoObserver, Outcome, Request, RunSummary,
+    SolveError, Solver, Stats, TieBreaker,
 };
 use crate::state::SearchState;
 use std::time::Instant;
@@ -116,6 +116,7 @@ impl ChooserVisitor for SingleWalk<'_> {
             self.rule,
             self.start,
             self.closure,
+            Closing::Check,
             &mut NoObserver,
         )
     }
@@ -162,12 +163,14 @@ impl ChooserVisitor for Group<'_> {
                         outcome: Outcome::DeadEnd,
                         visited: 0,
                         stats: Stats::default(),
+                        attempts: 1,
                     });
                 }
                 Ok(Err(reason)) => out.push(RunSummary {
                     outcome: Outcome::Impossible(Impossibility::Theorem(reason)),
                     visited: 0,
                     stats: Stats::default(),
+                    attempts: 1,
                 }),
                 Err(e) => {
                     failure = Some(e);
@@ -187,6 +190,7 @@ impl ChooserVisitor for Group<'_> {
                     ties: walk.ties,
                     ..Stats::default()
                 },
+                attempts: 1,
             };
         };
         let job = |i: usize, run: C::Run| {
@@ -268,6 +272,7 @@ mod tests {
             outcome,
             visited,
             stats: Stats::default(),
+            attempts: 1,
         }
     }
 
@@ -329,8 +334,8 @@ mod tests {
         let board = Board::new(29, 31).unwrap();
         let req = |rule: Rule| Request::warnsdorff(board, Square::new(3, 4), rule);
         let (mut a, mut b) = (Solver::new(), Solver::new());
-        a.run_batch(&[req(Rule::Roth)], &mut Vec::new()).unwrap();
-        b.run_batch(&[req(Rule::Roth)], &mut Vec::new()).unwrap();
+        a.run_batch(&[req(Rule::ROTH)], &mut Vec::new()).unwrap();
+        b.run_batch(&[req(Rule::ROTH)], &mut Vec::new()).unwrap();
         let tables = |s: &Solver| {
             s.tables
                 .geometry
@@ -340,14 +345,14 @@ mod tests {
         };
         assert!(Arc::ptr_eq(&tables(&a), &tables(&b)));
         // another rule gets its own tables; the first stay alive while a solver holds them
-        b.run_batch(&[req(Rule::Center)], &mut Vec::new()).unwrap();
+        b.run_batch(&[req(Rule::CENTER)], &mut Vec::new()).unwrap();
         assert!(!Arc::ptr_eq(&tables(&a), &tables(&b)));
         // `a`'s and the one just taken
         assert_eq!(Arc::strong_count(&tables(&a)), 2);
         // same walks either way
         let mut fresh = Solver::new();
         let mut out = Vec::new();
-        fresh.run_batch(&[req(Rule::Roth)], &mut out).unwrap();
-        assert_eq!(out[0].visited, a.run(&req(Rule::Roth)).unwrap().visited);
+        fresh.run_batch(&[req(Rule::ROTH)], &mut out).unwrap();
+        assert_eq!(out[0].visited, a.run(&req(Rule::ROTH)).unwrap().visited);
     }
 }

@@ -42,7 +42,7 @@ pub(crate) fn with_chooser<V: ChooserVisitor>(
     tables: &mut ChooserTables,
     v: V,
 ) -> V::Out {
-    with_kind(rule.entry().kind, rule, layout, tables, v)
+    with_kind(rule.kind(), rule, layout, tables, v)
 }
 
 /// [`with_chooser`] for a rule of kind `kind`.
@@ -54,10 +54,7 @@ fn with_kind<V: ChooserVisitor>(
     v: V,
 ) -> V::Out {
     match kind {
-        Kind::Fixed => {
-            let Rule::Order(order) = rule else {
-                return v.plain();
-            };
+        Kind::Fixed(order) => {
             let bits = order_tables(&mut tables.order_bits, order);
             v.visit(&Fixed::new(layout, order, bits))
         }
@@ -71,7 +68,7 @@ fn with_kind<V: ChooserVisitor>(
                 GeometryChooser::Packed(c) => v.visit(&c),
             }
         }
-        Kind::Key(_) => v.plain(),
+        Kind::Plain => v.plain(),
     }
 }
 
@@ -109,9 +106,16 @@ mod tests {
     fn a_rule_without_a_chooser_takes_the_plain_loop() {
         let layout = Layout::new(Board::square(8).unwrap());
         let mut tables = ChooserTables::default();
-        let key = Kind::Key(|_, q| q as i64);
-        let which = with_kind(key, Rule::FIRST, &layout, &mut tables, Which);
-        assert_eq!(which, "plain");
+        for rule in [
+            "pohl+random",
+            "gfg",
+            "shuffle",
+            "pohl+roth",
+            "pohl+order:87654321",
+        ] {
+            let rule: Rule = rule.parse().unwrap();
+            assert_eq!(with_chooser(rule, &layout, &mut tables, Which), "plain");
+        }
         // and every rule of the table with a chooser takes it
         for rule in [
             "first",
@@ -121,6 +125,8 @@ mod tests {
             "roth",
             "center",
             "squirrel",
+            "roth+order:87654321",
+            "center+order:56781234",
         ] {
             let rule: Rule = rule.parse().unwrap();
             let which = with_chooser(rule, &layout, &mut tables, Which);

@@ -246,7 +246,7 @@ mod tests {
         let wide = Layout::new(Board::new(10, 12).unwrap());
         let tall = Layout::new(Board::new(12, 10).unwrap());
         assert_eq!(wide.len(), tall.len());
-        let tables = GeometryTables::new(&wide, Rule::Roth).unwrap();
+        let tables = GeometryTables::new(&wide, Rule::ROTH).unwrap();
         let _ = tables.chooser(&tall);
     }
 
@@ -275,9 +275,9 @@ mod tests {
         for (n, packed) in [(100u64, false), (508, false), (509, true), (1000, true)] {
             let layout = Layout::new(Board::square(n).unwrap());
             assert_eq!(is_large(&layout), packed, "{n}");
-            let t = GeometryTables::new(&layout, Rule::Roth).unwrap();
+            let t = GeometryTables::new(&layout, Rule::ROTH).unwrap();
             assert_eq!(matches!(t.class, Classes::Packed(_)), packed, "{n}");
-            let (target, scan) = TieBreaker::distance_target(Rule::Roth, layout.board()).unwrap();
+            let (target, scan) = TieBreaker::distance_target(Rule::ROTH, layout.board()).unwrap();
             let (bytes, _) = preference_classes(&layout, target, scan).unwrap();
             let chooser = t.chooser(&layout);
             for square in (0..layout.len()).step_by(97) {
@@ -294,7 +294,7 @@ mod tests {
     fn distance_rules_have_few_classes() {
         for n in [5u64, 8, 40, 101] {
             let layout = Layout::new(Board::square(n).unwrap());
-            for rule in [Rule::Roth, Rule::RothOriginal, Rule::Center] {
+            for rule in [Rule::ROTH, Rule::RothOriginal, Rule::CENTER] {
                 let t = GeometryTables::new(&layout, rule).unwrap();
                 assert!(t.classes() <= 64, "{n} {rule}: {}", t.classes());
             }
