@@ -556,7 +556,7 @@ fn forcing_a_run_that_reproduces_the_folder_leaves_its_files_as_they_were() {
         .lines()
         .next()
         .unwrap()
-        .ends_with(",elapsed_ns_total,complete"));
+        .ends_with(",elapsed_ns_total,not_closed,attempts_mean,complete"));
     std::fs::write(out.join("summary.csv"), &slow).unwrap();
     sweep(&spec, &out, &["--force"]).assert().success();
     assert_eq!(

@@ -389,8 +389,8 @@ impl<'de> Deserialize<'de> for ChunkRow {
     }
 }
 
-/// One board x rule x method: a row of `summary.csv`. New columns go last, so that the columns
-/// scripts already read keep their positions.
+/// One board x rule x method: a row of `summary.csv`. New columns go last but `complete`, which
+/// stays the last, so that the columns scripts already read keep their positions.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SummaryRow {
     /// Board rows.
@@ -431,13 +431,13 @@ pub struct SummaryRow {
     pub ties_total: u64,
     /// Sum of wall-clock nanoseconds (timing column).
     pub elapsed_ns_total: u64,
-    /// Whether every run of the group is counted: false after an interrupt or a failed write, in a
-    /// shard's folder (the other shards hold the rest), and in a merge missing a shard.
-    pub complete: bool,
     /// Walks that covered the board but did not close (closed asked): not in `dead_ends`.
     pub not_closed: u64,
     /// Mean attempts per run (1 without restarts); `successes` are those within the limit.
     pub attempts_mean: f64,
+    /// Whether every run of the group is counted: false after an interrupt or a failed write, in a
+    /// shard's folder (the other shards hold the rest), and in a merge missing a shard.
+    pub complete: bool,
 }
 
 impl SummaryRow {
