@@ -242,6 +242,28 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Text made of the algebra's own tokens (and some that are not) never panics the parser,
+        /// and whatever parses prints a name that parses back to the same rule.
+        #[test]
+        fn any_text_parses_or_is_refused(parts in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "pohl", "roth", "center", "centre", "first", "random", "gfg", "shuffle",
+                "squirrel", "roth-original", "order:", "gfg:", "87654321", "12345678", "1234",
+                "(1,2)", "(2,-1)", "(-2,-1)", "(3,0)", "+", "+", "|", " ", "(", ")", ",", "-", "x",
+            ]),
+            0..12,
+        )) {
+            let text: String = parts.concat();
+            if let Ok(rule) = text.parse::<Rule>() {
+                proptest::prop_assert_eq!(rule.to_string().parse::<Rule>(), Ok(rule));
+            }
+            if let Ok(seq) = text.parse::<crate::solve::RuleSeq>() {
+                proptest::prop_assert_eq!(seq.to_string().parse::<crate::solve::RuleSeq>().ok(), Some(seq));
+            }
+        }
+    }
+
     #[test]
     fn the_gfg_cycle_is_the_programs_move_list() {
         // cx (column) and cy (row) of the GeeksforGeeks program
