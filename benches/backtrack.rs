@@ -6,12 +6,20 @@
 //! drawn at every node with a tie); `squirrel` from the corner, its domain (switching orderings as
 //! the path grows): 8x8 closed, and a 12x12 closed search that exhausts a budget of 10^6 nodes. Every
 //! other run must find its tour.
+//!
+//! The `naive` group times `naive` against its baseline, the plain recursive C search of
+//! `benches/c/naive.c` (compiled here with `cc -O2`, or `$CC`), on the same searches: the two must
+//! count the same nodes. Besides criterion's figures for each (wall time), it prints ktour / baseline
+//! in CPU time as the median of alternated runs: the C program times its own search, so neither
+//! counts start-up, and CPU time leaves out what other processes take on a shared machine.
 //! See `benches/README.md` for how to run and the latest figures.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use ktour::board::Closure;
 use ktour::board::{Board, Square};
 use ktour::solve::{Method, Outcome, Request, Rule, Solver};
+use std::path::PathBuf;
+use std::process::Command;
 use std::time::Duration;
 
 fn requests(board: Board, closed: bool, rule: Rule, starts: &[Square]) -> Vec<Request> {
@@ -118,12 +126,154 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
+/// The C baseline, compiled into the benches' scratch folder; `None` (and a note) without a compiler.
+fn c_baseline() -> Option<PathBuf> {
+    let source = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/c/naive.c");
+    let binary = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("naive-c");
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let built = Command::new(&cc)
+        .args(["-O2", "-o"])
+        .arg(&binary)
+        .arg(source)
+        .status();
+    match built {
+        Ok(status) if status.success() => Some(binary),
+        other => {
+            eprintln!("naive: no C baseline ({cc} -O2 {source}: {other:?}); timing ktour alone");
+            None
+        }
+    }
+}
+
+/// One search of the C baseline: its nodes, and its own wall and CPU time for the search.
+fn c_search(binary: &PathBuf, args: &[String]) -> (u64, Duration, Duration) {
+    let out = Command::new(binary)
+        .args(args)
+        .output()
+        .expect("the C baseline runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    // "tour after N nodes, T ns, C ns of CPU"
+    let numbers: Vec<u64> = text
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    match numbers[..] {
+        [nodes, wall, cpu] if out.status.success() => {
+            (nodes, Duration::from_nanos(wall), Duration::from_nanos(cpu))
+        }
+        _ => panic!("the C baseline printed {text:?}"),
+    }
+}
+
+/// CPU time of the calling thread (wall time where there is no such clock).
+#[cfg(unix)]
+fn thread_cpu() -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec for the call to fill.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    assert_eq!(rc, 0, "clock_gettime");
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+#[cfg(not(unix))]
+fn thread_cpu() -> Duration {
+    use std::sync::OnceLock;
+    use std::time::Instant;
+    static ZERO: OnceLock<Instant> = OnceLock::new();
+    ZERO.get_or_init(Instant::now).elapsed()
+}
+
+/// `naive` and the C baseline on the same searches, and their ratio from alternated runs.
+fn naive_vs_c(c: &mut Criterion) {
+    let baseline = c_baseline();
+    let mut solver = Solver::new();
+    let mut group = c.benchmark_group("naive");
+    // (name, rows, cols, start, order, closed): open from (0,1) of 8x8 in a textbook's move order,
+    // and a closed search on 6x6, each a few tenths of a second
+    let cases = [
+        (
+            "8x8-open/order:36274518/(0,1)",
+            8,
+            8,
+            (0, 1),
+            "36274518",
+            false,
+        ),
+        (
+            "6x6-closed/order:51627384/(2,3)",
+            6,
+            6,
+            (2, 3),
+            "51627384",
+            true,
+        ),
+    ];
+    for (name, rows, cols, (r, col), order, closed) in cases {
+        let req = Request {
+            board: Board::new(rows, cols).unwrap(),
+            start: Square::new(r, col),
+            closure: Closure::of(closed),
+            method: Method::Naive,
+            rule: format!("order:{order}").parse().unwrap(),
+            budget: 0,
+            seed: 0,
+            closing: Default::default(),
+            prune: true,
+        };
+        let run = solver.run(&req).unwrap();
+        assert_eq!(run.outcome, Outcome::Found, "{req:?}");
+        let nodes = run.stats.nodes;
+        let args: Vec<String> = [rows, cols, u64::from(r), u64::from(col)]
+            .iter()
+            .map(u64::to_string)
+            .chain([
+                order.into(),
+                (if closed { "closed" } else { "open" }).into(),
+            ])
+            .collect();
+        if let Some(binary) = &baseline {
+            assert_eq!(c_search(binary, &args).0, nodes, "the C baseline's nodes");
+        }
+        group.throughput(Throughput::Elements(nodes));
+        let mut selected = false;
+        group.bench_function(format!("ktour/{name} ({nodes} nodes)"), |b| {
+            selected = true;
+            b.iter(|| black_box(solver.run(&req).unwrap()))
+        });
+        let Some(binary) = &baseline else { continue };
+        group.bench_function(format!("c-recursive/{name} ({nodes} nodes)"), |b| {
+            selected = true;
+            b.iter_custom(|iters| (0..iters).map(|_| c_search(binary, &args).1).sum())
+        });
+        if selected {
+            let mut ratios: Vec<f64> = (0..7)
+                .map(|_| {
+                    let t = thread_cpu();
+                    black_box(solver.run(&req).unwrap());
+                    let ktour = thread_cpu() - t;
+                    ktour.as_secs_f64() / c_search(binary, &args).2.as_secs_f64()
+                })
+                .collect();
+            ratios.sort_by(f64::total_cmp);
+            println!(
+                "naive/{name}: ktour / C baseline = {:.3} in CPU time (median of 7 alternated \
+                 runs; {:.3} to {:.3})",
+                ratios[3], ratios[0], ratios[6]
+            );
+        }
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .sample_size(10)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3));
-    targets = bench
+    targets = bench, naive_vs_c
 }
 criterion_main!(benches);

@@ -19,8 +19,10 @@ pub struct MemoryError {
 
 /// Bytes of search state for `board` with `method` in a single run (`Solver::run`): the padded degree
 /// array and its empty-board copy (1 B each per padded square), the path (4 B) and saved degrees
-/// (1 B) per square, plus a 16-byte DFS frame per square for the searches. (Batched pure Warnsdorff
-/// keeps no path and needs about 1 B per square and interleaved walk; see `benches/README.md`.)
+/// (1 B) per square, plus a 16-byte DFS frame per square for `backtrack`, and for `naive` an 8-byte
+/// frame per square and a byte per padded square (its loop keeps no degrees). (Batched pure
+/// Warnsdorff keeps no path and needs about 1 B per square and interleaved walk; see
+/// `benches/README.md`.)
 pub fn estimate_bytes(board: Board, method: Method) -> u64 {
     let padded = Layout::new(board).len() as u64;
     let squares = board.len() as u64;
@@ -28,7 +30,8 @@ pub fn estimate_bytes(board: Board, method: Method) -> u64 {
         Method::Warnsdorff => 0,
         // the closer copies the path and keeps a position per padded square
         Method::Rotate => 12 * squares,
-        Method::Backtrack | Method::Naive => 16 * squares,
+        Method::Backtrack => 16 * squares,
+        Method::Naive => 8 * squares + padded,
     };
     2 * padded + 5 * squares + frames
 }

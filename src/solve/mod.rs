@@ -4,7 +4,7 @@
 //! |---|---|---|
 //! | `warnsdorff` | [`warnsdorff`] | pure greedy Warnsdorff (1823): minimum degree, rule on ties, stop at a dead end |
 //! | `backtrack` | [`backtrack`] | depth-first search, candidates ordered by degree then rule, pruned, node budget |
-//! | `naive` | [`naive`] | depth-first search in fixed label order, the brute force of the seeds |
+//! | `naive` | [`naive`] | depth-first search in the rule's fixed label order, the brute force of the seeds |
 //!
 //! All three share [`crate::state::SearchState`] and, for the two searches, one explicit-stack DFS
 //! (`dfs/`): a run on 1000x1000 never grows the thread's call stack. A [`Solver`] owns the scratch

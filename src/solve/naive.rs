@@ -2,6 +2,11 @@
 //! textbook's own move list as `order:`) with no move ordering and no pruning beyond what closedness
 //! demands: the brute force of the seed programs (and of every textbook since Euler's time). Also the
 //! exhaustive enumerator that `ktour count` is cross-checked against.
+//!
+//! A node's candidates are tried in the tie-breaker's scan order ([`TieBreaker::scan_order`]), by
+//! the label loop (`dfs/label.rs`), which keeps no degrees; its slow twin is
+//! [`super::reference::naive_recursive`], and its baseline the plain recursive C program of
+//! `benches/c/naive.c`.
 
 use super::dfs::{self, CandidateOrder, Config, Flow, Stack};
 use super::{Rule, Stats, TieBreaker};

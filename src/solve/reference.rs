@@ -138,6 +138,97 @@ pub fn first_tour_recursive(board: Board, start: Square, closure: Closure) -> Op
     go(board, &mut seen, &mut path, closure).then_some(path)
 }
 
+/// `naive` by plain recursion, from the definitions: the free neighbours of a square in the label
+/// order `order` (no degrees, no pruning), a tour when every square is on the path (closed: its last
+/// square a knight move from the start), and for a closed tour a branch cut as soon as the start has
+/// no free neighbour left to return through (as the engine does). `budget` bounds the squares entered
+/// (0 = unlimited), checked before each one as the engine does.
+///
+/// Returns how it ended (`Found`, `BudgetExhausted`, or `Impossible(Exhausted)`), the path then (the
+/// tour when found) and the squares entered, the start included. Recursion depth = squares: small
+/// boards only.
+pub fn naive_recursive(
+    board: Board,
+    start: Square,
+    order: LabelOrder,
+    closure: Closure,
+    budget: u64,
+) -> (Outcome, Vec<Square>, u64) {
+    enum End {
+        Found,
+        Budget,
+        Exhausted,
+    }
+    struct Search {
+        board: Board,
+        order: LabelOrder,
+        closure: Closure,
+        budget: u64,
+        start: Square,
+        seen: Vec<bool>,
+        path: Vec<Square>,
+        nodes: u64,
+    }
+    impl Search {
+        fn go(&mut self) -> End {
+            let here = *self.path.last().expect("the start");
+            let free = free_neighbours(self.board, &self.seen, here);
+            let order = *self.order.labels();
+            for label in order {
+                let Some(&(_, c)) = free.iter().find(|&&(k, _)| k == label as usize) else {
+                    continue;
+                };
+                if self.budget != 0 && self.nodes >= self.budget {
+                    return End::Budget;
+                }
+                self.seen[self.board.index(c) as usize] = true;
+                self.path.push(c);
+                self.nodes += 1;
+                let dead = if self.path.len() == self.board.len() as usize {
+                    if !self.closure.is_closed() || crate::board::is_closed_tour(&self.path) {
+                        return End::Found;
+                    }
+                    true
+                } else {
+                    self.closure.is_closed() && degree(self.board, &self.seen, self.start) == 0
+                };
+                if !dead {
+                    match self.go() {
+                        End::Exhausted => {}
+                        end => return end,
+                    }
+                }
+                self.path.pop();
+                self.seen[self.board.index(c) as usize] = false;
+            }
+            End::Exhausted
+        }
+    }
+    let mut search = Search {
+        board,
+        order,
+        closure,
+        budget,
+        start,
+        seen: vec![false; board.len() as usize],
+        path: vec![start],
+        nodes: 1,
+    };
+    search.seen[board.index(start) as usize] = true;
+    let end = match board.len() {
+        // the trivial tour; a closed tour needs a cycle
+        1 if !closure.is_closed() => End::Found,
+        1 => End::Exhausted,
+        _ => search.go(),
+    };
+    let outcome = match end {
+        End::Found => Outcome::Found,
+        End::Budget => Outcome::BudgetExhausted,
+        End::Exhausted => Outcome::Impossible(Impossibility::Exhausted),
+    };
+    (outcome, search.path, search.nodes)
+}
+
 /// The textbook pure Warnsdorff with `first` (label order, strict minimum), as the seed programs write
 /// it: a board of ints (0 = free, else the visit number) and every candidate's degree recounted by
 /// scanning its eight neighbours with bounds checks. The baseline that the benchmarks report ratios

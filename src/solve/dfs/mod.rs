@@ -8,6 +8,7 @@
 //! | [`sorted`] | the general loop: candidates collected, keyed and sorted at every node |
 //! | [`masks`] | the engine on candidate masks, the faster twin of the general loop |
 //! | [`slots`] | each rule family's slot order of the candidates in a mask |
+//! | [`label`] | `naive`'s label order without degrees, the faster twin of the general loop's |
 //!
 //! Fixed-order Warnsdorff rules (`first`, `order:*`), the distance rules (`roth`,
 //! `roth-original`, `center`, whose key depends only on where a candidate lies, so that each square
@@ -20,13 +21,15 @@
 //! (degree 0), and the closed-tour test reads one byte: the start's sentinel, lowered by one for
 //! every neighbour visited after it, says how many of its neighbours are still free. Every other
 //! rule takes the general loop. Both loops visit the same nodes in the same order (pinned by
-//! `tests/backtrack_nodes.rs`, and the twin test below).
+//! `tests/backtrack_nodes.rs`, and the twin test below). `naive`'s label order (one fixed scan
+//! order, no degrees read) takes the label loop, unless an observer watches the degrees.
 //!
 //! ADVICE FOR HACKERS: a frame belongs to the square on top of the path; `stage` is the tie-breaker's
 //! state *before* the knight arrived on that square, restored when the square is left. A frame is pushed
 //! only after its square is made, and popped just before its square is unmade; keep the two stacks
 //! (frames here, path in the state) in step.
 
+mod label;
 mod masks;
 mod slots;
 mod sorted;
@@ -34,6 +37,7 @@ mod sorted;
 use super::{Observer, Stats, TieBreaker};
 use crate::board::Closure;
 use crate::state::{SearchState, MAX_DEGREE};
+use label::{search_label, LabelScratch};
 use masks::{search_ordered, MaskFrame};
 use slots::{class_slots, ClassSlots, FixedSlots, PohlSlots, RandomSlots, SquirrelSlots};
 use sorted::{search_sorted, Frame};
@@ -43,6 +47,7 @@ use sorted::{search_sorted, Frame};
 pub(crate) struct Stack {
     frames: Vec<Frame>,
     masks: Vec<MaskFrame>,
+    label: LabelScratch,
     classes: Option<ClassSlots>,
 }
 
@@ -135,6 +140,10 @@ pub(crate) fn search<O: Observer>(
                 on_tour,
             )
         };
+    }
+    // The label order of one fixed scan order needs no degrees, unless an observer reads them.
+    if cfg.order == CandidateOrder::Label && rule.is_fixed_order() && !O::WATCHES {
+        return search_label(state, &mut stack.label, rule, start, cfg, stats, on_tour);
     }
     if cfg.order == CandidateOrder::Warnsdorff {
         if rule.is_fixed_order() {
@@ -290,6 +299,127 @@ mod tests {
             }
         }
         assert!(switched_back > 10, "too few searches backtracked");
+    }
+
+    /// The end, the counters, the path and the tours met (as paths), in order.
+    type Met = (End, Stats, Vec<u32>, Vec<Vec<u32>>);
+
+    /// Both loops of `naive`'s label order from `start`, calling `on_tour` as the search does.
+    fn label_loops(
+        board: Board,
+        start: Square,
+        rule: Rule,
+        closure: Closure,
+        budget: u64,
+        flow: Flow,
+    ) -> [Met; 2] {
+        let cfg = Config {
+            order: CandidateOrder::Label,
+            prune_stranded: false,
+            closure,
+            budget,
+        };
+        let run = |fast: bool| {
+            let mut state = SearchState::new(board);
+            let mut rule = TieBreaker::new(rule, state.layout(), start, 0).unwrap();
+            let p = state.layout().pad(start);
+            let mut stats = Stats::default();
+            let mut tours = Vec::new();
+            let on_tour = |s: &SearchState| {
+                assert_eq!(s.check_invariants(), Ok(()));
+                tours.push(s.path().to_vec());
+                flow
+            };
+            let end = if fast {
+                let mut scratch = LabelScratch::default();
+                search_label(&mut state, &mut scratch, &rule, p, cfg, &mut stats, on_tour)
+            } else {
+                let obs = &mut NoObserver;
+                let frames = &mut Vec::new();
+                search_sorted(
+                    &mut state, frames, &mut rule, p, cfg, &mut stats, obs, on_tour,
+                )
+            };
+            assert_eq!(state.check_invariants(), Ok(()));
+            (end, stats, state.path().to_vec(), tours)
+        };
+        [run(false), run(true)]
+    }
+
+    const LABEL_ORDERS: [&str; 4] = [
+        "first",
+        "order:87654321",
+        "order:36274518",
+        "order:51627384",
+    ];
+
+    /// To the first tour or the budget: the same nodes in the same order, from every start, open and
+    /// closed, in four label orders, with budgets that stop searches at every depth.
+    #[test]
+    fn label_loop_matches_the_sorting_loop() {
+        for (rows, cols) in [
+            (1, 1),
+            (1, 3),
+            (2, 3),
+            (3, 3),
+            (3, 4),
+            (4, 4),
+            (4, 5),
+            (5, 5),
+            (3, 7),
+            (5, 6),
+            (6, 6),
+        ] {
+            let board = Board::new(rows, cols).unwrap();
+            let budgets: &[u64] = if board.len() <= 20 {
+                &[0, 1, 2, 17, 3000]
+            } else {
+                &[1, 2, 17, 3000, 20_000]
+            };
+            for rule in LABEL_ORDERS {
+                let rule: Rule = rule.parse().unwrap();
+                for start in board.squares() {
+                    for closure in [Closure::Open, Closure::Closed] {
+                        for &budget in budgets {
+                            let [slow, fast] =
+                                label_loops(board, start, rule, closure, budget, Flow::Stop);
+                            assert_eq!(slow, fast, "{board} {start:?} {rule} {closure:?} {budget}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every tour, as `naive::enumerate` asks: the same tours in the same order (5x5 from one
+    /// start of each kind on the corners' colour, the other boards from every start).
+    #[test]
+    fn label_loop_meets_every_tour_the_sorting_loop_meets() {
+        let mut tours = 0;
+        for (rows, cols) in [(1, 1), (3, 4), (4, 5), (3, 7), (5, 5)] {
+            let board = Board::new(rows, cols).unwrap();
+            let starts: Vec<Square> = if board.len() == 25 {
+                [(0, 0), (0, 2), (1, 1), (2, 2)]
+                    .map(|(r, c)| Square::new(r, c))
+                    .into()
+            } else {
+                board.squares().collect()
+            };
+            // 5x5 in two orders only: its exhaustive searches are most of the test's time
+            let orders = if board.len() == 25 { 2 } else { 4 };
+            for rule in &LABEL_ORDERS[..orders] {
+                let rule: Rule = rule.parse().unwrap();
+                for &start in &starts {
+                    for closure in [Closure::Open, Closure::Closed] {
+                        let [slow, fast] =
+                            label_loops(board, start, rule, closure, 0, Flow::Continue);
+                        assert_eq!(slow, fast, "{board} {start:?} {rule} {closure:?}");
+                        tours += slow.3.len();
+                    }
+                }
+            }
+        }
+        assert!(tours > 2_000, "too few tours: {tours}");
     }
 
     #[test]
