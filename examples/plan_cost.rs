@@ -10,10 +10,11 @@ fn main() {
     let plan = Plan::new(&spec).unwrap();
     let p = t.elapsed();
     println!(
-        "spec {:?}, plan {:?} ({} groups, {} chunks)",
+        "spec {:?}, plan {:?} ({} groups, {} chunks, {} bytes)",
         parse,
         p,
-        plan.groups.len(),
-        plan.chunks.len()
+        plan.total_groups(),
+        plan.total_chunks(),
+        plan.bytes()
     );
 }

@@ -22,9 +22,9 @@ fn main() {
     for round in 0..3 {
         let t = Instant::now();
         let mut reqs: Vec<Request> = Vec::new();
-        for c in &plan.chunks {
-            for i in c.from..c.to {
-                reqs.push(plan.job(c.group, i).request);
+        for id in 0..plan.total_chunks() {
+            for part in plan.parts(&plan.chunk(id)) {
+                plan.requests(&part.group, part.from, part.to, &mut reqs);
             }
         }
         let expand = t.elapsed().as_secs_f64();

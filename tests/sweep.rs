@@ -137,11 +137,8 @@ record = "summary"
     let one = tmp.path().join("one");
     sweep(&spec, &one, &["--threads", "1"]).assert().success();
     let journal = rows_without_timing(&one.join("chunks.csv"));
-    assert_eq!(
-        journal.len(),
-        2 * 40_320,
-        "one chunk per ordering and board"
-    );
+    // a line per ordering and board: a chunk holds whole orderings (a multiple of the starts)
+    assert_eq!(journal.len(), 2 * 40_320);
     for round in 0..3 {
         let many = tmp.path().join(format!("many-{round}"));
         sweep(&spec, &many, &["--threads", "16"]).assert().success();
@@ -862,6 +859,43 @@ fn a_row_relabelled_as_another_run_is_not_taken_for_it() {
     );
 }
 
+/// A sweep of rule sequences (restarts) writes the sequence, `a|b`, as each row's rule: a merge and
+/// a resume take those rows for their runs, and a row deleted costs its chunk alone.
+#[test]
+fn rows_of_rule_sequences_merge_and_resume() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = write_spec(
+        tmp.path(),
+        "name = \"seq\"\nsizes = [6, 7]\nrules = [\"random|first\", \"roth|pohl\"]\nclosed = true\ntrials = 2\nseed = 3\nrecord = \"runs\"\n",
+    );
+    let whole = tmp.path().join("whole");
+    sweep(&spec, &whole, &[]).assert().success();
+    let text = std::fs::read_to_string(whole.join("runs.csv")).unwrap();
+    assert!(text.contains(",random|first,") && text.contains(",roth|pohl,"));
+    let shards: Vec<PathBuf> = (1..=2)
+        .map(|i| {
+            let d = tmp.path().join(format!("s{i}"));
+            sweep(&spec, &d, &["--shard", &format!("{i}/2")])
+                .assert()
+                .success();
+            d
+        })
+        .collect();
+    let merged = tmp.path().join("merged");
+    merge(&shards, &merged, &[]).assert().success();
+    same_results(&whole, &merged);
+    let hurt = tmp.path().join("hurt");
+    copy_dir(&whole, &hurt);
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.remove(lines.len() / 2);
+    std::fs::write(hurt.join("runs.csv"), lines.join("\n") + "\n").unwrap();
+    sweep(&spec, &hurt, &["--resume"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("lacks rows of 1 of the"));
+    same_rows_any_order(&whole, &hurt);
+}
+
 /// Bytes that are not UTF-8 (or not a row) in the middle of the journal are a damaged line: it is
 /// dropped alone, with a warning, and the lines after it are kept (each is checked on its own).
 #[test]
@@ -881,19 +915,42 @@ fn resume_drops_a_damaged_journal_line_alone() {
     assert!(err.contains("0 runs in"), "{err}");
 }
 
-/// A journal written before the `check` column existed is read as it is (unchecked): resuming a
-/// finished sweep from it runs nothing and warns of nothing.
+/// A journal written by an earlier ktour (before chunks were sized by work, its header without
+/// the `job` column, with or without `check`) numbers its chunks otherwise: resuming from it says
+/// so, takes none of its lines (its chunk numbers now mean other runs), and runs everything again,
+/// to the same results.
 #[test]
-fn resume_reads_a_journal_without_checks() {
-    let (_tmp, err) = resume_after_damage(|runs| {
-        let journal = runs.with_file_name("chunks.csv");
-        let text = std::fs::read_to_string(&journal).unwrap();
-        assert!(text.lines().next().unwrap().ends_with(",check"));
-        let old: Vec<&str> = text.lines().map(|l| &l[..l.rfind(',').unwrap()]).collect();
-        std::fs::write(&journal, old.join("\n") + "\n").unwrap();
-    });
-    assert!(!err.contains("warning"), "{err}");
-    assert!(err.contains("0 runs in"), "{err}");
+fn resume_runs_again_what_an_earlier_versions_journal_lists() {
+    for keep_check in [true, false] {
+        let mut lines = 0;
+        let (_tmp, err) = resume_after_damage(|runs| {
+            let journal = runs.with_file_name("chunks.csv");
+            let text = std::fs::read_to_string(&journal).unwrap();
+            assert!(text.starts_with("chunk,group,job,runs,"));
+            // the journal as the earlier ktour wrote it: the job column out
+            let old: Vec<String> = text
+                .lines()
+                .map(|l| {
+                    let mut f: Vec<&str> = l.split(',').collect();
+                    f.remove(2);
+                    if !keep_check {
+                        f.pop();
+                    }
+                    f.join(",")
+                })
+                .collect();
+            lines = old.len() - 1;
+            std::fs::write(&journal, old.join("\n") + "\n").unwrap();
+        });
+        assert!(
+            err.contains(&format!(
+                "written by an earlier ktour, which numbered its chunks otherwise: its {lines} lines cannot be taken"
+            )),
+            "{err}"
+        );
+        assert!(!err.contains("damaged line"), "{err}");
+        assert!(!err.contains("resumed from"), "{err}");
+    }
 }
 
 /// A journal whose header is not one ktour writes (here a column renamed) could be read with its
@@ -1011,6 +1068,11 @@ fn a_dry_run_counts_the_work_and_writes_nothing() {
         .stdout(predicate::str::contains(
             "searches: 656 runs, at most 656000 nodes",
         ))
+        // the plan's own memory, a tally per group (2 boards x 2 rules x 2 methods), and the
+        // least the output takes: a journal line per chunk
+        .stdout(predicate::str::contains("memory: plan "))
+        .stdout(predicate::str::contains("tallies of 8 groups"))
+        .stdout(predicate::str::contains("output: at least "))
         .stdout(predicate::str::contains("fits"));
     assert!(!out.exists());
 }
@@ -1176,9 +1238,12 @@ fn sweep_within(kib: u64, spec: &Path, out: &Path, extra: &[&str]) -> Cmd {
     c
 }
 
-/// Specs whose plan cannot be held are refused with exit 2, not by the allocator's abort.
+/// A plan holds nothing per run: giant sweeps are planned in a few KiB under a 1 GiB address
+/// space (10^9 runs and 3.3 * 10^11 runs alike), and a sweep is refused only where its output
+/// cannot fit on the disk, before anything is written; specs that cannot be listed at all are
+/// refused with exit 2, not by the allocator's abort.
 #[test]
-fn giant_plans_are_refused_before_they_are_built() {
+fn giant_sweeps_are_planned_and_refused_only_for_the_disk() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("o");
     // four billion sizes were listed before the first too large one was noticed
@@ -1187,16 +1252,50 @@ fn giant_plans_are_refused_before_they_are_built() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("`sizes`").and(predicate::str::contains("65535")));
-    // every start of every board up to 10000x10000: 3.3 * 10^11 runs, each numbered up front
+    // 10^9 runs: every start of 10000x10000 under ten rules
+    let spec = write_spec(
+        tmp.path(),
+        "name = \"g\"\nsizes = [10000]\nrules = [\"first\", \"roth\", \"pohl\", \"center\", \"roth-original\", \"order:87654321\", \"order:12345687\", \"order:21345678\", \"order:56781234\", \"order:34567812\"]\n",
+    );
+    let planned = |spec: &Path| {
+        let stdout = sweep_within(1 << 20, spec, &out, &["--dry-run"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(stdout).unwrap()
+    };
+    // the plan's own accounting, in KiB
+    let plan_kib = |text: &str| -> u64 {
+        let after = text.split("memory: plan ").nth(1).expect("a plan line");
+        let (n, unit) = after.split_once(' ').unwrap();
+        assert!(unit.starts_with("KiB"), "{text}");
+        n.parse().unwrap()
+    };
+    let text = planned(&spec);
+    assert!(
+        text.contains("runs: 1000000000 in 1000000000 chunks"),
+        "{text}"
+    );
+    assert!(plan_kib(&text) <= 4, "{text}");
+    assert!(text.contains("output: at least "), "{text}");
+    // every start of every board up to 10000x10000: 3.3 * 10^11 runs, a chunk each on the large
+    // boards, whose journal alone (10 TB) fits no test machine's disk
     let spec = write_spec(tmp.path(), "name = \"g\"\nsizes = \"5..=10000\"\n");
+    let text = planned(&spec);
+    assert!(text.contains("runs: 333383334970 in "), "{text}");
+    // 9996 boards
+    assert!(plan_kib(&text) < 1024, "{text}");
+    assert!(
+        text.contains("does not fit, the sweep would be refused"),
+        "{text}"
+    );
     sweep_within(1 << 20, &spec, &out, &[])
         .assert()
         .code(2)
-        .stderr(
-            predicate::str::contains("333383334970 runs").and(predicate::str::contains(
-                "lower sizes, starts, rules or trials",
-            )),
-        );
+        .stderr(predicate::str::contains("journal lines").and(predicate::str::contains("MiB free")))
+        .stderr(predicate::str::contains("plan").not());
     assert!(!out.exists());
 }
 

@@ -68,7 +68,8 @@ struct SpecKeyArgs {
     /// Square boards: 8, 8,10,12, 5..=64 or "10..=200 step 10".
     #[arg(long)]
     sizes: Option<String>,
-    /// Rectangular boards, added to --sizes: 5x6,8x10.
+    /// Rectangular boards, added to --sizes: 5x6,8x10, or every board of two ranges of sides,
+    /// "10..=50 x 10..=50" (a step as 10..=50:2), or both, separated by commas.
     #[arg(long)]
     boards: Option<String>,
     /// all, corner, corners, sample:K, or squares ROW,COL separated by ';' (0,0;1,2).
@@ -173,11 +174,8 @@ fn parse_lane_memory(s: &str) -> Result<f64, String> {
 
 /// `--dry-run`: what the sweep (or its shard) would do, on standard output.
 fn print_dry_run(spec: &Spec, spec_label: &str, plan: &experiment::Plan, opts: &SweepOptions) {
-    let chunks = match opts.shard {
-        Some((i, k)) => plan.shard(i, k),
-        None => plan.chunks.clone(),
-    };
-    let cost = experiment::sweep_cost(spec, plan, &chunks, opts.lane_memory);
+    let (i, k) = opts.shard.unwrap_or((1, 1));
+    let cost = experiment::sweep_cost(spec, plan, &plan.shard(i, k), opts.lane_memory);
     let threads = opts.threads.max(1);
     let of_shard = opts
         .shard
@@ -223,19 +221,62 @@ fn print_dry_run(spec: &Spec, spec_label: &str, plan: &experiment::Plan, opts: &
         "{}",
         experiment::restricted_starts_footnote(spec.file.rules.iter().map(String::as_str))
     );
-    let available = crate::memory::available_bytes();
-    let needed = cost.worker_bytes.saturating_mul(threads as u64);
+    let free = experiment::free_bytes(&opts.out);
     println!(
-        "memory: about {} MiB a worker, {} MiB for {threads}, of {} MiB available: {}",
+        "output: at least {} ({}{}){}",
+        bytes_words(cost.output.least_bytes()),
+        format_args!("{} journal lines", cost.output.journal_lines),
+        if cost.output.run_rows > 0 {
+            format!(", {} rows of runs.csv", cost.output.run_rows)
+        } else {
+            String::new()
+        },
+        match free {
+            None => String::new(),
+            Some(free) => format!(
+                ", of {} free at {}: {}",
+                bytes_words(free),
+                opts.out.display(),
+                // the sweep's own check, so that the answer is the one the sweep would give
+                match experiment::check_disk(&opts.out, &cost.output) {
+                    Ok(()) => "fits".to_string(),
+                    Err(e) => format!("does not fit, the sweep would be refused: {e}"),
+                }
+            ),
+        }
+    );
+    let available = crate::memory::available_bytes();
+    let needed = cost
+        .worker_bytes
+        .saturating_mul(threads as u64)
+        .saturating_add(cost.tally_bytes)
+        .saturating_add(cost.plan_bytes);
+    println!(
+        "memory: plan {} (its boards and rules, whatever the runs), tallies of {} groups about {} MiB, about {} MiB a worker; {} MiB with {threads} worker{}, of {} MiB available: {}",
+        bytes_words(cost.plan_bytes),
+        cost.groups,
+        cost.tally_bytes.div_ceil(1 << 20),
         cost.worker_bytes.div_ceil(1 << 20),
         needed.div_ceil(1 << 20),
+        if threads == 1 { "" } else { "s" },
         available >> 20,
         // the sweep's own check, so that the answer is the one the sweep would give
-        match experiment::check_worker_memory(spec, opts) {
+        match experiment::check_worker_memory(spec, plan, opts) {
             Ok(()) => "fits".to_string(),
             Err(e) => format!("does not fit, the sweep would be refused: {e}"),
         }
     );
+}
+
+/// Bytes in words: KiB below a MiB, MiB below 10 GiB, GiB above.
+fn bytes_words(bytes: u64) -> String {
+    if bytes < 1 << 20 {
+        format!("{} KiB", bytes.div_ceil(1 << 10))
+    } else if bytes < 10 << 30 {
+        format!("{} MiB", bytes.div_ceil(1 << 20))
+    } else {
+        format!("{} GiB", bytes.div_ceil(1 << 30))
+    }
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {

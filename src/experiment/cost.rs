@@ -3,7 +3,8 @@
 //! memory of its workers, and a rough time for the pure-Warnsdorff part from the per-step costs
 //! measured in `benches/README.md`. Nothing is run or written.
 
-use super::plan::{Chunk, Plan};
+use super::disk::OutputSize;
+use super::plan::{Plan, Shard};
 use super::spec::Spec;
 use crate::solve::rules::Kind;
 use crate::solve::{Method, Rule};
@@ -36,6 +37,8 @@ pub struct SweepCost {
     pub runs: u64,
     /// Chunks (the units of the journal, resume and shards).
     pub chunks: u64,
+    /// Groups (board x rule x method) with runs.
+    pub groups: u64,
     /// Runs that walk by pure Warnsdorff (`warnsdorff`, and `rotate`, whose closing rotations come
     /// on top of its walk).
     pub walk_runs: u64,
@@ -50,38 +53,70 @@ pub struct SweepCost {
     pub walk_core_seconds: f64,
     /// Bytes a worker needs at most (the largest board and method, lanes and stack included).
     pub worker_bytes: u64,
+    /// Bytes the plan holds ([`Plan::bytes`]): its boards and rules, whatever its runs.
+    pub plan_bytes: u64,
+    /// Bytes of the groups' tallies the runner holds until the summary is written.
+    pub tally_bytes: u64,
+    /// The least it writes ([`super::check_disk`] refuses a sweep that cannot fit it).
+    pub output: OutputSize,
 }
 
-/// The cost of `chunks` of `plan` (the whole plan, or a shard's chunks) with workers walking as
-/// `lane_memory` allows.
-pub fn sweep_cost(spec: &Spec, plan: &Plan, chunks: &[Chunk], lane_memory: f64) -> SweepCost {
+/// The cost of shard `shard` of `plan` (the whole plan is shard 1 of 1) with workers walking as
+/// `lane_memory` allows: counted group by group, each group's runs in the shard found without
+/// listing its chunks, so that a sweep of 10^9 runs is costed as fast as one of ten.
+pub fn sweep_cost(spec: &Spec, plan: &Plan, shard: &Shard, lane_memory: f64) -> SweepCost {
     let mut cost = SweepCost {
         runs: 0,
-        chunks: chunks.len() as u64,
+        chunks: shard.len(),
+        groups: 0,
         walk_runs: 0,
         walk_steps: 0,
         search_runs: 0,
         search_nodes: Some(0),
         walk_core_seconds: 0.0,
         worker_bytes: super::runner::worker_memory(spec, lane_memory).map_or(0, |(bytes, _)| bytes),
+        plan_bytes: plan.bytes(),
+        tally_bytes: plan
+            .groups_touched_bound(shard)
+            .saturating_mul(super::memory::TALLY_BYTES),
+        output: super::runner::output_size(plan, shard, spec.file.record),
     };
-    for c in chunks {
-        let group = &plan.groups[c.group as usize];
-        let board = plan.boards[group.board];
-        let runs = (c.to - c.from) as u64;
+    // a step's cost by rule and by whether walks interleave, found once (a sweep may have millions
+    // of groups and 40,320 rules)
+    let mut step_costs: Vec<[Option<f64>; 2]> = Vec::new();
+    let mut lanes_of = (usize::MAX, 1);
+    for group in plan.groups() {
+        let runs = plan.group_runs_in(&group, shard);
+        if runs == 0 {
+            continue;
+        }
+        let board = plan.boards()[group.board];
+        if lanes_of.0 != group.board {
+            lanes_of = (
+                group.board,
+                crate::solve::interleaved_lanes(board, lane_memory),
+            );
+        }
+        let lanes = lanes_of.1;
         cost.runs += runs;
+        cost.groups += 1;
         match group.method {
             Method::Warnsdorff | Method::Rotate => {
-                let squares = runs as u128 * board.len() as u128;
+                // a group's runs (at most 2^32) times a board's squares (at most 10^8) fit in u64,
+                // whose conversion to f64 is cheap, unlike u128's (a sixth of a large dry run)
+                let squares = runs * board.len() as u64;
                 cost.walk_runs += runs;
-                cost.walk_steps += squares;
-                let lanes = crate::solve::interleaved_lanes(board, lane_memory);
-                cost.walk_core_seconds +=
-                    squares as f64 * step_ns(group.rule.first(), lanes) * 1e-9;
+                cost.walk_steps += squares as u128;
+                if step_costs.len() <= group.rule_index {
+                    step_costs.resize(group.rule_index + 1, [None; 2]);
+                }
+                let ns = *step_costs[group.rule_index][(lanes > 1) as usize]
+                    .get_or_insert_with(|| step_ns(group.rule.first(), lanes));
+                cost.walk_core_seconds += squares as f64 * ns * 1e-9;
             }
             Method::Backtrack | Method::Naive => {
                 cost.search_runs += runs;
-                let budget = plan.job(c.group, c.from).request.budget;
+                let budget = spec.budget.for_board(board);
                 cost.search_nodes = match (cost.search_nodes, budget) {
                     (Some(n), b) if b > 0 => Some(n + runs as u128 * b as u128),
                     _ => None,
@@ -109,7 +144,7 @@ mod tests {
         let cost = sweep_cost(
             &spec,
             &plan,
-            &plan.chunks,
+            &plan.shard(1, 1),
             crate::solve::DEFAULT_LANE_MEMORY,
         );
         assert_eq!(cost.runs, 1_000_000);

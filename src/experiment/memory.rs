@@ -47,3 +47,35 @@ pub fn check_workers(
     }
     Ok(())
 }
+
+/// Bytes a sweep holds per group it runs: its tally and its number ([`super::Tallies`]), until the
+/// summary is written from them.
+pub const TALLY_BYTES: u64 = std::mem::size_of::<(u32, super::Tally)>() as u64;
+
+/// A sweep's tallies would not fit in memory beside its workers.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("the sweep's tallies of {groups} groups (board x rule x method) need about {needed_mib} MiB with its workers, but only {available_mib} MiB is available; run it in shards (--shard I/K): each holds the tallies of its own groups")]
+pub struct TallyMemoryError {
+    /// Groups whose tallies would be held.
+    pub groups: u64,
+    /// Estimated need, the workers' included.
+    pub needed_mib: u64,
+    /// Available memory.
+    pub available_mib: u64,
+}
+
+/// Whether the tallies of `groups` groups fit beside workers that need `workers_bytes` together.
+pub fn check_tallies(groups: u64, workers_bytes: u64) -> Result<(), TallyMemoryError> {
+    let needed = groups
+        .saturating_mul(TALLY_BYTES)
+        .saturating_add(workers_bytes);
+    let available = available_bytes();
+    if !fits_in(needed, available) {
+        return Err(TallyMemoryError {
+            groups,
+            needed_mib: needed.div_ceil(1 << 20),
+            available_mib: available >> 20,
+        });
+    }
+    Ok(())
+}

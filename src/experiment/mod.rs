@@ -3,6 +3,7 @@
 
 mod cost;
 mod delivery;
+mod disk;
 mod failures;
 pub mod memory;
 mod options;
@@ -17,6 +18,7 @@ mod spec_flags;
 mod table;
 
 pub use cost::{sweep_cost, SweepCost};
+pub use disk::{check_disk, free_bytes, DiskError, OutputSize};
 pub use failures::{
     failures_csv, failures_text, read_failures, FailedRun, FailuresError, GroupFailures,
     FAILURES_HEADER,
@@ -25,17 +27,17 @@ pub use options::{SweepOptions, SweepProgress};
 pub use output::{
     git_commit, merge, MergeReport, Meta, OutputError, ShardRun, CHUNKS, LOCK, META, RUNS, SUMMARY,
 };
-pub use plan::{Chunk, Group, Job, Plan, PlanError};
-pub use record::{ChunkRow, Counter, CounterKind, RunRow, SummaryRow, Tally, COUNTERS};
+pub use plan::{Chunk, Group, Job, Part, Plan, PlanError, Shard};
+pub use record::{ChunkRow, Counter, CounterKind, RunRow, SummaryRow, Tallies, Tally, COUNTERS};
 pub use runner::{
     check_worker_memory, request_stop, run_planned_sweep, run_sweep, SweepError, SweepReport,
 };
 pub use size::{rule_applies, start_restriction, PlanSize, CHUNK_STEPS};
 pub use spec::{Budget, Spec, SpecError, StartSet, DEFAULT_SPEC};
 pub use spec_file::{
-    spec_keys, spec_keys_markdown, spec_keys_text, BudgetSpec, RecordLevel, Sizes, SpecFile,
-    SpecKey, Starts, DEFAULT_BUDGET, DEFAULT_METHOD, DEFAULT_RULE, DEFAULT_SEED, DEFAULT_STARTS,
-    DEFAULT_TRIALS, SOLVE_BUDGET,
+    spec_keys, spec_keys_markdown, spec_keys_text, BoardEntry, Boards, BudgetSpec, RecordLevel,
+    Sizes, SpecFile, SpecKey, Starts, DEFAULT_BUDGET, DEFAULT_METHOD, DEFAULT_RULE, DEFAULT_SEED,
+    DEFAULT_STARTS, DEFAULT_TRIALS, SOLVE_BUDGET,
 };
 pub use spec_flags::{spec_toml, SpecFlags, ADHOC};
-pub use table::{restricted_starts_footnote, success_table};
+pub use table::{restricted_starts_footnote, success_table, SuccessTable};

@@ -147,6 +147,66 @@ tally! {
     }
 }
 
+/// The tallies of the groups a sweep has run, by group number, in order (`summary.csv` is written
+/// from them as they are read). Only the groups with runs are held (a shard of a sweep of millions
+/// of groups holds its own), each in two sorted lists, those resumed and those run now: a sweep
+/// adds its chunks in run order, so a group is added at the end of its list or to its last entry,
+/// never searched for. A group takes its tally and its number (120 bytes), where an ordered map
+/// took half as much again.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tallies {
+    resumed: Vec<(u32, Tally)>,
+    added: Vec<(u32, Tally)>,
+}
+
+impl Tallies {
+    /// The tallies of journal rows in run order (so their groups come in order), as resumed.
+    pub fn of_rows(rows: &[ChunkRow]) -> Tallies {
+        let mut t = Tallies::default();
+        for r in rows {
+            t.add(r.group, &r.tally);
+        }
+        t.resumed = std::mem::take(&mut t.added);
+        t
+    }
+
+    /// Count `tally` of `group`, a group at or after the last one added (run order).
+    pub fn add(&mut self, group: u32, tally: &Tally) {
+        match self.added.last_mut() {
+            Some((g, t)) if *g == group => t.merge(tally),
+            last => {
+                debug_assert!(
+                    last.map_or(true, |(g, _)| *g < group),
+                    "groups in run order"
+                );
+                self.added.push((group, *tally));
+            }
+        }
+    }
+
+    /// Every group's tally, resumed and run now together, in group order.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, Tally)> + '_ {
+        let (mut a, mut b) = (self.resumed.iter().peekable(), self.added.iter().peekable());
+        std::iter::from_fn(move || match (a.peek(), b.peek()) {
+            (Some(&&(ga, ta)), Some(&&(gb, tb))) => Some(if ga == gb {
+                a.next();
+                b.next();
+                let mut t = ta;
+                t.merge(&tb);
+                (ga, t)
+            } else if ga < gb {
+                a.next();
+                (ga, ta)
+            } else {
+                b.next();
+                (gb, tb)
+            }),
+            (Some(_), None) => a.next().copied(),
+            (None, _) => b.next().copied(),
+        })
+    }
+}
+
 impl Tally {
     /// Count one run.
     pub fn add_run(&mut self, s: &RunSummary, feasible: bool) {
@@ -212,29 +272,33 @@ impl Tally {
     }
 }
 
-/// A finished chunk: a row of `chunks.csv`, the sweep's journal (what `--resume` and `merge` read).
-/// Flat on disk: the columns are the chunk, its group, the counters of [`Tally::COUNTERS`] in
-/// order, then the check (see [`ChunkRow::header`]).
+/// One group's share of a finished chunk: a row of `chunks.csv`, the sweep's journal (what
+/// `--resume` and `merge` read). A chunk is finished when the rows of all its groups are there.
+/// Flat on disk: the columns are the chunk, the group, the group's first run in the chunk, the
+/// counters of [`Tally::COUNTERS`] in order, then the check (see [`ChunkRow::header`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChunkRow {
     /// Chunk number.
     pub chunk: u64,
     /// Group number (row of summary.csv, in plan order).
     pub group: u32,
-    /// The chunk's counts.
+    /// Global number of the group's first run in the chunk.
+    pub job: u64,
+    /// The counts of the group's runs in the chunk.
     pub tally: Tally,
     /// [`ChunkRow::checksum`] as written, so that a line damaged afterwards (an edit, a
-    /// spreadsheet's rewrite, failing storage) is not taken for a finished chunk. Journals written
-    /// before this column existed read as `None`, unchecked.
+    /// spreadsheet's rewrite, failing storage) is not taken for a finished chunk. An empty one
+    /// reads as `None`, which no journal line passes.
     pub check: Option<u32>,
 }
 
 impl ChunkRow {
-    /// The row for `tally` of `chunk` in `group`, with its checksum.
-    pub fn new(chunk: u64, group: u32, t: &Tally) -> Self {
+    /// The row for `tally` of the runs of `group` in `chunk` from run `job` on, with its checksum.
+    pub fn new(chunk: u64, group: u32, job: u64, t: &Tally) -> Self {
         let mut row = ChunkRow {
             chunk,
             group,
+            job,
             tally: *t,
             check: None,
         };
@@ -244,18 +308,20 @@ impl ChunkRow {
 
     /// The header line of `chunks.csv`, newline included.
     pub fn header() -> String {
-        let mut columns = vec!["chunk", "group"];
+        let mut columns = vec!["chunk", "group", "job"];
         columns.extend(Tally::COUNTERS.iter().map(|c| c.name));
         columns.push("check");
         columns.join(",") + "\n"
     }
 
-    /// CRC-32 of the chunk, the group and every counter but the timing ones (which vary between
-    /// runs of the same spec, while the journal does not, timing aside), as little-endian integers.
+    /// CRC-32 of the chunk, the group, the first run and every counter but the timing ones (which
+    /// vary between runs of the same spec, while the journal does not, timing aside), as
+    /// little-endian integers.
     pub fn checksum(&self) -> u32 {
         let mut h = crc32fast::Hasher::new();
         h.update(&self.chunk.to_le_bytes());
         h.update(&self.group.to_le_bytes());
+        h.update(&self.job.to_le_bytes());
         for (n, counter) in self.tally.counts().into_iter().zip(&Tally::COUNTERS) {
             let hashed = match counter.kind {
                 CounterKind::Timing => false,
@@ -278,9 +344,10 @@ impl ChunkRow {
 impl Serialize for ChunkRow {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let mut row = s.serialize_struct("ChunkRow", COUNTERS + 3)?;
+        let mut row = s.serialize_struct("ChunkRow", COUNTERS + 4)?;
         row.serialize_field("chunk", &self.chunk)?;
         row.serialize_field("group", &self.group)?;
+        row.serialize_field("job", &self.job)?;
         for (n, counter) in self.tally.counts().iter().zip(&Tally::COUNTERS) {
             row.serialize_field(counter.name, n)?;
         }
@@ -293,6 +360,7 @@ impl Serialize for ChunkRow {
 enum ChunkColumn {
     Chunk,
     Group,
+    Job,
     Counter(usize),
     Check,
     Other,
@@ -310,6 +378,7 @@ impl<'de> Deserialize<'de> for ChunkColumn {
                 Ok(match name {
                     "chunk" => ChunkColumn::Chunk,
                     "group" => ChunkColumn::Group,
+                    "job" => ChunkColumn::Job,
                     "check" => ChunkColumn::Check,
                     _ => Tally::COUNTERS
                         .iter()
@@ -328,8 +397,9 @@ impl<'de> Deserialize<'de> for ChunkColumn {
     }
 }
 
-/// Read as a derived `Deserialize` reads a struct: columns by name, every one but `check` required
-/// (journals before it read as unchecked), unknown ones ignored, none twice.
+/// Read as a derived `Deserialize` reads a struct: columns by name, every one required (a line
+/// without its check reads as unchecked, which the journal does not take), unknown ones ignored,
+/// none twice.
 impl<'de> Deserialize<'de> for ChunkRow {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
@@ -353,12 +423,13 @@ impl<'de> Deserialize<'de> for ChunkRow {
                         None => Ok(()),
                     }
                 }
-                let (mut chunk, mut group, mut check) = (None, None, None);
+                let (mut chunk, mut group, mut job, mut check) = (None, None, None, None);
                 let mut counts = [None; COUNTERS];
                 while let Some(column) = map.next_key::<ChunkColumn>()? {
                     match column {
                         ChunkColumn::Chunk => once(&mut chunk, map.next_value()?, "chunk")?,
                         ChunkColumn::Group => once(&mut group, map.next_value()?, "group")?,
+                        ChunkColumn::Job => once(&mut job, map.next_value()?, "job")?,
                         ChunkColumn::Counter(i) => {
                             once(&mut counts[i], map.next_value()?, Tally::COUNTERS[i].name)?
                         }
@@ -380,6 +451,7 @@ impl<'de> Deserialize<'de> for ChunkRow {
                 Ok(ChunkRow {
                     chunk: chunk.ok_or_else(|| A::Error::missing_field("chunk"))?,
                     group: group.ok_or_else(|| A::Error::missing_field("group"))?,
+                    job: job.ok_or_else(|| A::Error::missing_field("job"))?,
                     tally: Tally::from_counts(values),
                     check: check.flatten(),
                 })
@@ -564,8 +636,8 @@ mod tests {
         Tally::from_counts(std::array::from_fn(|i| 10 + i as u64))
     }
 
-    /// The journal's columns and checksums are those of journals already on disk: a row written
-    /// now reads back intact, and an old journal still reads as intact.
+    /// The journal's columns and checksums are pinned (a change would make the journals already
+    /// on disk unreadable): a row written now reads back intact.
     #[test]
     fn journal_rows_are_written_as_before() {
         let t = Tally {
@@ -584,34 +656,28 @@ mod tests {
             not_closed: 0,
             restarts_total: 0,
         };
-        let header = "chunk,group,runs,feasible_runs,successes,dead_ends,budget_exhausted,impossible,visited_total,nodes_total,backtracks_total,backtracks_max,ties_total,elapsed_ns_total,not_closed,restarts_total,check\n";
+        let header = "chunk,group,job,runs,feasible_runs,successes,dead_ends,budget_exhausted,impossible,visited_total,nodes_total,backtracks_total,backtracks_max,ties_total,elapsed_ns_total,not_closed,restarts_total,check\n";
         assert_eq!(ChunkRow::header(), header);
-        let row = ChunkRow::new(3, 1, &t);
-        assert_eq!(row.check, Some(3306240616));
+        let row = ChunkRow::new(3, 1, 40, &t);
+        assert_eq!(row.check, Some(2526763667));
         let mut w = csv::Writer::from_writer(Vec::new());
         w.serialize(&row).unwrap();
         let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
         assert_eq!(
             text,
-            format!("{header}3,1,10,9,8,1,1,0,250,300,40,12,7,5555,0,0,3306240616\n")
+            format!("{header}3,1,40,10,9,8,1,1,0,250,300,40,12,7,5555,0,0,2526763667\n")
         );
         let mut r = csv::Reader::from_reader(text.as_bytes());
         let back: Vec<ChunkRow> = r.deserialize().collect::<Result<_, _>>().unwrap();
         assert_eq!(back, std::slice::from_ref(&row));
-        // a journal from before the later counters reads and checks as it did
-        let before = "chunk,group,runs,feasible_runs,successes,dead_ends,budget_exhausted,impossible,visited_total,nodes_total,backtracks_total,backtracks_max,ties_total,elapsed_ns_total,check\n3,1,10,9,8,1,1,0,250,300,40,12,7,5555,3306240616\n";
-        let mut r = csv::Reader::from_reader(before.as_bytes());
-        let back: Vec<ChunkRow> = r.deserialize().collect::<Result<_, _>>().unwrap();
-        assert_eq!(back, std::slice::from_ref(&row));
-        assert_eq!(back[0].checksum(), 3306240616);
-        // a journal from before the check column reads as unchecked
-        let old = header.replace(",not_closed,restarts_total,check", "")
-            + "3,1,10,9,8,1,1,0,250,300,40,12,7,5555\n";
-        let mut r = csv::Reader::from_reader(old.as_bytes());
+        // a line without its check reads as unchecked
+        let unchecked = header.to_string() + "3,1,40,10,9,8,1,1,0,250,300,40,12,7,5555,0,0,\n";
+        let mut r = csv::Reader::from_reader(unchecked.as_bytes());
         let back: Vec<ChunkRow> = r.deserialize().collect::<Result<_, _>>().unwrap();
         assert_eq!(back, [ChunkRow { check: None, ..row }]);
         // a line without one of the counters is not a row
-        let short = header.replace("ties_total,", "") + "3,1,10,9,8,1,1,0,250,300,40,12,5555,1\n";
+        let short =
+            header.replace("ties_total,", "") + "3,1,40,10,9,8,1,1,0,250,300,40,12,5555,0,0,1\n";
         let mut r = csv::Reader::from_reader(short.as_bytes());
         assert!(r.deserialize::<ChunkRow>().next().unwrap().is_err());
     }
@@ -625,7 +691,7 @@ mod tests {
         assert_eq!(Tally::from_counts(t.counts()), t);
         let header = ChunkRow::header();
         let columns: Vec<&str> = header.trim_end().split(',').collect();
-        assert_eq!(columns.len(), COUNTERS + 3);
+        assert_eq!(columns.len(), COUNTERS + 4);
         // the struct's fields are the table's counters, in order
         let mut w = csv::Writer::from_writer(Vec::new());
         w.serialize(t).unwrap();
@@ -640,14 +706,14 @@ mod tests {
                 .collect::<Vec<_>>(),
             names
         );
-        assert_eq!(columns[2..2 + COUNTERS], names[..]);
-        let row = ChunkRow::new(7, 2, &t);
+        assert_eq!(columns[3..3 + COUNTERS], names[..]);
+        let row = ChunkRow::new(7, 2, 90, &t);
         let mut w = csv::Writer::from_writer(Vec::new());
         w.serialize(&row).unwrap();
         let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
         let values: Vec<&str> = text.lines().nth(1).unwrap().split(',').collect();
         for (i, counter) in Tally::COUNTERS.iter().enumerate() {
-            assert_eq!(values[2 + i], t.counts()[i].to_string(), "{}", counter.name);
+            assert_eq!(values[3 + i], t.counts()[i].to_string(), "{}", counter.name);
             let mut counts = t.counts();
             counts[i] += 1;
             let changed = ChunkRow {
@@ -661,6 +727,26 @@ mod tests {
                 counter.name
             );
         }
+    }
+
+    /// Tallies resumed and run now come out in group order, a group in both summed.
+    #[test]
+    fn tallies_resumed_and_run_now_come_out_in_group_order() {
+        let runs = |n| Tally {
+            runs: n,
+            ..Tally::default()
+        };
+        let rows: Vec<ChunkRow> = [(0, 1), (2, 2), (2, 3), (5, 4)]
+            .iter()
+            .enumerate()
+            .map(|(i, &(g, n))| ChunkRow::new(i as u64, g, 10 * i as u64, &runs(n)))
+            .collect();
+        let mut t = Tallies::of_rows(&rows);
+        for (g, n) in [(1, 10), (2, 20), (2, 30), (6, 40)] {
+            t.add(g, &runs(n));
+        }
+        let got: Vec<(u32, u64)> = t.iter().map(|(g, t)| (g, t.runs)).collect();
+        assert_eq!(got, [(0, 1), (1, 10), (2, 55), (5, 4), (6, 40)]);
     }
 
     /// Merging adds every counter, but keeps the larger of the largest values.

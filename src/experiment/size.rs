@@ -12,29 +12,51 @@ pub const CHUNK_STEPS: u64 = 1 << 18;
 
 /// Whether `rule` applies to runs from `start` on `board` (squirrel: n x n, n >= 5, from the corner).
 pub fn rule_applies(rule: Rule, board: Board, start: Square) -> bool {
-    rule != Rule::Squirrel
-        || (board.rows() == board.cols() && board.rows() >= 5 && start == Square::new(0, 0))
+    !corner_only(rule) || corner_rules_apply(board, start)
+}
+
+/// Whether `rule` runs from the corner (0,0) alone, whatever the starts of a sweep (`squirrel`).
+pub(crate) fn corner_only(rule: Rule) -> bool {
+    rule == Rule::Squirrel
+}
+
+/// Whether the corner-only rules ([`corner_only`]) apply to runs from `start` on `board`.
+fn corner_rules_apply(board: Board, start: Square) -> bool {
+    board.rows() == board.cols() && board.rows() >= 5 && start == Square::new(0, 0)
 }
 
 /// Where `rule` runs from fewer starts than a spec lists, those starts in words ([`rule_applies`]
 /// is the definition): its rates are of those runs alone, which tables must say beside rules run
 /// from every start.
 pub fn start_restriction(rule: Rule) -> Option<&'static str> {
-    (rule == Rule::Squirrel).then_some("from the corner (0,0) of n x n boards, n >= 5, only")
+    corner_only(rule).then_some("from the corner (0,0) of n x n boards, n >= 5, only")
 }
 
-/// Runs per chunk on `board`: about [`CHUNK_STEPS`] squares of work.
-pub(super) fn chunk_runs(board: Board) -> u64 {
-    (CHUNK_STEPS / board.len() as u64).clamp(1, 1 << 16)
+/// Runs per chunk on `board`, whose groups run from `starts` starts (times their trials): about
+/// [`CHUNK_STEPS`] squares of work, in whole multiples of the starts where a chunk holds several,
+/// so that a chunk holds whole groups when the groups of the board are alike (an `order:*` sweep).
+pub(crate) fn chunk_runs(board: Board, starts: u64) -> u64 {
+    let runs = (CHUNK_STEPS / board.len() as u64).clamp(1, 1 << 16);
+    if (1..=runs).contains(&starts) {
+        runs / starts * starts
+    } else {
+        runs
+    }
 }
 
 /// The size of a spec's plan, counted without building it ([`crate::experiment::Spec::plan_size`]),
-/// so that a plan too large to number or to hold in memory is refused before anything is allocated. `squirrel` groups are counted on
-/// every board where they could apply (a sample may miss the corner), so counts are upper bounds.
+/// so that a plan too large to number or to hold in memory is refused before anything is
+/// allocated. Corner-only rules (`squirrel`) are counted on every board where they could apply (a
+/// sample may miss the corner), so counts are upper bounds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PlanSize {
-    /// Entries of the boards' start lists.
-    pub start_squares: u64,
+    /// Boards.
+    pub boards: u64,
+    /// Rules.
+    pub rules: u64,
+    /// Start squares the plan holds: a listed set once, a sample per board (every square and the
+    /// corners are found from their number, and held nowhere).
+    pub held_starts: u64,
     /// Groups (board x rule x method).
     pub groups: u64,
     /// Runs.
@@ -48,7 +70,7 @@ pub struct PlanSize {
 impl PlanSize {
     /// The size of the plan of these boards, rules, methods and trials, with `starts_on` start
     /// squares on each board (`corner_listed`: whether the starts may hold the corner, where
-    /// `squirrel` starts); `None` past `u64`.
+    /// corner-only rules start), holding `held_starts` start squares; `None` past `u64`.
     pub(super) fn count(
         boards: &[Board],
         rules: &[RuleSeq],
@@ -56,36 +78,69 @@ impl PlanSize {
         trials: u32,
         starts_on: impl Fn(Board) -> u64,
         corner_listed: bool,
+        held_starts: u64,
     ) -> Option<PlanSize> {
-        let mut size = PlanSize::default();
         let methods = methods as u64;
-        let random = rules.iter().filter(|r| r.is_random()).count() as u64;
-        let squirrel = rules.contains(&RuleSeq::One(Rule::Squirrel)) as u64;
-        let fixed = rules.len() as u64 - random - squirrel;
-        for &board in boards {
-            let n_starts = starts_on(board);
-            size.start_squares = size.start_squares.checked_add(n_starts)?;
-            let squirrel_applies =
-                corner_listed && rule_applies(Rule::Squirrel, board, Square::new(0, 0));
-            let per_chunk = chunk_runs(board);
-            // (rules, runs of each of their groups)
-            let kinds = [
-                (fixed, n_starts),
-                (random, n_starts.checked_mul(trials as u64)?),
-                (squirrel * squirrel_applies as u64, 1),
-            ];
-            for (rules, runs) in kinds {
-                let groups = rules.checked_mul(methods)?;
-                if groups == 0 {
-                    continue;
-                }
-                size.groups = size.groups.checked_add(groups)?;
-                size.runs = size.runs.checked_add(groups.checked_mul(runs)?)?;
-                let chunks = groups.checked_mul(runs.div_ceil(per_chunk))?;
-                size.chunks = size.chunks.checked_add(chunks)?;
-                size.largest_group = size.largest_group.max(runs);
+        let mut size = PlanSize {
+            boards: boards.len() as u64,
+            rules: rules.len() as u64,
+            held_starts,
+            ..PlanSize::default()
+        };
+        // runs of one start under each rule that runs from every start, and of the corner under
+        // each corner-only rule, with how many rules of each kind and the most runs of one
+        let (mut per_start, mut corner_runs) = (0u64, 0u64);
+        let (mut others, mut corner_rules) = (0u64, 0u64);
+        let (mut most_per_start, mut most_corner) = (0u64, 0u64);
+        for rule in rules {
+            let runs = if rule.is_random() { trials as u64 } else { 1 };
+            if corner_only(rule.first()) {
+                (corner_rules, corner_runs) = (corner_rules + 1, corner_runs.checked_add(runs)?);
+                most_corner = most_corner.max(runs);
+            } else {
+                (others, per_start) = (others + 1, per_start.checked_add(runs)?);
+                most_per_start = most_per_start.max(runs);
             }
         }
+        for &board in boards {
+            let n_starts = starts_on(board);
+            let corner = corner_listed && corner_rules_apply(board, Square::new(0, 0));
+            let (corner_rules, corner_runs, most_corner) = if corner {
+                (corner_rules, corner_runs, most_corner)
+            } else {
+                (0, 0, 0)
+            };
+            let groups = methods.checked_mul(others + corner_rules)?;
+            let runs =
+                methods.checked_mul(n_starts.checked_mul(per_start)?.checked_add(corner_runs)?)?;
+            size.groups = size.groups.checked_add(groups)?;
+            size.runs = size.runs.checked_add(runs)?;
+            size.chunks = size
+                .chunks
+                .checked_add(runs.div_ceil(chunk_runs(board, n_starts)))?;
+            size.largest_group = size
+                .largest_group
+                .max(n_starts.checked_mul(most_per_start)?)
+                .max(most_corner);
+        }
         Some(size)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A chunk is about 2^18 steps, a whole number of starts where it holds several, and never
+    /// empty or past 2^16 runs.
+    #[test]
+    fn chunks_hold_whole_starts_of_about_2_18_steps() {
+        let b = |n| Board::square(n).unwrap();
+        assert_eq!(chunk_runs(b(8), 64), 4096);
+        assert_eq!(chunk_runs(b(5), 25), 10475);
+        assert_eq!(chunk_runs(b(5), 1), 10485);
+        assert_eq!(chunk_runs(b(100), 10_000), 26);
+        assert_eq!(chunk_runs(b(1000), 4), 1);
+        assert_eq!(chunk_runs(Board::new(1, 1).unwrap(), 1), 1 << 16);
     }
 }

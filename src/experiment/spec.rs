@@ -3,7 +3,7 @@
 //! are rejected with the key named; every error names the file and the key.
 
 use super::size::PlanSize;
-use super::spec_file::{BudgetSpec, Sizes, SpecFile, Starts};
+use super::spec_file::{BoardEntry, Boards, BudgetSpec, Sizes, SpecFile, Starts};
 use crate::board::{Board, BoardError, Square, MAX_SIDE};
 use crate::solve::rules::LabelOrder;
 use crate::solve::{Closing, Method, Rule, RuleSeq};
@@ -188,6 +188,12 @@ impl Spec {
             StartSet::List(v) => v.contains(&Square::new(0, 0)),
             _ => true,
         };
+        // the plan holds a listed set once and a sample per board; it finds the others
+        let held_starts = match &self.starts {
+            StartSet::List(v) => v.len() as u64,
+            StartSet::Sample(_) => self.boards.iter().map(|&b| self.starts.count_on(b)).sum(),
+            StartSet::All | StartSet::Corner | StartSet::Corners => 0,
+        };
         PlanSize::count(
             &self.boards,
             &self.rules,
@@ -195,6 +201,7 @@ impl Spec {
             self.file.trials,
             |board| self.starts.count_on(board),
             corner_listed,
+            held_starts,
         )
     }
 
@@ -238,13 +245,34 @@ impl Spec {
                 )?;
             }
         }
-        if let Some(list) = &raw.boards {
-            for (i, [r, c]) in list.iter().enumerate() {
-                let key = format!("boards[{i}]");
-                add_board(
-                    Board::new(*r as u64, *c as u64).map_err(|e| err(&key, e.to_string()))?,
-                    &key,
-                )?;
+        if let Some(given) = &raw.boards {
+            let entries = match given {
+                Boards::Range(range) => {
+                    vec![("boards".to_string(), BoardEntry::Range(range.clone()))]
+                }
+                Boards::List(list) => list
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| (format!("boards[{i}]"), e.clone()))
+                    .collect(),
+            };
+            for (key, entry) in entries {
+                match entry {
+                    BoardEntry::Board([r, c]) => add_board(
+                        Board::new(r as u64, c as u64).map_err(|e| err(&key, e.to_string()))?,
+                        &key,
+                    )?,
+                    BoardEntry::Range(range) => {
+                        let (rows, cols) = board_range(&range).map_err(|m| err(&key, m))?;
+                        for &r in &rows {
+                            for &c in &cols {
+                                let board = Board::new(r as u64, c as u64)
+                                    .map_err(|e| err(&key, e.to_string()))?;
+                                add_board(board, &key)?;
+                            }
+                        }
+                    }
+                }
             }
         }
         if boards.is_empty() {
@@ -466,51 +494,88 @@ impl Spec {
     }
 }
 
-fn expand_sizes(sizes: &Sizes) -> Result<Vec<u32>, String> {
-    let range = |from: u32, to: u32, step: u32| -> Result<Vec<u32>, String> {
-        if step == 0 {
-            return Err("step must be at least 1".into());
-        }
-        if from > to {
-            return Err(format!("empty range {from}..={to}"));
-        }
-        // checked before expanding: "1..=4294967295" would collect four billion sizes first
-        let last = from + (to - from) / step * step;
-        if last > MAX_SIDE {
-            let n = last as u64;
-            return Err(BoardError::TooLarge { rows: n, cols: n }.to_string());
-        }
-        Ok((from..=to).step_by(step as usize).collect())
+/// About the bytes one board takes while a spec is validated and planned (its entry, its entry in
+/// the check for boards listed twice, its place in the plan): what a range of boards is checked
+/// against before it is listed.
+const BYTES_PER_BOARD: u64 = 128;
+
+/// Sides from `from` to `to` (inclusive) every `step`: checked before anything is listed (a range
+/// like "1..=4294967295" would otherwise list four billion sides first).
+fn side_range(from: u32, to: u32, step: u32) -> Result<Vec<u32>, String> {
+    if step == 0 {
+        return Err("step must be at least 1".into());
+    }
+    if from > to {
+        return Err(format!("empty range {from}..={to}"));
+    }
+    let last = from + (to - from) / step * step;
+    if last > MAX_SIDE {
+        let n = last as u64;
+        return Err(BoardError::TooLarge { rows: n, cols: n }.to_string());
+    }
+    Ok((from..=to).step_by(step as usize).collect())
+}
+
+/// One side's range as written: `A..=B`, `A..B`, or a single size `N` (`single`), each
+/// optionally followed by a step, `:S` or ` step S`. `None` if it is none of these.
+fn parse_span(s: &str, single: bool) -> Option<(u32, u32, u32)> {
+    let (span, step) = match s.split_once(" step ").or_else(|| s.split_once(':')) {
+        Some((span, step)) => (span.trim(), step.trim().parse().ok()?),
+        None => (s.trim(), 1),
     };
+    let number = |t: &str| t.trim().parse::<u32>().ok();
+    let (from, to) = if let Some((a, b)) = span.split_once("..=") {
+        (number(a)?, number(b)?)
+    } else if let Some((a, b)) = span.split_once("..") {
+        (number(a)?, number(b)?.checked_sub(1)?)
+    } else if single {
+        let n = number(span)?;
+        (n, n)
+    } else {
+        return None;
+    };
+    Some((from, to, step))
+}
+
+/// The rows and the columns of a range of boards, `"ROWS x COLS"`, each side a size or a range
+/// (see [`parse_span`]); every board of the two is in the sweep, rows outer.
+fn board_range(s: &str) -> Result<(Vec<u32>, Vec<u32>), String> {
+    let bad = || {
+        format!(
+            "{s:?}: expected boards like \"10..=50 x 10..=50\" (each side a size N, a range A..=B or A..B, a step as A..=B:S)"
+        )
+    };
+    let (rows, cols) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let (r, c) = (
+        parse_span(rows, true).ok_or_else(bad)?,
+        parse_span(cols, true).ok_or_else(bad)?,
+    );
+    let (rows, cols) = (side_range(r.0, r.1, r.2)?, side_range(c.0, c.1, c.2)?);
+    // checked before they are listed: 65535 x 65535 boards would fill memory first
+    let count = rows.len() as u64 * cols.len() as u64;
+    if !crate::memory::fits_in(
+        count.saturating_mul(BYTES_PER_BOARD),
+        crate::memory::available_bytes(),
+    ) {
+        return Err(format!(
+            "{s:?} is {count} boards, more than memory holds for a sweep's plan; narrow the ranges"
+        ));
+    }
+    Ok((rows, cols))
+}
+
+fn expand_sizes(sizes: &Sizes) -> Result<Vec<u32>, String> {
     match sizes {
         Sizes::List(v) if v.is_empty() => Err("the list of sizes is empty".into()),
         Sizes::List(v) => Ok(v.clone()),
-        Sizes::Table { from, to, step } => range(*from, *to, *step),
+        Sizes::Table { from, to, step } => side_range(*from, *to, *step),
         Sizes::Range(s) => {
-            let bad = || {
+            let (from, to, step) = parse_span(s, false).ok_or_else(|| {
                 format!(
                     "{s:?}: expected a range like \"5..=64\", \"5..65\" or \"10..=100 step 10\""
                 )
-            };
-            let (span, step) = match s.split_once(" step ") {
-                Some((span, step)) => (span.trim(), step.trim().parse().map_err(|_| bad())?),
-                None => (s.trim(), 1),
-            };
-            let (from, to) = if let Some((a, b)) = span.split_once("..=") {
-                (
-                    a.trim().parse().map_err(|_| bad())?,
-                    b.trim().parse().map_err(|_| bad())?,
-                )
-            } else if let Some((a, b)) = span.split_once("..") {
-                let b: u32 = b.trim().parse().map_err(|_| bad())?;
-                (
-                    a.trim().parse().map_err(|_| bad())?,
-                    b.checked_sub(1).ok_or_else(bad)?,
-                )
-            } else {
-                return Err(bad());
-            };
-            range(from, to, step)
+            })?;
+            side_range(from, to, step)
         }
     }
 }
@@ -543,6 +608,50 @@ mod tests {
         assert_eq!(s.boards.len(), 3);
         let s = parse("name = \"a\"\nsizes = [8]\nrules = [\"order:*\", \"roth\"]").unwrap();
         assert_eq!(s.rules.len(), 40_321);
+    }
+
+    /// A range of boards lists every board of its two ranges, rows outer, each side a size, a
+    /// range or a range with a step; ranges and boards mix in a list, in order.
+    #[test]
+    fn board_ranges_list_every_board_rows_outer() {
+        let sides = |s: &Spec| {
+            s.boards
+                .iter()
+                .map(|b| (b.rows(), b.cols()))
+                .collect::<Vec<_>>()
+        };
+        let s = parse("name = \"a\"\nboards = \"10..=12:2 x 5..7\"").unwrap();
+        assert_eq!(sides(&s), [(10, 5), (10, 6), (12, 5), (12, 6)]);
+        let s = parse("name = \"a\"\nboards = \"10..=20 step 5 X 7\"").unwrap();
+        assert_eq!(sides(&s), [(10, 7), (15, 7), (20, 7)]);
+        let s = parse("name = \"a\"\nboards = [[5, 6], \"8 x 8..=9\", [3, 4]]").unwrap();
+        assert_eq!(sides(&s), [(5, 6), (8, 8), (8, 9), (3, 4)]);
+        let s = parse("name = \"a\"\nboards = \"10..=50 x 10..=50\"\nstarts = \"corner\"").unwrap();
+        assert_eq!(s.boards.len(), 1681);
+        // sizes take the step after a colon too
+        let s = parse("name = \"a\"\nsizes = \"10..=30:10\"").unwrap();
+        assert_eq!(sides(&s), [(10, 10), (20, 20), (30, 30)]);
+        for (boards, needle) in [
+            ("\"10..=5 x 8\"", "empty range"),
+            ("\"10 by 8\"", "expected boards like"),
+            ("\"x\"", "expected boards like"),
+            ("\"8 x\"", "expected boards like"),
+            ("\"a..=b x 5\"", "expected boards like"),
+            ("\"5..=8:0 x 5\"", "step must be at least 1"),
+            ("\"0..=3 x 4\"", "at least 1"),
+            ("\"5..=70000 x 5\"", "65535"),
+            ("\"1..=65535 x 1..=65535\"", "more than memory holds"),
+            ("[[5, 6], \"8 x 9..=z\"]", "boards[1]"),
+            ("\"7..=8 x 8\"", "listed twice"),
+        ] {
+            let e = parse(&format!("name = \"a\"\nsizes = [8]\nboards = {boards}"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("`boards") && e.contains(needle) && !e.contains('\n'),
+                "{boards}: {e}"
+            );
+        }
     }
 
     #[test]

@@ -70,6 +70,73 @@ impl<'de> Deserialize<'de> for Sizes {
     }
 }
 
+/// Rectangular boards: a list whose entries are `[rows, cols]` or ranges of both sides
+/// (`"10..=50:2 x 10..=50"`), or one such range alone. Deserialized by hand, as [`Sizes`] is, so
+/// that a bad value is named with what was expected.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Boards {
+    /// `"ROWS x COLS"`, each side a size or a range: every board of the two ranges, rows outer.
+    Range(String),
+    /// Boards and ranges of boards, in order.
+    List(Vec<BoardEntry>),
+}
+
+/// One entry of a [`Boards`] list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum BoardEntry {
+    /// `[rows, cols]`.
+    Board([u32; 2]),
+    /// `"ROWS x COLS"` with ranges, as [`Boards::Range`].
+    Range(String),
+}
+
+impl<'de> Deserialize<'de> for BoardEntry {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::value::SeqAccessDeserializer;
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = BoardEntry;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a board [rows, cols] or a range of boards like \"10..=50 x 10..=50\"")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<BoardEntry, E> {
+                Ok(BoardEntry::Range(s.to_string()))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                seq: A,
+            ) -> Result<BoardEntry, A::Error> {
+                <[u32; 2]>::deserialize(SeqAccessDeserializer::new(seq)).map(BoardEntry::Board)
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}
+
+impl<'de> Deserialize<'de> for Boards {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::value::SeqAccessDeserializer;
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Boards;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(
+                    "a list like [[5, 6], [8, 10]] or a range of boards like \"10..=50 x 10..=50\"",
+                )
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Boards, E> {
+                Ok(Boards::Range(s.to_string()))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Boards, A::Error> {
+                Vec::deserialize(SeqAccessDeserializer::new(seq)).map(Boards::List)
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}
+
 /// Start squares: `"all"`, `"corner"`, `"corners"`, `"sample:K"`, or a list of `[row, col]`.
 /// Deserialized by hand, as [`Sizes`] is, so that a bad value is named.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -121,9 +188,9 @@ pub struct SpecFile {
     /// Square board sizes (n x n).
     #[serde(default)]
     pub sizes: Option<Sizes>,
-    /// Rectangular boards as `[rows, cols]`.
+    /// Rectangular boards: `[rows, cols]` entries, ranges of both sides, or one range.
     #[serde(default)]
-    pub boards: Option<Vec<[u32; 2]>>,
+    pub boards: Option<Boards>,
     /// Start squares (default `"all"`).
     #[serde(default = "all_starts")]
     pub starts: Starts,
@@ -240,7 +307,12 @@ pub fn spec_keys() -> Vec<SpecKey> {
     vec![
         key("name", None, "required in a file; from flags alone `adhoc-` and a checksum of the settings", "-"),
         key("sizes", None, "`sizes` or `boards` is required", "-"),
-        key("boards", None, "none (boards are added to `sizes`)", "-"),
+        key(
+            "boards",
+            None,
+            "none (boards are added to `sizes`): `[[5, 6], [8, 10]]`, or every board of two ranges of sides, `\"10..=50 x 10..=50\"` (a step: `10..=50:2`), alone or in the list",
+            "-",
+        ),
         key("starts", Some(format!("\"{DEFAULT_STARTS}\"")), "", "one start, `--start 0,0`"),
         key("rules", list(DEFAULT_RULE), "", "the same, `first`"),
         key("methods", list(DEFAULT_METHOD), "", "`auto`, which is no method of a sweep"),

@@ -16,7 +16,7 @@ pub struct SpecFlags {
     pub name: Option<String>,
     /// `--sizes`: `8`, `8,10,12`, `5..=64`, `10..=200 step 10`, or a TOML value.
     pub sizes: Option<String>,
-    /// `--boards`: `5x6,8x10`, or a TOML value.
+    /// `--boards`: `5x6,8x10`, ranges `10..=50 x 10..=50` (steps `10..=50:2`), or a TOML value.
     pub boards: Option<String>,
     /// `--starts`: a keyword (`all`, `corner`, `corners`, `sample:K`), squares `0,0;1,2`, or a TOML
     /// value.
@@ -213,11 +213,16 @@ fn sizes_value(s: &str) -> Result<Value, String> {
     )?))
 }
 
+/// `--boards`: boards `ROWSxCOLS` and ranges of boards (`10..=50x10..=50`, left to the spec to
+/// read, as a string in the list) separated by commas; one range alone is the key's range form.
 fn boards_value(s: &str) -> Result<Value, String> {
     if is_toml(s) {
         return toml_value(s);
     }
     let board = |b: &str| -> Result<Value, String> {
+        if b.contains("..") {
+            return Ok(Value::String(b.trim().to_string()));
+        }
         let (r, c) = b
             .split_once('x')
             .ok_or_else(|| format!("{s:?}: {b:?} is not ROWSxCOLS"))?;
@@ -226,12 +231,17 @@ fn boards_value(s: &str) -> Result<Value, String> {
             number(c, "a number of columns", s)?,
         ]))
     };
-    Ok(Value::Array(
-        s.split(',')
-            .map(board)
-            .collect::<Result<_, _>>()
-            .map_err(|e| format!("{e}; expected boards like 5x6,8x10"))?,
-    ))
+    let mut entries = s
+        .split(',')
+        .map(board)
+        .collect::<Result<Vec<Value>, _>>()
+        .map_err(|e| {
+            format!("{e}; expected boards like 5x6,8x10 or a range like \"10..=50 x 10..=50\"")
+        })?;
+    Ok(match entries.as_slice() {
+        [Value::String(_)] => entries.remove(0),
+        _ => Value::Array(entries),
+    })
 }
 
 fn starts_value(s: &str) -> Result<Value, String> {
@@ -356,6 +366,30 @@ mod tests {
             ..SpecFlags::default()
         };
         assert_eq!(table.spec(None).unwrap().boards.len(), 3);
+        // a range of boards alone is the key's range; with boards, an entry of the list
+        let range = SpecFlags {
+            boards: Some("10..=12:2 x 5..=6".into()),
+            ..SpecFlags::default()
+        };
+        let s = range.spec(None).unwrap();
+        let want = Spec::from_toml("name = \"x\"\nboards = \"10..=12:2 x 5..=6\"", "t").unwrap();
+        assert_eq!((s.file.boards, s.boards), (want.file.boards, want.boards));
+        let mixed = SpecFlags {
+            boards: Some("5x6,8..=9x8".into()),
+            ..SpecFlags::default()
+        };
+        let s = mixed.spec(None).unwrap();
+        let want = Spec::from_toml("name = \"x\"\nboards = [[5, 6], \"8..=9x8\"]", "t").unwrap();
+        assert_eq!((s.file.boards, s.boards), (want.file.boards, want.boards));
+        let bad = SpecFlags {
+            boards: Some("5x6,8..=x8".into()),
+            ..SpecFlags::default()
+        };
+        let e = bad.spec(None).unwrap_err().to_string();
+        assert!(
+            e.contains("boards[1]") && e.contains("expected boards like"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -59,83 +59,135 @@ impl Series<'_> {
 /// Success rates (successes / feasible runs, in %) per (rule, method) and size range. `rows` may
 /// include groups without runs (not complete), so that the cells missing them are marked.
 pub fn success_table(rows: &[SummaryRow]) -> String {
-    // each bucket with the smallest and largest larger side present in it
-    let mut buckets: BTreeMap<Bucket, (u32, u32)> = BTreeMap::new();
-    // series in first-seen order; an `order:*` sweep has 40,320 of them, so no per-row clones
-    let mut series: Vec<Series> = Vec::new();
-    let mut index: HashMap<(&str, &str), usize> = HashMap::new();
+    let mut table = SuccessTable::default();
     for r in rows {
-        let i = *index
-            .entry((r.method.as_str(), r.rule.as_str()))
-            .or_insert_with(|| {
-                series.push(Series {
-                    method: &r.method,
-                    rule: &r.rule,
-                    cells: Vec::new(),
-                });
-                series.len() - 1
+        table.add_side(
+            r.rows.max(r.cols),
+            &r.rule,
+            &r.method,
+            r.successes,
+            r.feasible_runs,
+            r.complete,
+        );
+    }
+    table.finish()
+}
+
+/// [`success_table`] built one group at a time, so that a sweep of millions of groups need not
+/// hold their rows: only its series (rule x method) and their cells.
+#[derive(Default)]
+pub struct SuccessTable<'a> {
+    /// Each bucket with the smallest and largest larger side present in it.
+    buckets: BTreeMap<Bucket, (u32, u32)>,
+    /// Series in first-seen order; an `order:*` sweep has 40,320 of them.
+    series: Vec<Series<'a>>,
+    index: HashMap<(&'a str, &'a str), usize>,
+}
+
+impl<'a> SuccessTable<'a> {
+    /// Count one group of `board`: its successes and feasible runs, and whether it counted every
+    /// one of its runs.
+    pub fn add(
+        &mut self,
+        board: crate::board::Board,
+        rule: &'a str,
+        method: &'a str,
+        successes: u64,
+        feasible_runs: u64,
+        complete: bool,
+    ) {
+        let side = board.rows().max(board.cols());
+        self.add_side(side, rule, method, successes, feasible_runs, complete);
+    }
+
+    fn add_side(
+        &mut self,
+        side: u32,
+        rule: &'a str,
+        method: &'a str,
+        successes: u64,
+        feasible_runs: u64,
+        complete: bool,
+    ) {
+        let series = &mut self.series;
+        let i = *self.index.entry((method, rule)).or_insert_with(|| {
+            series.push(Series {
+                method,
+                rule,
+                cells: Vec::new(),
             });
-        let side = r.rows.max(r.cols);
+            series.len() - 1
+        });
         let b = bucket(side);
-        let present = buckets.entry(b).or_insert((side, side));
+        let present = self.buckets.entry(b).or_insert((side, side));
         *present = (present.0.min(side), present.1.max(side));
-        let cells = &mut series[i].cells;
+        let cells = &mut self.series[i].cells;
         match cells.iter_mut().find(|c| c.0 == b) {
             Some(c) => {
-                c.1 += r.successes;
-                c.2 += r.feasible_runs;
-                c.3 |= !r.complete;
+                c.1 += successes;
+                c.2 += feasible_runs;
+                c.3 |= !complete;
             }
-            None => cells.push((b, r.successes, r.feasible_runs, !r.complete)),
+            None => cells.push((b, successes, feasible_runs, !complete)),
         }
     }
-    if series.len() > 40 {
-        // best 40 by overall rate, first seen first among equals
-        let mut ranked: Vec<(f64, Series)> = series.into_iter().map(|s| (s.rate(), s)).collect();
-        ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
-        series = ranked.into_iter().take(40).map(|(_, s)| s).collect();
-    }
-    let width = series
-        .iter()
-        .map(|s| s.method.len() + s.rule.len() + 1)
-        .max()
-        .unwrap_or(0)
-        .max("success % (feasible)".len());
-    let mut s = String::new();
-    let _ = write!(s, "{:width$}", "success % (feasible)");
-    for &(smallest, largest) in buckets.values() {
-        let _ = write!(s, " {:>8} ", label(smallest, largest));
-    }
-    s.truncate(s.trim_end().len());
-    s.push('\n');
-    let mut any_partial = false;
-    for one in &series {
-        let _ = write!(s, "{:width$}", format!("{} {}", one.method, one.rule));
-        for b in buckets.keys() {
-            let cell = one.cells.iter().find(|c| c.0 == *b);
-            let partial = cell.is_some_and(|c| c.3);
-            any_partial |= partial;
-            let value = match cell {
-                Some(&(_, ok, n, _)) if n > 0 => format!("{:.1}", 100.0 * ok as f64 / n as f64),
-                _ => "-".into(),
-            };
-            // the mark goes after the number, keeping the numbers of a column aligned
-            if partial {
-                let _ = write!(s, " {value:>8}{PARTIAL}");
-            } else {
-                let _ = write!(s, " {value:>8} ");
-            }
+
+    /// The table.
+    pub fn finish(self) -> String {
+        let SuccessTable {
+            buckets,
+            mut series,
+            ..
+        } = self;
+        if series.len() > 40 {
+            // best 40 by overall rate, first seen first among equals
+            let mut ranked: Vec<(f64, Series)> =
+                series.into_iter().map(|s| (s.rate(), s)).collect();
+            ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+            series = ranked.into_iter().take(40).map(|(_, s)| s).collect();
         }
-        // no trailing blanks
+        let width = series
+            .iter()
+            .map(|s| s.method.len() + s.rule.len() + 1)
+            .max()
+            .unwrap_or(0)
+            .max("success % (feasible)".len());
+        let mut s = String::new();
+        let _ = write!(s, "{:width$}", "success % (feasible)");
+        for &(smallest, largest) in buckets.values() {
+            let _ = write!(s, " {:>8} ", label(smallest, largest));
+        }
         s.truncate(s.trim_end().len());
         s.push('\n');
+        let mut any_partial = false;
+        for one in &series {
+            let _ = write!(s, "{:width$}", format!("{} {}", one.method, one.rule));
+            for b in buckets.keys() {
+                let cell = one.cells.iter().find(|c| c.0 == *b);
+                let partial = cell.is_some_and(|c| c.3);
+                any_partial |= partial;
+                let value = match cell {
+                    Some(&(_, ok, n, _)) if n > 0 => format!("{:.1}", 100.0 * ok as f64 / n as f64),
+                    _ => "-".into(),
+                };
+                // the mark goes after the number, keeping the numbers of a column aligned
+                if partial {
+                    let _ = write!(s, " {value:>8}{PARTIAL}");
+                } else {
+                    let _ = write!(s, " {value:>8} ");
+                }
+            }
+            // no trailing blanks
+            s.truncate(s.trim_end().len());
+            s.push('\n');
+        }
+        if any_partial {
+            s.push_str(PARTIAL_NOTE);
+            s.push('\n');
+        }
+        s.push_str(&restricted_starts_footnote(series.iter().map(|x| x.rule)));
+        s
     }
-    if any_partial {
-        s.push_str(PARTIAL_NOTE);
-        s.push('\n');
-    }
-    s.push_str(&restricted_starts_footnote(series.iter().map(|x| x.rule)));
-    s
 }
 
 /// Lines saying which of `rules` run from fewer starts than the spec lists (`squirrel`: the corner

@@ -2,10 +2,11 @@
 //! `merge` targets of `fuzz/` (each includes this file; each uses part of it).
 #![allow(dead_code)]
 
-use ktour::experiment::{Spec, SummaryRow, SweepOptions, SweepProgress};
+use ktour::experiment::{Spec, SweepOptions, SweepProgress};
 use std::path::Path;
 
-/// 366 runs in 8 chunks: both methods, a rule with per-run state; `record` is "runs" or "summary".
+/// 366 runs in 2 chunks of 4 groups each: both methods, a rule with per-run state; `record` is
+/// "runs" or "summary".
 pub fn spec(record: &str) -> Spec {
     let text = format!(
         r#"
@@ -53,15 +54,4 @@ pub fn rows(path: &Path) -> Vec<Vec<String>> {
         .collect();
     v.sort();
     v
-}
-
-/// Summary rows with the timing column zeroed.
-pub fn without_timing(summary: Vec<SummaryRow>) -> Vec<SummaryRow> {
-    summary
-        .into_iter()
-        .map(|r| SummaryRow {
-            elapsed_ns_total: 0,
-            ..r
-        })
-        .collect()
 }

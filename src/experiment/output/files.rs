@@ -4,6 +4,7 @@
 //! crash leaves the old file or the new one, never half of one.
 
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Run rows.
@@ -120,8 +121,23 @@ pub(super) fn require_regular(path: &Path) -> Result<(), OutputError> {
 
 /// Write `bytes` to `path` atomically (temp file, then rename).
 pub(super) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+    write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// Write `path` atomically (temp file, then rename) with what `write` writes to it in pieces, so
+/// that a file larger than memory (the summary of millions of groups) is never held whole.
+pub(super) fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), OutputError> {
     let tmp = path.with_extension("tmp");
-    if let Err(e) = fs::write(&tmp, bytes) {
+    let written = fs::File::create(&tmp).and_then(|f| {
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, f);
+        write(&mut w)?;
+        w.into_inner().map_err(|e| e.into_error())?;
+        Ok(())
+    });
+    if let Err(e) = written {
         // a full disk leaves no empty or partial `.tmp` behind
         let _ = fs::remove_file(&tmp);
         return Err(io(&tmp)(e));

@@ -8,17 +8,20 @@ use super::journal::{load_journal, write_journal};
 use super::lock::FolderLock;
 use super::meta::{cpu_model, git_commit, hostname, now, read_meta, write_meta, Meta};
 use super::repair::repair_runs;
-use super::writers::{same_but_timing, summary_bytes, write_summary, Writers};
+use super::writers::{same_but_timing, summarize, summary_bytes, Writers};
 use crate::experiment::options::SweepOptions;
-use crate::experiment::plan::Plan;
-use crate::experiment::record::{SummaryRow, Tally};
+use crate::experiment::plan::{Group, Plan};
+use crate::experiment::record::{ChunkRow, Tallies, Tally};
 use crate::experiment::spec::Spec;
 use crate::experiment::spec_file::{RecordLevel, SpecFile};
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+
+/// The largest earlier `summary.csv` that `--force` keeps to compare ([`Earlier`]): committed
+/// results are far smaller, and a sweep of millions of groups writes its summary in pieces.
+const EARLIER_LIMIT: u64 = 64 << 20;
 
 /// An opened output folder.
 pub struct OutDir {
@@ -42,7 +45,8 @@ pub struct OutDir {
 /// while `--force` runs it again. If the new run gives the same summary but for its timing columns,
 /// both files go back as they were: re-running a committed sweep then leaves its files (and a clone)
 /// unchanged, and `meta.json` still describes the run whose timings the summary holds. Only for
-/// `record = "summary"`: a rewritten `runs.csv` would hold other timings than the summary kept.
+/// `record = "summary"` (a rewritten `runs.csv` would hold other timings than the summary kept),
+/// and for a summary of at most [`EARLIER_LIMIT`] bytes (the new one is then held too).
 struct Earlier {
     summary: Vec<u8>,
     meta: Vec<u8>,
@@ -62,6 +66,7 @@ impl Earlier {
         let read = |name: &str| {
             let path = dir.join(name);
             require_regular(&path).ok()?;
+            (fs::metadata(&path).ok()?.len() <= EARLIER_LIMIT).then_some(())?;
             crate::input::read_text(&path).ok()
         };
         Some(Earlier {
@@ -143,7 +148,7 @@ impl OutDir {
             first_started,
             started: now(),
             total_runs: plan.total_runs(),
-            total_chunks: plan.chunks.len() as u64,
+            total_chunks: plan.total_chunks(),
             record: spec.file.record,
             earlier,
             reproduced: AtomicBool::new(false),
@@ -151,18 +156,19 @@ impl OutDir {
         })
     }
 
-    /// After a crash or an interrupt: the finished chunks listed in the journal (a torn last line is
-    /// dropped) and, with `record = "runs"`, whose rows `runs.csv` holds in full; `runs.csv` is cut
-    /// back to exactly their runs (left untouched when it holds just that). Empty unless resuming.
-    pub fn recover(&mut self, plan: &Plan) -> Result<BTreeMap<u64, Tally>, OutputError> {
+    /// After a crash or an interrupt: the rows of the finished chunks listed in the journal (a torn
+    /// last line is dropped), in run order, and, with `record = "runs"`, of those whose rows
+    /// `runs.csv` holds in full; `runs.csv` is cut back to exactly their runs (left untouched when
+    /// it holds just that), and the journal to exactly these rows. Empty unless resuming.
+    pub fn recover(&mut self, plan: &Plan) -> Result<Vec<ChunkRow>, OutputError> {
         if !self.resume {
-            return Ok(BTreeMap::new());
+            return Ok(Vec::new());
         }
         let journal = self.dir.join(CHUNKS);
-        let mut rows = load_journal(&journal, plan)?;
-        let mut done: BTreeMap<u64, Tally> = rows.iter().map(|r| (r.chunk, r.tally())).collect();
+        let mut done = load_journal(&journal, plan)?;
         if self.record == RecordLevel::Runs {
             let runs = self.dir.join(RUNS);
+            let listed = super::journal::chunks_of(&done).len();
             let incomplete = repair_runs(&runs, plan, &mut done)?;
             if !incomplete.is_empty() {
                 // said here: the runner only learns which chunks are done
@@ -170,14 +176,13 @@ impl OutDir {
                     "warning: {} lacks rows of {} of the {} chunks {} lists as finished, or holds them altered (deleted, truncated, partly copied or edited?); running them again",
                     runs.display(),
                     incomplete.len(),
-                    rows.len(),
+                    listed,
                     CHUNKS
                 );
-                rows.retain(|r| done.contains_key(&r.chunk));
             }
         }
         if journal.exists() {
-            write_journal(&journal, &rows)?;
+            write_journal(&journal, &done)?;
         }
         Ok(done)
     }
@@ -187,13 +192,21 @@ impl OutDir {
         Writers::open(&self.dir, record)
     }
 
-    /// Write `summary.csv` (atomically); the earlier run's file, if this one reproduces it.
-    pub fn write_summary(&self, rows: &[SummaryRow]) -> Result<(), OutputError> {
+    /// Write `summary.csv` (atomically) from `tallies`, in pieces, handing every group of the
+    /// plan to `each` on the way; the earlier run's file, if this one reproduces it.
+    pub fn write_summary(
+        &self,
+        plan: &Plan,
+        tallies: &Tallies,
+        mut each: impl FnMut(&Group, Option<&Tally>),
+    ) -> Result<(), OutputError> {
         let path = self.dir.join(SUMMARY);
         let Some(earlier) = &self.earlier else {
-            return write_summary(&path, rows);
+            return super::files::write_atomic_with(&path, |w| {
+                summarize(plan, tallies, &mut each, |piece| w.write_all(piece))
+            });
         };
-        let bytes = summary_bytes(rows)?;
+        let bytes = summary_bytes(plan, tallies, each)?;
         let same = same_but_timing(&bytes, &earlier.summary);
         self.reproduced.store(same, Ordering::Relaxed);
         write_atomic(&path, if same { &earlier.summary } else { &bytes })

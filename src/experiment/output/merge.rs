@@ -2,23 +2,23 @@
 //! run at once (timing columns aside). A chunk whose rows a shard does not hold in full counts as
 //! missing, so the merged result says it is incomplete instead of losing rows unseen.
 
-use super::files::{csv_err, io, write_atomic, OutputError, CHUNKS, RUNS, SUMMARY};
+use super::files::{csv_err, io, OutputError, CHUNKS, RUNS, SUMMARY};
 use super::folder::check_merge_target;
-use super::journal::load_journal;
+use super::journal::{chunks_of, load_journal, tallies_of, write_journal};
 use super::lock::FolderLock;
 use super::meta::{now, read_meta, write_meta, ShardRun};
 use super::repair::{audit_runs, RowCount, RunRows, RunsAudit};
-use super::writers::{summary_rows, write_summary, RUN_HEADER};
+use super::writers::{write_summary, RUN_HEADER};
 use crate::experiment::plan::Plan;
-use crate::experiment::record::{ChunkRow, RunRow, Tally};
+use crate::experiment::record::{ChunkRow, RunRow};
 use crate::experiment::spec::Spec;
 use crate::experiment::spec_file::RecordLevel;
-use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-/// The rows of one folder's `runs.csv` that a merge takes: those of `chunks` (complete in it), each
+/// The rows of one folder's `runs.csv` that a merge takes: those of `chunks` (the journal rows of
+/// the chunks taken from it, complete in it), each
 /// job once, in job order. A file in job order (as a sweep writes it) is streamed; one that is not
 /// (rows a resume ran again sit at its end) is read into memory and sorted.
 enum MergeSource<'p> {
@@ -30,7 +30,7 @@ impl<'p> MergeSource<'p> {
     fn open(
         plan: &'p Plan,
         path: &Path,
-        chunks: &[u64],
+        chunks: &[ChunkRow],
         sorted: bool,
     ) -> Result<Self, OutputError> {
         let mut keep = RowCount::new(plan, chunks);
@@ -71,7 +71,7 @@ impl<'p> MergeSource<'p> {
 /// the rows of any folder not in job order), not the whole result, which may be far larger.
 fn merge_runs(
     plan: &Plan,
-    sources: &[(PathBuf, Vec<u64>, bool)],
+    sources: &[(PathBuf, Vec<ChunkRow>, bool)],
     path: &Path,
 ) -> Result<(), OutputError> {
     use std::cmp::Reverse;
@@ -125,9 +125,9 @@ fn merge_runs(
 #[derive(Clone, Debug)]
 pub struct MergeReport {
     /// Chunks present after merging.
-    pub chunks: usize,
+    pub chunks: u64,
     /// Chunks the spec has.
-    pub total_chunks: usize,
+    pub total_chunks: u64,
     /// Runs present.
     pub runs: u64,
     /// Folders whose `runs.csv` lacks rows of chunks their journal lists, or holds them altered
@@ -163,36 +163,36 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
     let spec = Spec::validate(first.spec.clone(), "meta.json")
         .map_err(|e| OutputError::Merge(e.to_string()))?;
     let plan = Plan::new(&spec).map_err(|e| OutputError::Merge(e.to_string()))?;
-    let mut done: BTreeMap<u64, Tally> = BTreeMap::new();
-    // each folder's chunks whose rows are all in its runs.csv, and whether those rows are in job order
-    let mut sources: Vec<(PathBuf, Vec<u64>, bool)> = Vec::new();
+    // the chunks taken so far, each from the first folder that has it finished
+    let mut taken = std::collections::BTreeSet::new();
+    let mut done: Vec<ChunkRow> = Vec::new();
+    // each folder's rows of the chunks taken from it, and whether its runs.csv is in job order
+    let mut sources: Vec<(PathBuf, Vec<ChunkRow>, bool)> = Vec::new();
     let mut damaged = Vec::new();
     for d in dirs {
-        let rows = load_journal(&d.join(CHUNKS), &plan)?;
-        let mut mine: BTreeMap<u64, Tally> =
-            rows.into_iter().map(|r| (r.chunk, r.tally())).collect();
+        let mut mine = load_journal(&d.join(CHUNKS), &plan)?;
+        let mut sorted = true;
         if spec.file.record == RecordLevel::Runs {
             // a chunk whose rows are not all in runs.csv (or not as the journal counts them) counts
             // as missing, like a shard not given:
             // the merged result then says it is incomplete instead of losing those rows unseen, and
             // the shard can be resumed (which runs the chunk again) and merged anew
-            let RunsAudit {
-                bad: incomplete,
-                sorted,
-                ..
-            } = audit_runs(&d.join(RUNS), &plan, &mine)?;
-            if !incomplete.is_empty() {
-                for c in &incomplete {
-                    mine.remove(c);
-                }
-                damaged.push((d.clone(), incomplete));
+            let audit: RunsAudit = audit_runs(&d.join(RUNS), &plan, &mine)?;
+            sorted = audit.sorted;
+            if !audit.bad.is_empty() {
+                mine.retain(|r| audit.bad.binary_search(&r.chunk).is_err());
+                damaged.push((d.clone(), audit.bad));
             }
-            sources.push((d.join(RUNS), mine.keys().copied().collect(), sorted));
         }
-        for (k, v) in mine {
-            done.entry(k).or_insert(v);
+        // a chunk another folder gave already is not taken twice
+        mine.retain(|r| !taken.contains(&r.chunk));
+        taken.extend(chunks_of(&mine));
+        if spec.file.record == RecordLevel::Runs {
+            sources.push((d.join(RUNS), mine.clone(), sorted));
         }
+        done.extend(mine);
     }
+    done.sort_by_key(|r| r.job);
     fs::create_dir_all(out).map_err(io(out))?;
     // held until the merged result is written, and taken before `out` is checked, so that no sweep
     // or merge writes there meanwhile
@@ -204,27 +204,13 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
         // a forced merge replaces the whole result: rows of another spec must not stay beside it
         fs::remove_file(out.join(RUNS)).map_err(io(&out.join(RUNS)))?;
     }
-    let mut tallies = vec![Tally::default(); plan.groups.len()];
-    let mut journal = csv::Writer::from_writer(Vec::new());
-    for (&chunk, t) in &done {
-        let group = plan.chunks[chunk as usize].group;
-        tallies[group as usize].merge(t);
-        journal
-            .serialize(ChunkRow::new(chunk, group, t))
-            .map_err(csv_err(out))?;
-    }
-    let mut bytes = journal
-        .into_inner()
-        .map_err(|e| OutputError::Merge(e.to_string()))?;
-    if bytes.is_empty() {
-        bytes = ChunkRow::header().into_bytes();
-    }
-    write_atomic(&out.join(CHUNKS), &bytes)?;
+    write_journal(&out.join(CHUNKS), &done)?;
     if spec.file.record == RecordLevel::Runs {
         merge_runs(&plan, &sources, &out.join(RUNS))?;
     }
-    write_summary(&out.join(SUMMARY), &summary_rows(&plan, &tallies))?;
-    let complete = done.len() == plan.chunks.len();
+    let tallies = tallies_of(&done);
+    write_summary(&out.join(SUMMARY), &plan, &tallies)?;
+    let complete = taken.len() as u64 == plan.total_chunks();
     let mut meta = first.clone();
     meta.shard = None;
     meta.status = if complete {
@@ -241,9 +227,9 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
     meta.finished = now();
     write_meta(out, &meta)?;
     Ok(MergeReport {
-        chunks: done.len(),
-        total_chunks: plan.chunks.len(),
-        runs: tallies.iter().map(|t| t.runs).sum(),
+        chunks: taken.len() as u64,
+        total_chunks: plan.total_chunks(),
+        runs: tallies.iter().map(|(_, t)| t.runs).sum(),
         damaged,
         sorted_in_memory: sources
             .iter()

@@ -15,7 +15,8 @@ mod writers;
 
 pub use files::{OutputError, CHUNKS, META, RUNS, SUMMARY};
 pub use folder::OutDir;
+pub(crate) use journal::{chunks_of, tallies_of};
 pub use lock::LOCK;
 pub use merge::{merge, MergeReport};
 pub use meta::{git_commit, Meta, ShardRun};
-pub use writers::{every_group_row, summary_rows, ChunkLines, Writers};
+pub use writers::{ChunkLines, Writers};

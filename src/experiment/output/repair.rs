@@ -5,51 +5,47 @@
 
 use super::files::{csv_err, io, require_regular, OutputError};
 use super::writers::RUN_HEADER;
-use crate::experiment::plan::{Job, Plan};
-use crate::experiment::record::{RunRow, Tally};
-use crate::solve::Rule;
-use std::collections::BTreeMap;
+use crate::experiment::plan::{Group, Job, Plan};
+use crate::experiment::record::{ChunkRow, RunRow, Tally};
+use crate::solve::RuleSeq;
 use std::fs::{self, File};
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// The rows `runs.csv` holds of each journaled chunk, counted once per job: a bit per run of those
-/// chunks and a counter per chunk, so a file far larger than memory can be checked as it streams by.
-/// A row counts only if it describes its job ([`describes`]): one whose job number was
-/// damaged into another run's is not that run's row.
+/// chunks and a counter per journal row (a group's runs in a chunk), so a file far larger than
+/// memory can be checked as it streams by. A row counts only if it describes its job
+/// ([`describes`]): one whose job number was damaged into another run's is not that run's row.
 pub(super) struct RowCount<'p> {
     plan: &'p Plan,
-    /// `(first job, end job, chunk id)` of each journaled chunk, by first job.
-    ranges: Vec<(u64, u64, u64)>,
+    /// `(first job, end job, group, index of the first job in the group)` of each journal row, in
+    /// run order.
+    ranges: Vec<(u64, u64, Group, u32)>,
+    /// The chunk of each range.
+    chunks: Vec<u64>,
     /// The bit of each range's first job in `seen`.
     offsets: Vec<u64>,
     seen: Vec<u64>,
-    /// What the counted rows of each chunk add up to.
+    /// What the counted rows of each range add up to.
     sums: Vec<Tally>,
 }
 
 impl<'p> RowCount<'p> {
-    pub(super) fn new<'a>(
-        plan: &'p Plan,
-        chunks: impl IntoIterator<Item = &'a u64>,
-    ) -> RowCount<'p> {
-        let mut ranges: Vec<(u64, u64, u64)> = chunks
-            .into_iter()
-            .map(|&id| {
-                let c = plan.chunks[id as usize];
-                let first = plan.groups[c.group as usize].first_job;
-                (first + c.from as u64, first + c.to as u64, id)
-            })
-            .collect();
-        ranges.sort_unstable();
-        let mut offsets = Vec::with_capacity(ranges.len());
+    /// The count of the runs of `rows`, journal rows in run order.
+    pub(super) fn new(plan: &'p Plan, rows: &[ChunkRow]) -> RowCount<'p> {
+        let mut ranges = Vec::with_capacity(rows.len());
+        let mut offsets = Vec::with_capacity(rows.len());
         let mut bits = 0;
-        for &(a, b, _) in &ranges {
+        for r in rows {
+            let group = plan.group(r.group);
+            let (end, from) = (r.job + r.tally.runs, (r.job - group.first_job) as u32);
+            ranges.push((r.job, end, group, from));
             offsets.push(bits);
-            bits += b - a;
+            bits += end - r.job;
         }
         RowCount {
             plan,
+            chunks: rows.iter().map(|r| r.chunk).collect(),
             seen: vec![0; bits.div_ceil(64) as usize],
             sums: vec![Tally::default(); ranges.len()],
             ranges,
@@ -64,10 +60,12 @@ impl<'p> RowCount<'p> {
         let Some(i) = self.range_of(job) else {
             return false;
         };
-        let (first, _, id) = self.ranges[i];
-        let c = self.plan.chunks[id as usize];
-        if !describes(row, &self.plan.job(c.group, c.from + (job - first) as u32))
-            || row.success != (row.outcome == "found")
+        let (first, _, ref group, from) = self.ranges[i];
+        if !describes(
+            row,
+            &self.plan.job_in(group, from + (job - first) as u32),
+            &group.rule,
+        ) || row.success != (row.outcome == "found")
         {
             return false;
         }
@@ -81,25 +79,27 @@ impl<'p> RowCount<'p> {
         true
     }
 
-    /// The index of the chunk `job` belongs to, if any.
+    /// The index of the range `job` belongs to, if any.
     fn range_of(&self, job: u64) -> Option<usize> {
-        let i = self.ranges.partition_point(|&(a, _, _)| a <= job);
+        let i = self.ranges.partition_point(|&(a, _, _, _)| a <= job);
         (i > 0 && job < self.ranges[i - 1].1).then(|| i - 1)
     }
 
-    /// The chunks of `journal` whose rows are not all counted, or do not add up to the journal's
-    /// counts (a row damaged in place), by chunk id.
-    fn mismatched(&self, journal: &BTreeMap<u64, Tally>) -> Vec<u64> {
+    /// The chunks of `rows` (the journal rows this count was made of) some of whose rows are not
+    /// all counted, or do not add up to the journal's counts (a row damaged in place), in order.
+    fn mismatched(&self, rows: &[ChunkRow]) -> Vec<u64> {
         let mut v: Vec<u64> = self
             .ranges
             .iter()
             .zip(&self.sums)
-            .filter(|&(&(a, b, id), sums)| {
-                sums.runs != b - a || !journal.get(&id).is_some_and(|t| sums.same_counts(t))
+            .zip(rows)
+            .zip(&self.chunks)
+            .filter(|&(((&(a, b, _, _), sums), row), _)| {
+                sums.runs != b - a || !sums.same_counts(&row.tally)
             })
-            .map(|(&(_, _, id), _)| id)
+            .map(|(_, &chunk)| chunk)
             .collect();
-        v.sort_unstable();
+        v.dedup();
         v
     }
 }
@@ -116,13 +116,14 @@ pub(super) struct RunsAudit {
     pub(super) sorted: bool,
 }
 
-/// Read `runs.csv` (streamed: it may be far larger than memory) against `journal`.
+/// Read `runs.csv` (streamed: it may be far larger than memory) against `journal`, the rows of
+/// finished chunks in run order.
 pub(super) fn audit_runs(
     path: &Path,
     plan: &Plan,
-    journal: &BTreeMap<u64, Tally>,
+    journal: &[ChunkRow],
 ) -> Result<RunsAudit, OutputError> {
-    let mut count = RowCount::new(plan, journal.keys());
+    let mut count = RowCount::new(plan, journal);
     let (mut every_row_counted, mut sorted, mut last) = (true, true, None);
     let read_all = each_run(path, |row| {
         if count.add(&row) {
@@ -274,17 +275,15 @@ fn complete_len(file: &mut File, len: u64, path: &Path) -> Result<u64, OutputErr
 pub(super) fn repair_runs(
     path: &Path,
     plan: &Plan,
-    done: &mut BTreeMap<u64, Tally>,
+    done: &mut Vec<ChunkRow>,
 ) -> Result<Vec<u64>, OutputError> {
     let audit = audit_runs(path, plan, done)?;
     let incomplete = audit.bad;
-    for c in &incomplete {
-        done.remove(c);
-    }
+    done.retain(|r| incomplete.binary_search(&r.chunk).is_err());
     if (audit.clean && incomplete.is_empty()) || !path.exists() {
         return Ok(incomplete);
     }
-    let mut keep = RowCount::new(plan, done.keys());
+    let mut keep = RowCount::new(plan, done);
     let tmp = path.with_extension("tmp");
     let mut file = BufWriter::with_capacity(1 << 16, File::create(&tmp).map_err(io(&tmp))?);
     file.write_all(RUN_HEADER.as_bytes()).map_err(io(&tmp))?;
@@ -306,12 +305,12 @@ pub(super) fn repair_runs(
 /// Whether `row` is the row of `job`: its board, rule, method, closedness, start, trial and seed
 /// are the job's. A resume or a merge takes a row for its job only then, so that a row whose
 /// job number was damaged into another's (a digit lost, a line split) is not taken for that run.
-fn describes(row: &RunRow, job: &Job) -> bool {
+fn describes(row: &RunRow, job: &Job, rule: &RuleSeq) -> bool {
     let r = &job.request;
     row.job == job.job
         && (row.rows, row.cols) == (r.board.rows(), r.board.cols())
         && row.method == r.method.name()
-        && row.rule.parse::<Rule>().is_ok_and(|rule| rule == r.rule)
+        && row.rule.parse::<RuleSeq>().is_ok_and(|seq| seq == *rule)
         && row.closed == r.closure.is_closed()
         && (row.start_row, row.start_col) == (r.start.row(), r.start.col())
         && row.trial == job.trial

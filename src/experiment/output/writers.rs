@@ -1,12 +1,12 @@
 //! Writing a sweep's CSV files: the rows of finished chunks formatted by the workers
 //! ([`ChunkLines`]), appended to `runs.csv` and the journal in the order that keeps a crash safe
-//! ([`Writers`]), and `summary.csv` written whole at the end.
+//! ([`Writers`]), and `summary.csv` written at the end from the groups' tallies, in pieces.
 
 use super::files::{
-    csv_err, io, require_regular, write_atomic, OutputError, CHUNKS, RUNS, SUMMARY,
+    csv_err, io, require_regular, write_atomic_with, OutputError, CHUNKS, RUNS, SUMMARY,
 };
-use crate::experiment::plan::{Chunk, Plan};
-use crate::experiment::record::{ChunkRow, RunRow, SummaryRow, Tally};
+use crate::experiment::plan::{Group, Part, Plan};
+use crate::experiment::record::{ChunkRow, RunRow, SummaryRow, Tallies, Tally};
 use crate::experiment::spec_file::RecordLevel;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -71,17 +71,43 @@ impl Default for ChunkLines {
 }
 
 impl ChunkLines {
-    /// Append the line of one run of the chunk being added (before its [`ChunkLines::add_chunk`]).
+    /// Append the line of one run of the chunk being added (before its [`ChunkLines::add_part`]s).
     pub fn add_run(&mut self, row: &RunRow) -> Result<(), OutputError> {
         self.runs.serialize(row).map_err(csv_err(Path::new(RUNS)))
     }
 
-    /// Append the journal row of a finished chunk, after its runs' lines.
-    pub fn add_chunk(&mut self, chunk: &Chunk, tally: &Tally) -> Result<(), OutputError> {
-        let row = ChunkRow::new(chunk.id, chunk.group, tally);
+    /// Append the journal row of one group's runs of finished chunk `chunk`, after its runs' lines.
+    pub fn add_part(&mut self, chunk: u64, part: &Part, tally: &Tally) -> Result<(), OutputError> {
+        let row = ChunkRow::new(chunk, part.group.id, part.first_job(), tally);
         self.journal
             .serialize(row)
             .map_err(csv_err(Path::new(CHUNKS)))
+    }
+
+    /// Where the lines end now, to go back to with [`ChunkLines::rollback`] if the chunk being
+    /// added does not finish.
+    pub fn mark(&mut self) -> Result<(usize, usize), OutputError> {
+        self.runs.flush().map_err(io(Path::new(RUNS)))?;
+        self.journal.flush().map_err(io(Path::new(CHUNKS)))?;
+        Ok((self.runs.get_ref().len(), self.journal.get_ref().len()))
+    }
+
+    /// Drop the lines added since `mark`: a chunk's lines are written whole or not at all.
+    pub fn rollback(&mut self, mark: (usize, usize)) -> Result<(), OutputError> {
+        let lines = std::mem::take(self);
+        let (mut runs, mut journal) = lines.into_bytes()?;
+        runs.truncate(mark.0);
+        journal.truncate(mark.1);
+        let writer = |bytes| {
+            csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(bytes)
+        };
+        *self = ChunkLines {
+            runs: writer(runs),
+            journal: writer(journal),
+        };
+        Ok(())
     }
 
     /// The bytes of `runs.csv` and of the journal.
@@ -184,93 +210,135 @@ impl Writers {
     }
 }
 
-pub(super) fn write_summary(path: &Path, rows: &[SummaryRow]) -> Result<(), OutputError> {
-    write_atomic(path, &summary_bytes(rows)?)
+/// Write `summary.csv` at `path` (atomically) from `tallies`, in pieces.
+pub(super) fn write_summary(
+    path: &Path,
+    plan: &Plan,
+    tallies: &Tallies,
+) -> Result<(), OutputError> {
+    write_atomic_with(path, |w| {
+        summarize(plan, tallies, |_, _| {}, |piece| w.write_all(piece))
+    })
 }
 
-/// The bytes of `summary.csv` holding `rows`.
-pub(super) fn summary_bytes(rows: &[SummaryRow]) -> Result<Vec<u8>, OutputError> {
-    if rows.is_empty() {
-        return Ok(header_of::<SummaryRow>().into_bytes());
+/// The bytes of `summary.csv` holding the rows of `tallies`, every group also handed to `each`.
+pub(super) fn summary_bytes(
+    plan: &Plan,
+    tallies: &Tallies,
+    each: impl FnMut(&Group, Option<&Tally>),
+) -> Result<Vec<u8>, OutputError> {
+    let mut bytes = Vec::new();
+    summarize(plan, tallies, each, |piece| {
+        bytes.extend_from_slice(piece);
+        Ok(())
+    })
+    .map_err(io(Path::new(SUMMARY)))?;
+    Ok(bytes)
+}
+
+/// Groups whose summary rows are formatted at once: each batch in pieces of 4096 on the current
+/// thread pool (an `order:*` sweep has 40,320 rows, and this is serial work at the end of a
+/// sweep), while the batches go one after another, so that the rows of millions of groups are
+/// never all in memory.
+const SUMMARY_BATCH: usize = 1 << 16;
+
+/// `summary.csv` from `tallies`: a row for each group with runs, in group order, its header first,
+/// handed to `write` in pieces; every group of the plan, with its tally if it has one, is handed to
+/// `each` as well (the printed table marks the size ranges whose groups have not all run).
+pub(super) fn summarize(
+    plan: &Plan,
+    tallies: &Tallies,
+    mut each: impl FnMut(&Group, Option<&Tally>),
+    mut write: impl FnMut(&[u8]) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let closed = plan.closed();
+    let row = |(g, t): &(Group, Tally)| {
+        let b = plan.boards()[g.board];
+        SummaryRow::new(
+            b.rows(),
+            b.cols(),
+            plan.rule_name(g).to_string(),
+            g.method.to_string(),
+            closed,
+            t,
+            g.runs,
+        )
+    };
+    let mut header = true;
+    let mut flush = |batch: &mut Vec<(Group, Tally)>, header: &mut bool| -> std::io::Result<()> {
+        let pieces = batch
+            .par_chunks(4096)
+            .enumerate()
+            .map(|(i, part)| {
+                let rows: Vec<SummaryRow> = part.iter().map(row).collect();
+                let mut lines = Vec::new();
+                csv_lines(&rows, *header && i == 0, &mut lines, SUMMARY).map(|()| lines)
+            })
+            .collect::<Result<Vec<Vec<u8>>, OutputError>>()
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        for piece in pieces {
+            write(&piece)?;
+        }
+        *header &= batch.is_empty();
+        batch.clear();
+        Ok(())
+    };
+    let mut batch = Vec::new();
+    let mut tallied = tallies.iter().peekable();
+    for g in plan.groups() {
+        // the tallies are in group order too: step through them beside the groups
+        let tally = tallied.next_if(|&(id, _)| id == g.id).map(|(_, t)| t);
+        each(&g, tally.as_ref());
+        if let Some(t) = tally.filter(|t| t.runs > 0) {
+            batch.push((g, t));
+            if batch.len() == SUMMARY_BATCH {
+                flush(&mut batch, &mut header)?;
+            }
+        }
     }
-    // formatted in pieces on the current thread pool (an `order:*` sweep has 40,320 rows, and this is
-    // serial work at the end of a sweep); the first piece carries the header
-    let pieces = rows
-        .par_chunks(4096)
-        .enumerate()
-        .map(|(i, part)| {
-            let mut lines = Vec::new();
-            csv_lines(part, i == 0, &mut lines, SUMMARY).map(|()| lines)
-        })
-        .collect::<Result<Vec<Vec<u8>>, OutputError>>()?;
-    Ok(pieces.concat())
+    flush(&mut batch, &mut header)?;
+    if header {
+        write(header_of::<SummaryRow>().as_bytes())?;
+    }
+    Ok(())
 }
 
 /// Whether two CSV files hold the same header and rows but for their timing columns (those named
-/// `elapsed...`): what the same spec and seed give on any two runs.
+/// `elapsed...`): what the same spec and seed give on any two runs. Compared a record of each at a
+/// time, so that two summaries of tens of thousands of rows take no memory (held as strings they
+/// took 90 MB).
 pub(super) fn same_but_timing(a: &[u8], b: &[u8]) -> bool {
-    let table = |bytes: &[u8]| -> Option<Vec<Vec<String>>> {
-        let mut r = csv::ReaderBuilder::new()
+    let reader = |bytes| {
+        csv::ReaderBuilder::new()
             .has_headers(false)
-            .from_reader(bytes);
-        let mut rows = Vec::new();
-        let mut timing: Vec<bool> = Vec::new();
-        for (i, record) in r.records().enumerate() {
-            let record = record.ok()?;
-            if i == 0 {
-                timing = record.iter().map(|h| h.starts_with("elapsed")).collect();
-            }
-            rows.push(
-                record
-                    .iter()
-                    .zip(timing.iter().chain(std::iter::repeat(&false)))
-                    .filter(|(_, &t)| !t)
-                    .map(|(f, _)| f.to_string())
-                    .collect(),
-            );
-        }
-        Some(rows)
+            .flexible(true)
+            .from_reader(bytes)
     };
-    match (table(a), table(b)) {
-        (Some(x), Some(y)) => x == y,
-        _ => false,
+    let (mut x, mut y) = (reader(a), reader(b));
+    let (mut rx, mut ry) = (csv::ByteRecord::new(), csv::ByteRecord::new());
+    // the timing columns of each file, from its header
+    let (mut tx, mut ty): (Vec<bool>, Vec<bool>) = (Vec::new(), Vec::new());
+    fn kept<'r>(r: &'r csv::ByteRecord, timing: &[bool]) -> Vec<&'r [u8]> {
+        r.iter()
+            .zip(timing.iter().chain(std::iter::repeat(&false)))
+            .filter(|(_, &t)| !t)
+            .map(|(f, _)| f)
+            .collect()
     }
-}
-
-/// Summary rows for the groups that have runs, in plan order.
-pub fn summary_rows(plan: &Plan, tallies: &[Tally]) -> Vec<SummaryRow> {
-    group_rows(plan, tallies, false)
-}
-
-/// A row for every group of the plan, in plan order, those without runs too (not complete): what
-/// the printed table needs to mark a size range some of whose boards have not run.
-pub fn every_group_row(plan: &Plan, tallies: &[Tally]) -> Vec<SummaryRow> {
-    group_rows(plan, tallies, true)
-}
-
-fn group_rows(plan: &Plan, tallies: &[Tally], empty_too: bool) -> Vec<SummaryRow> {
-    let closed = plan.chunks.is_empty()
-        || plan
-            .job(plan.chunks[0].group, 0)
-            .request
-            .closure
-            .is_closed();
-    // 40,320 groups in an `order:*` sweep: formatting their rows is worth sharing out
-    plan.groups
-        .par_iter()
-        .zip(tallies)
-        .filter(|(_, t)| empty_too || t.runs > 0)
-        .map(|(g, t)| {
-            let b = plan.boards[g.board];
-            SummaryRow::new(
-                b.rows(),
-                b.cols(),
-                g.rule.to_string(),
-                g.method.to_string(),
-                closed,
-                t,
-                g.runs,
-            )
-        })
-        .collect()
+    let mut header = true;
+    loop {
+        match (x.read_byte_record(&mut rx), y.read_byte_record(&mut ry)) {
+            (Ok(false), Ok(false)) => return true,
+            (Ok(true), Ok(true)) => {}
+            _ => return false,
+        }
+        if header {
+            tx = rx.iter().map(|h| h.starts_with(b"elapsed")).collect();
+            ty = ry.iter().map(|h| h.starts_with(b"elapsed")).collect();
+            header = false;
+        }
+        if kept(&rx, &tx) != kept(&ry, &ty) {
+            return false;
+        }
+    }
 }
