@@ -15,6 +15,7 @@ mod spec;
 mod spec_file;
 mod spec_flags;
 mod table;
+pub mod wilson;
 
 pub use cost::{sweep_cost, SweepCost};
 pub use failures::{
@@ -23,10 +24,13 @@ pub use failures::{
 };
 pub use options::{SweepOptions, SweepProgress};
 pub use output::{
-    git_commit, merge, MergeReport, Meta, OutputError, ShardRun, CHUNKS, LOCK, META, RUNS, SUMMARY,
+    git_commit, merge, MergeReport, Meta, OutputError, ShardRun, CHUNKS, DEADENDS, LOCK, META,
+    RUNS, SUMMARY,
 };
 pub use plan::{Chunk, Group, Job, Plan, PlanError};
-pub use record::{ChunkRow, Counter, CounterKind, RunRow, SummaryRow, Tally, COUNTERS};
+pub use record::{
+    ChunkRow, Counter, CounterKind, DeadEndLengths, DeadEndRow, RunRow, SummaryRow, Tally, COUNTERS,
+};
 pub use runner::{
     check_worker_memory, request_stop, run_planned_sweep, run_sweep, SweepError, SweepReport,
 };

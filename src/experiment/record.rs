@@ -67,6 +67,31 @@ pub enum CounterKind {
     /// column for it, and in the checksum only when not 0, so that older journals read and check
     /// as they did.
     Later,
+    /// A largest value added later: the larger kept; 0 when nothing is counted, read as 0 where a
+    /// journal has no column for it, and in the checksum only when not 0.
+    LaterMax,
+    /// A smallest value added later: the smaller kept; `u64::MAX` when nothing is counted (and
+    /// where a journal has no column for it), and in the checksum only when not `u64::MAX`.
+    LaterMin,
+}
+
+impl CounterKind {
+    /// The value of a counter that has counted nothing, which every merge leaves as it is.
+    pub const fn empty(self) -> u64 {
+        match self {
+            CounterKind::LaterMin => u64::MAX,
+            _ => 0,
+        }
+    }
+
+    /// Two values of this kind merged.
+    pub fn merged(self, a: u64, b: u64) -> u64 {
+        match self {
+            CounterKind::Max | CounterKind::LaterMax => a.max(b),
+            CounterKind::LaterMin => a.min(b),
+            CounterKind::Sum | CounterKind::Timing | CounterKind::Later => a + b,
+        }
+    }
 }
 
 /// One counter of a [`Tally`]: its field and column name, and how it adds up.
@@ -114,7 +139,7 @@ macro_rules! tally {
 
 tally! {
     /// Counts over a set of runs of one group; adds up across chunks, shards and resumes.
-    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
     pub struct Tally {
         /// Runs.
         runs: Sum,
@@ -144,6 +169,20 @@ tally! {
         not_closed: Later,
         /// Attempts past the first, summed (0 without restarts).
         restarts_total: Later,
+        /// Runs whose path is a closed tour (it covers the board and its ends are a knight move
+        /// apart), whether or not a closed tour was asked for.
+        closed_tours: Later,
+        /// Fewest squares on a run's final path (`u64::MAX` when no run is counted).
+        visited_min: LaterMin,
+        /// Most squares on a run's final path.
+        visited_max: LaterMax,
+    }
+}
+
+impl Default for Tally {
+    /// The tally of no run: every counter [`CounterKind::empty`].
+    fn default() -> Self {
+        Tally::from_counts(Tally::COUNTERS.map(|c| c.kind.empty()))
     }
 }
 
@@ -160,6 +199,9 @@ impl Tally {
             Outcome::Impossible(_) => self.impossible += 1,
         }
         self.restarts_total += u64::from(s.attempts.saturating_sub(1));
+        self.closed_tours += s.closes as u64;
+        self.visited_min = self.visited_min.min(s.visited as u64);
+        self.visited_max = self.visited_max.max(s.visited as u64);
         self.visited_total += s.visited as u64;
         self.nodes_total += s.stats.nodes;
         self.backtracks_total += s.stats.backtracks;
@@ -182,6 +224,8 @@ impl Tally {
             _ => {}
         }
         self.visited_total += row.visited as u64;
+        self.visited_min = self.visited_min.min(row.visited as u64);
+        self.visited_max = self.visited_max.max(row.visited as u64);
         self.nodes_total += row.nodes;
         self.backtracks_total += row.backtracks;
         self.backtracks_max = self.backtracks_max.max(row.backtracks);
@@ -189,11 +233,13 @@ impl Tally {
         self.restarts_total += u64::from(row.attempt.saturating_sub(1));
     }
 
-    /// The same counts as `o`, leaving aside what rows do not hold ([`Tally::add_row`]).
+    /// The same counts as `o`, leaving aside what rows do not hold ([`Tally::add_row`]): whether
+    /// a start was feasible, the time, whether a path closes.
     pub(crate) fn same_counts(&self, o: &Tally) -> bool {
         let without = |t: &Tally| Tally {
             feasible_runs: 0,
             elapsed_ns_total: 0,
+            closed_tours: 0,
             ..*t
         };
         without(self) == without(o)
@@ -203,13 +249,87 @@ impl Tally {
     pub fn merge(&mut self, o: &Tally) {
         let mut counts = self.counts();
         for ((n, m), counter) in counts.iter_mut().zip(o.counts()).zip(&Tally::COUNTERS) {
-            *n = match counter.kind {
-                CounterKind::Max => (*n).max(m),
-                CounterKind::Sum | CounterKind::Timing | CounterKind::Later => *n + m,
-            };
+            *n = counter.kind.merged(*n, m);
         }
         *self = Tally::from_counts(counts);
     }
+}
+
+/// Dead ends by length: for each `L`, how many runs dead-ended after exactly `L` squares (pure
+/// Warnsdorff). Adds up across chunks, shards and resumes like a [`Tally`]; in the journal it is one
+/// column, `L:count` pairs joined by `;` (empty when there is none), and per group it becomes
+/// `deadends.csv`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DeadEndLengths(std::collections::BTreeMap<u32, u64>);
+
+impl DeadEndLengths {
+    /// Count a dead end after `squares` squares.
+    pub fn add(&mut self, squares: u32) {
+        *self.0.entry(squares).or_insert(0) += 1;
+    }
+
+    /// Add another histogram.
+    pub fn merge(&mut self, o: &DeadEndLengths) {
+        for (&l, &n) in &o.0 {
+            *self.0.entry(l).or_insert(0) += n;
+        }
+    }
+
+    /// Whether no dead end is counted.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// (squares, runs), shortest first.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        self.0.iter().map(|(&l, &n)| (l, n))
+    }
+}
+
+impl std::fmt::Display for DeadEndLengths {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut sep = "";
+        for (l, n) in self.iter() {
+            write!(f, "{sep}{l}:{n}")?;
+            sep = ";";
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for DeadEndLengths {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let mut out = DeadEndLengths::default();
+        for pair in s.split(';').filter(|p| !p.is_empty()) {
+            let bad = || format!("{pair:?} is not LENGTH:COUNT");
+            let (l, n) = pair.split_once(':').ok_or_else(bad)?;
+            let (l, n): (u32, u64) = (l.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+            if n == 0 || out.0.insert(l, n).is_some() {
+                return Err(bad());
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A row of `deadends.csv`: how many runs of a group dead-ended after `length` squares.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeadEndRow {
+    /// Board rows.
+    pub rows: u32,
+    /// Board columns.
+    pub cols: u32,
+    /// Tie-break rule.
+    pub rule: String,
+    /// Solver.
+    pub method: String,
+    /// Whether closed tours were required.
+    pub closed: bool,
+    /// Squares on the path when it dead-ended.
+    pub length: u32,
+    /// Runs that dead-ended there.
+    pub count: u64,
 }
 
 /// A finished chunk: a row of `chunks.csv`, the sweep's journal (what `--resume` and `merge` read).
@@ -223,6 +343,8 @@ pub struct ChunkRow {
     pub group: u32,
     /// The chunk's counts.
     pub tally: Tally,
+    /// The chunk's dead ends by length.
+    pub dead_ends: DeadEndLengths,
     /// [`ChunkRow::checksum`] as written, so that a line damaged afterwards (an edit, a
     /// spreadsheet's rewrite, failing storage) is not taken for a finished chunk. Journals written
     /// before this column existed read as `None`, unchecked.
@@ -230,12 +352,13 @@ pub struct ChunkRow {
 }
 
 impl ChunkRow {
-    /// The row for `tally` of `chunk` in `group`, with its checksum.
-    pub fn new(chunk: u64, group: u32, t: &Tally) -> Self {
+    /// The row for `tally` and `dead_ends` of `chunk` in `group`, with its checksum.
+    pub fn new(chunk: u64, group: u32, t: &Tally, dead_ends: &DeadEndLengths) -> Self {
         let mut row = ChunkRow {
             chunk,
             group,
             tally: *t,
+            dead_ends: dead_ends.clone(),
             check: None,
         };
         row.check = Some(row.checksum());
@@ -246,12 +369,14 @@ impl ChunkRow {
     pub fn header() -> String {
         let mut columns = vec!["chunk", "group"];
         columns.extend(Tally::COUNTERS.iter().map(|c| c.name));
+        columns.push(DEAD_END_COLUMN);
         columns.push("check");
         columns.join(",") + "\n"
     }
 
     /// CRC-32 of the chunk, the group and every counter but the timing ones (which vary between
-    /// runs of the same spec, while the journal does not, timing aside), as little-endian integers.
+    /// runs of the same spec, while the journal does not, timing aside), as little-endian integers,
+    /// then the dead ends' column as written, when not empty.
     pub fn checksum(&self) -> u32 {
         let mut h = crc32fast::Hasher::new();
         h.update(&self.chunk.to_le_bytes());
@@ -259,12 +384,17 @@ impl ChunkRow {
         for (n, counter) in self.tally.counts().into_iter().zip(&Tally::COUNTERS) {
             let hashed = match counter.kind {
                 CounterKind::Timing => false,
-                CounterKind::Later => n != 0,
+                CounterKind::Later | CounterKind::LaterMax | CounterKind::LaterMin => {
+                    n != counter.kind.empty()
+                }
                 CounterKind::Sum | CounterKind::Max => true,
             };
             if hashed {
                 h.update(&n.to_le_bytes());
             }
+        }
+        if !self.dead_ends.is_empty() {
+            h.update(self.dead_ends.to_string().as_bytes());
         }
         h.finalize()
     }
@@ -275,15 +405,19 @@ impl ChunkRow {
     }
 }
 
+/// The journal's column of dead ends by length.
+const DEAD_END_COLUMN: &str = "dead_end_lengths";
+
 impl Serialize for ChunkRow {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let mut row = s.serialize_struct("ChunkRow", COUNTERS + 3)?;
+        let mut row = s.serialize_struct("ChunkRow", COUNTERS + 4)?;
         row.serialize_field("chunk", &self.chunk)?;
         row.serialize_field("group", &self.group)?;
         for (n, counter) in self.tally.counts().iter().zip(&Tally::COUNTERS) {
             row.serialize_field(counter.name, n)?;
         }
+        row.serialize_field(DEAD_END_COLUMN, &self.dead_ends.to_string())?;
         row.serialize_field("check", &self.check)?;
         row.end()
     }
@@ -294,6 +428,7 @@ enum ChunkColumn {
     Chunk,
     Group,
     Counter(usize),
+    DeadEnds,
     Check,
     Other,
 }
@@ -311,6 +446,7 @@ impl<'de> Deserialize<'de> for ChunkColumn {
                     "chunk" => ChunkColumn::Chunk,
                     "group" => ChunkColumn::Group,
                     "check" => ChunkColumn::Check,
+                    DEAD_END_COLUMN => ChunkColumn::DeadEnds,
                     _ => Tally::COUNTERS
                         .iter()
                         .position(|c| c.name == name)
@@ -354,6 +490,7 @@ impl<'de> Deserialize<'de> for ChunkRow {
                     }
                 }
                 let (mut chunk, mut group, mut check) = (None, None, None);
+                let mut dead_ends: Option<String> = None;
                 let mut counts = [None; COUNTERS];
                 while let Some(column) = map.next_key::<ChunkColumn>()? {
                     match column {
@@ -363,6 +500,9 @@ impl<'de> Deserialize<'de> for ChunkRow {
                             once(&mut counts[i], map.next_value()?, Tally::COUNTERS[i].name)?
                         }
                         ChunkColumn::Check => once(&mut check, map.next_value()?, "check")?,
+                        ChunkColumn::DeadEnds => {
+                            once(&mut dead_ends, map.next_value()?, DEAD_END_COLUMN)?
+                        }
                         ChunkColumn::Other => {
                             map.next_value::<serde::de::IgnoredAny>()?;
                         }
@@ -373,14 +513,24 @@ impl<'de> Deserialize<'de> for ChunkRow {
                 {
                     *value = match (count, counter.kind) {
                         (Some(n), _) => n,
-                        (None, CounterKind::Later) => 0,
+                        (
+                            None,
+                            k
+                            @ (CounterKind::Later | CounterKind::LaterMax | CounterKind::LaterMin),
+                        ) => k.empty(),
                         (None, _) => return Err(A::Error::missing_field(counter.name)),
                     };
                 }
+                // journals from before the column read as without dead ends
+                let dead_ends = match dead_ends {
+                    Some(text) => text.parse().map_err(A::Error::custom)?,
+                    None => DeadEndLengths::default(),
+                };
                 Ok(ChunkRow {
                     chunk: chunk.ok_or_else(|| A::Error::missing_field("chunk"))?,
                     group: group.ok_or_else(|| A::Error::missing_field("group"))?,
                     tally: Tally::from_counts(values),
+                    dead_ends,
                     check: check.flatten(),
                 })
             }
@@ -435,6 +585,22 @@ pub struct SummaryRow {
     pub not_closed: u64,
     /// Mean attempts per run (1 without restarts); `successes` are those within the limit.
     pub attempts_mean: f64,
+    /// Wilson 95% interval of `success_rate` (successes / runs): its lower end.
+    pub success_ci_low: f64,
+    /// ... and its upper end.
+    pub success_ci_high: f64,
+    /// Runs whose path is a closed tour, asked for or not.
+    pub closed_tours: u64,
+    /// closed_tours / runs.
+    pub closed_rate: f64,
+    /// Wilson 95% interval of `closed_rate`: its lower end.
+    pub closed_ci_low: f64,
+    /// ... and its upper end.
+    pub closed_ci_high: f64,
+    /// Fewest squares on a run's final path: the shortest (empty without runs).
+    pub visited_min: Option<u64>,
+    /// Most squares on a run's final path: the longest (empty without runs).
+    pub visited_max: Option<u64>,
     /// Whether every run of the group is counted: false after an interrupt or a failed write, in a
     /// shard's folder (the other shards hold the rest), and in a merge missing a shard.
     pub complete: bool,
@@ -458,6 +624,8 @@ impl SummaryRow {
                 x as f64 / t.runs as f64
             }
         };
+        let success_ci = super::wilson::wilson95(t.successes, t.runs);
+        let closed_ci = super::wilson::wilson95(t.closed_tours, t.runs);
         SummaryRow {
             rows,
             cols,
@@ -486,6 +654,14 @@ impl SummaryRow {
             } else {
                 1.0 + per_run(t.restarts_total)
             },
+            success_ci_low: success_ci.0,
+            success_ci_high: success_ci.1,
+            closed_tours: t.closed_tours,
+            closed_rate: per_run(t.closed_tours),
+            closed_ci_low: closed_ci.0,
+            closed_ci_high: closed_ci.1,
+            visited_min: (t.runs > 0).then_some(t.visited_min),
+            visited_max: (t.runs > 0).then_some(t.visited_max),
         }
     }
 }
@@ -513,6 +689,7 @@ mod tests {
         let tallies = |outcome: Outcome, name: &str| {
             let run = RunSummary {
                 outcome,
+                closes: false,
                 visited: 7,
                 stats: Stats {
                     nodes: 11,
@@ -583,17 +760,22 @@ mod tests {
             elapsed_ns_total: 5555,
             not_closed: 0,
             restarts_total: 0,
+            closed_tours: 0,
+            visited_min: u64::MAX,
+            visited_max: 0,
         };
-        let header = "chunk,group,runs,feasible_runs,successes,dead_ends,budget_exhausted,impossible,visited_total,nodes_total,backtracks_total,backtracks_max,ties_total,elapsed_ns_total,not_closed,restarts_total,check\n";
+        let header = "chunk,group,runs,feasible_runs,successes,dead_ends,budget_exhausted,impossible,visited_total,nodes_total,backtracks_total,backtracks_max,ties_total,elapsed_ns_total,not_closed,restarts_total,closed_tours,visited_min,visited_max,dead_end_lengths,check\n";
         assert_eq!(ChunkRow::header(), header);
-        let row = ChunkRow::new(3, 1, &t);
+        let row = ChunkRow::new(3, 1, &t, &DeadEndLengths::default());
         assert_eq!(row.check, Some(3306240616));
         let mut w = csv::Writer::from_writer(Vec::new());
         w.serialize(&row).unwrap();
         let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
         assert_eq!(
             text,
-            format!("{header}3,1,10,9,8,1,1,0,250,300,40,12,7,5555,0,0,3306240616\n")
+            format!(
+                "{header}3,1,10,9,8,1,1,0,250,300,40,12,7,5555,0,0,0,18446744073709551615,0,,3306240616\n"
+            )
         );
         let mut r = csv::Reader::from_reader(text.as_bytes());
         let back: Vec<ChunkRow> = r.deserialize().collect::<Result<_, _>>().unwrap();
@@ -605,7 +787,10 @@ mod tests {
         assert_eq!(back, std::slice::from_ref(&row));
         assert_eq!(back[0].checksum(), 3306240616);
         // a journal from before the check column reads as unchecked
-        let old = header.replace(",not_closed,restarts_total,check", "")
+        let old = header.replace(
+            ",not_closed,restarts_total,closed_tours,visited_min,visited_max,dead_end_lengths,check",
+            "",
+        )
             + "3,1,10,9,8,1,1,0,250,300,40,12,7,5555\n";
         let mut r = csv::Reader::from_reader(old.as_bytes());
         let back: Vec<ChunkRow> = r.deserialize().collect::<Result<_, _>>().unwrap();
@@ -625,7 +810,7 @@ mod tests {
         assert_eq!(Tally::from_counts(t.counts()), t);
         let header = ChunkRow::header();
         let columns: Vec<&str> = header.trim_end().split(',').collect();
-        assert_eq!(columns.len(), COUNTERS + 3);
+        assert_eq!(columns.len(), COUNTERS + 4);
         // the struct's fields are the table's counters, in order
         let mut w = csv::Writer::from_writer(Vec::new());
         w.serialize(t).unwrap();
@@ -641,7 +826,7 @@ mod tests {
             names
         );
         assert_eq!(columns[2..2 + COUNTERS], names[..]);
-        let row = ChunkRow::new(7, 2, &t);
+        let row = ChunkRow::new(7, 2, &t, &DeadEndLengths::default());
         let mut w = csv::Writer::from_writer(Vec::new());
         w.serialize(&row).unwrap();
         let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
@@ -675,10 +860,37 @@ mod tests {
         for (i, counter) in Tally::COUNTERS.iter().enumerate() {
             let (x, y) = (a.counts()[i], b.counts()[i]);
             let want = match counter.kind {
-                CounterKind::Max => x.max(y),
+                CounterKind::Max | CounterKind::LaterMax => x.max(y),
+                CounterKind::LaterMin => x.min(y),
                 CounterKind::Sum | CounterKind::Timing | CounterKind::Later => x + y,
             };
             assert_eq!(sum.counts()[i], want, "{}", counter.name);
         }
+    }
+
+    /// Dead ends by length go through the journal and its checksum, and a damaged column is no row.
+    #[test]
+    fn dead_end_lengths_round_trip_through_the_journal() {
+        let mut d = DeadEndLengths::default();
+        for l in [17, 40, 17, 3] {
+            d.add(l);
+        }
+        assert_eq!(d.to_string(), "3:1;17:2;40:1");
+        assert_eq!("3:1;17:2;40:1".parse::<DeadEndLengths>(), Ok(d.clone()));
+        for bad in ["3", "3:x", "3:0", "3:1;3:2", "a:1"] {
+            assert!(bad.parse::<DeadEndLengths>().is_err(), "{bad}");
+        }
+        let row = ChunkRow::new(1, 0, &numbered(), &d);
+        let plain = ChunkRow::new(1, 0, &numbered(), &DeadEndLengths::default());
+        assert_ne!(row.checksum(), plain.checksum());
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(&row).unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        let mut r = csv::Reader::from_reader(text.as_bytes());
+        let back: Vec<ChunkRow> = r.deserialize().collect::<Result<_, _>>().unwrap();
+        assert_eq!(back, [row]);
+        let mut merged = d.clone();
+        merged.merge(&d);
+        assert_eq!(merged.to_string(), "3:2;17:4;40:2");
     }
 }

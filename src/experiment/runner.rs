@@ -14,7 +14,7 @@ use super::delivery::{Delivery, Take};
 use super::options::{SweepOptions, SweepProgress};
 use super::output::{self, ChunkLines, OutDir, Writers};
 use super::plan::{Chunk, Plan};
-use super::record::{RunRow, Tally};
+use super::record::{DeadEndLengths, RunRow, Tally};
 use super::size::CHUNK_STEPS;
 use super::spec::Spec;
 use super::spec_file::RecordLevel;
@@ -123,7 +123,7 @@ pub fn request_stop() {
 /// writing them is only appending bytes in order.
 struct BlockResult {
     first: usize,
-    done: Vec<(Chunk, Tally)>,
+    done: Vec<(Chunk, Tally, DeadEndLengths)>,
     lines: ChunkLines,
 }
 
@@ -135,6 +135,8 @@ struct InOrder<'a> {
     /// Chunks of `todo` written, in order.
     written: usize,
     tallies: Vec<Tally>,
+    /// Each group's dead ends by length.
+    dead_ends: Vec<DeadEndLengths>,
     runs_done_now: u64,
     first_error: Option<SweepError>,
     last_flush: Instant,
@@ -165,9 +167,10 @@ impl Take<Result<BlockResult, SweepError>> for InOrder<'_> {
                 self.first_error.get_or_insert(e.into());
                 STOP.store(true, Ordering::SeqCst);
             }
-            for (chunk, tally) in &r.done {
+            for (chunk, tally, dead_ends) in &r.done {
                 self.work.0 += tally.runs * chunk_squares(self.plan, chunk);
                 self.tallies[chunk.group as usize].merge(tally);
+                self.dead_ends[chunk.group as usize].merge(dead_ends);
                 self.runs_done_now += tally.runs;
                 self.bar.inc(tally.runs);
             }
@@ -259,7 +262,7 @@ fn run_block(
     reqs: &mut Vec<Request>,
     out: &mut Vec<RunSummary>,
     lines: &mut ChunkLines,
-) -> (Vec<(Chunk, Tally)>, Option<SweepError>) {
+) -> (Vec<(Chunk, Tally, DeadEndLengths)>, Option<SweepError>) {
     let mut done = Vec::with_capacity(chunks.len());
     let mut rest = chunks;
     while !rest.is_empty() {
@@ -291,7 +294,7 @@ fn run_block(
             let rule = plan.groups[chunk.group as usize].rule.to_string();
             let (jobs, out) = (&jobs[at..at + n], &out[at..at + n]);
             match add_chunk(lines, &chunk, &rule, jobs, out, record) {
-                Ok(tally) => done.push((chunk, tally)),
+                Ok((tally, dead_ends)) => done.push((chunk, tally, dead_ends)),
                 Err(e) => return (done, Some(e)),
             }
             at += n;
@@ -338,8 +341,9 @@ fn run_jobs(
     Ok(())
 }
 
-/// Tally one chunk's runs and add its lines: its runs' rows if runs are recorded (straight into
-/// the CSV buffer, borrowing the names: no allocation per row), then its journal row.
+/// Tally one chunk's runs (and its dead ends by length) and add its lines: its runs' rows if runs
+/// are recorded (straight into the CSV buffer, borrowing the names: no allocation per row), then
+/// its journal row.
 fn add_chunk(
     lines: &mut ChunkLines,
     chunk: &Chunk,
@@ -347,8 +351,9 @@ fn add_chunk(
     jobs: &[super::plan::Job],
     out: &[RunSummary],
     record: RecordLevel,
-) -> Result<Tally, SweepError> {
+) -> Result<(Tally, DeadEndLengths), SweepError> {
     let mut tally = Tally::default();
+    let mut dead_ends = DeadEndLengths::default();
     // a chunk is one group: one rule, one method; its runs are feasible by the theorem of the
     // closure the solver seeks (`rotate` always closes), as the solver judges them
     let (board, closure) = (jobs[0].request.board, jobs[0].request.closure_sought());
@@ -357,6 +362,9 @@ fn add_chunk(
     for (job, s) in jobs.iter().zip(out) {
         let feasible = board_ok && exists::parity_allows(board, job.request.start, closure);
         tally.add_run(s, feasible);
+        if s.outcome == Outcome::DeadEnd {
+            dead_ends.add(s.visited);
+        }
         if record == RecordLevel::Runs {
             let r = &job.request;
             lines.add_run(&RunRow {
@@ -381,8 +389,8 @@ fn add_chunk(
             })?;
         }
     }
-    lines.add_chunk(chunk, &tally)?;
-    Ok(tally)
+    lines.add_chunk(chunk, &tally, &dead_ends)?;
+    Ok((tally, dead_ends))
 }
 
 /// Consecutive positions of `todo` that a worker takes at once: about [`CHUNK_STEPS`] of work, so that
@@ -464,11 +472,14 @@ pub fn run_planned_sweep(
     let (shard_index, shard_count) = opts.shard.unwrap_or((1, 1));
     let mine = plan.shard(shard_index, shard_count);
     let mut dir = OutDir::open(&opts.out, spec, plan, opts.shard, opts.resume, opts.force)?;
-    let done = dir.recover(plan)?; // chunk id -> tally, from the journal
+    let done = dir.recover(plan)?; // chunk id -> tally and dead ends, from the journal
     let mut tallies = vec![Tally::default(); plan.groups.len()];
+    let mut dead_ends = vec![DeadEndLengths::default(); plan.groups.len()];
     let mut runs_resumed = 0;
-    for (&id, t) in &done {
-        tallies[plan.chunks[id as usize].group as usize].merge(t);
+    for (&id, (t, d)) in &done {
+        let group = plan.chunks[id as usize].group as usize;
+        tallies[group].merge(t);
+        dead_ends[group].merge(d);
         runs_resumed += t.runs;
     }
     let todo: Vec<Chunk> = mine
@@ -509,6 +520,7 @@ pub fn run_planned_sweep(
         pending: BTreeMap::new(),
         written: 0,
         tallies,
+        dead_ends,
         runs_done_now: 0,
         first_error: None,
         last_flush: Instant::now(),
@@ -569,6 +581,7 @@ pub fn run_planned_sweep(
         mut writers,
         written,
         tallies,
+        dead_ends,
         runs_done_now,
         mut first_error,
         ..
@@ -591,7 +604,7 @@ pub fn run_planned_sweep(
             || super::success_table(&output::every_group_row(plan, &tallies)),
         )
     });
-    if let Err(e) = summary_written {
+    if let Err(e) = summary_written.and_then(|()| dir.write_deadends(plan, &dead_ends)) {
         first_error.get_or_insert(e.into());
     }
     // a write that failed may have been counted: complete and interrupted mean no failure too

@@ -3,15 +3,17 @@
 //! locked while open (see `lock`); and, on resume, recovering its files after a crash (see `journal`
 //! and `repair`).
 
-use super::files::{io, require_regular, write_atomic, OutputError, CHUNKS, META, RUNS, SUMMARY};
+use super::files::{
+    io, require_regular, write_atomic, OutputError, CHUNKS, DEADENDS, META, RUNS, SUMMARY,
+};
 use super::journal::{load_journal, write_journal};
 use super::lock::FolderLock;
 use super::meta::{cpu_model, git_commit, hostname, now, read_meta, write_meta, Meta};
 use super::repair::repair_runs;
-use super::writers::{same_but_timing, summary_bytes, write_summary, Writers};
+use super::writers::{same_but_timing, summary_bytes, write_deadends, write_summary, Writers};
 use crate::experiment::options::SweepOptions;
 use crate::experiment::plan::Plan;
-use crate::experiment::record::{SummaryRow, Tally};
+use crate::experiment::record::{DeadEndLengths, SummaryRow, Tally};
 use crate::experiment::spec::Spec;
 use crate::experiment::spec_file::{RecordLevel, SpecFile};
 use std::collections::BTreeMap;
@@ -152,9 +154,13 @@ impl OutDir {
     }
 
     /// After a crash or an interrupt: the finished chunks listed in the journal (a torn last line is
-    /// dropped) and, with `record = "runs"`, whose rows `runs.csv` holds in full; `runs.csv` is cut
-    /// back to exactly their runs (left untouched when it holds just that). Empty unless resuming.
-    pub fn recover(&mut self, plan: &Plan) -> Result<BTreeMap<u64, Tally>, OutputError> {
+    /// dropped) and, with `record = "runs"`, whose rows `runs.csv` holds in full, with their counts
+    /// and dead ends; `runs.csv` is cut back to exactly their runs (left untouched when it holds
+    /// just that). Empty unless resuming.
+    pub fn recover(
+        &mut self,
+        plan: &Plan,
+    ) -> Result<BTreeMap<u64, (Tally, DeadEndLengths)>, OutputError> {
         if !self.resume {
             return Ok(BTreeMap::new());
         }
@@ -179,7 +185,19 @@ impl OutDir {
         if journal.exists() {
             write_journal(&journal, &rows)?;
         }
-        Ok(done)
+        Ok(rows
+            .into_iter()
+            .map(|r| (r.chunk, (r.tally(), r.dead_ends)))
+            .collect())
+    }
+
+    /// Write `deadends.csv` (atomically) from each group's dead ends.
+    pub fn write_deadends(
+        &self,
+        plan: &Plan,
+        dead_ends: &[DeadEndLengths],
+    ) -> Result<(), OutputError> {
+        write_deadends(&self.dir.join(DEADENDS), plan, dead_ends)
     }
 
     /// Appending writers for the journal and (if recorded) the runs.
@@ -242,7 +260,7 @@ impl OutDir {
 
     /// The files a sweep leaves.
     pub fn files(&self, record: RecordLevel) -> Vec<PathBuf> {
-        let mut v = vec![self.dir.join(SUMMARY)];
+        let mut v = vec![self.dir.join(SUMMARY), self.dir.join(DEADENDS)];
         if record == RecordLevel::Runs {
             v.push(self.dir.join(RUNS));
         }

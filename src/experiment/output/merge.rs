@@ -2,15 +2,15 @@
 //! run at once (timing columns aside). A chunk whose rows a shard does not hold in full counts as
 //! missing, so the merged result says it is incomplete instead of losing rows unseen.
 
-use super::files::{csv_err, io, write_atomic, OutputError, CHUNKS, RUNS, SUMMARY};
+use super::files::{csv_err, io, write_atomic, OutputError, CHUNKS, DEADENDS, RUNS, SUMMARY};
 use super::folder::check_merge_target;
 use super::journal::load_journal;
 use super::lock::FolderLock;
 use super::meta::{now, read_meta, write_meta, ShardRun};
 use super::repair::{audit_runs, RowCount, RunRows, RunsAudit};
-use super::writers::{summary_rows, write_summary, RUN_HEADER};
+use super::writers::{summary_rows, write_deadends, write_summary, RUN_HEADER};
 use crate::experiment::plan::Plan;
-use crate::experiment::record::{ChunkRow, RunRow, Tally};
+use crate::experiment::record::{ChunkRow, DeadEndLengths, RunRow, Tally};
 use crate::experiment::spec::Spec;
 use crate::experiment::spec_file::RecordLevel;
 use std::collections::BTreeMap;
@@ -163,12 +163,16 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
     let spec = Spec::validate(first.spec.clone(), "meta.json")
         .map_err(|e| OutputError::Merge(e.to_string()))?;
     let plan = Plan::new(&spec).map_err(|e| OutputError::Merge(e.to_string()))?;
-    let mut done: BTreeMap<u64, Tally> = BTreeMap::new();
+    let mut done: BTreeMap<u64, (Tally, DeadEndLengths)> = BTreeMap::new();
     // each folder's chunks whose rows are all in its runs.csv, and whether those rows are in job order
     let mut sources: Vec<(PathBuf, Vec<u64>, bool)> = Vec::new();
     let mut damaged = Vec::new();
     for d in dirs {
         let rows = load_journal(&d.join(CHUNKS), &plan)?;
+        let mut ends: BTreeMap<u64, DeadEndLengths> = rows
+            .iter()
+            .map(|r| (r.chunk, r.dead_ends.clone()))
+            .collect();
         let mut mine: BTreeMap<u64, Tally> =
             rows.into_iter().map(|r| (r.chunk, r.tally())).collect();
         if spec.file.record == RecordLevel::Runs {
@@ -190,7 +194,8 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
             sources.push((d.join(RUNS), mine.keys().copied().collect(), sorted));
         }
         for (k, v) in mine {
-            done.entry(k).or_insert(v);
+            let d = ends.remove(&k).unwrap_or_default();
+            done.entry(k).or_insert((v, d));
         }
     }
     fs::create_dir_all(out).map_err(io(out))?;
@@ -205,12 +210,14 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
         fs::remove_file(out.join(RUNS)).map_err(io(&out.join(RUNS)))?;
     }
     let mut tallies = vec![Tally::default(); plan.groups.len()];
+    let mut dead_ends = vec![DeadEndLengths::default(); plan.groups.len()];
     let mut journal = csv::Writer::from_writer(Vec::new());
-    for (&chunk, t) in &done {
+    for (&chunk, (t, d)) in &done {
         let group = plan.chunks[chunk as usize].group;
         tallies[group as usize].merge(t);
+        dead_ends[group as usize].merge(d);
         journal
-            .serialize(ChunkRow::new(chunk, group, t))
+            .serialize(ChunkRow::new(chunk, group, t, d))
             .map_err(csv_err(out))?;
     }
     let mut bytes = journal
@@ -224,6 +231,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
         merge_runs(&plan, &sources, &out.join(RUNS))?;
     }
     write_summary(&out.join(SUMMARY), &summary_rows(&plan, &tallies))?;
+    write_deadends(&out.join(DEADENDS), &plan, &dead_ends)?;
     let complete = done.len() == plan.chunks.len();
     let mut meta = first.clone();
     meta.shard = None;

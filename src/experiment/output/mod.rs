@@ -13,7 +13,7 @@ mod meta;
 mod repair;
 mod writers;
 
-pub use files::{OutputError, CHUNKS, META, RUNS, SUMMARY};
+pub use files::{OutputError, CHUNKS, DEADENDS, META, RUNS, SUMMARY};
 pub use folder::OutDir;
 pub use lock::LOCK;
 pub use merge::{merge, MergeReport};

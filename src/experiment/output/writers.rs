@@ -3,10 +3,10 @@
 //! ([`Writers`]), and `summary.csv` written whole at the end.
 
 use super::files::{
-    csv_err, io, require_regular, write_atomic, OutputError, CHUNKS, RUNS, SUMMARY,
+    csv_err, io, require_regular, write_atomic, OutputError, CHUNKS, DEADENDS, RUNS, SUMMARY,
 };
 use crate::experiment::plan::{Chunk, Plan};
-use crate::experiment::record::{ChunkRow, RunRow, SummaryRow, Tally};
+use crate::experiment::record::{ChunkRow, DeadEndLengths, DeadEndRow, RunRow, SummaryRow, Tally};
 use crate::experiment::spec_file::RecordLevel;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -77,8 +77,13 @@ impl ChunkLines {
     }
 
     /// Append the journal row of a finished chunk, after its runs' lines.
-    pub fn add_chunk(&mut self, chunk: &Chunk, tally: &Tally) -> Result<(), OutputError> {
-        let row = ChunkRow::new(chunk.id, chunk.group, tally);
+    pub fn add_chunk(
+        &mut self,
+        chunk: &Chunk,
+        tally: &Tally,
+        dead_ends: &DeadEndLengths,
+    ) -> Result<(), OutputError> {
+        let row = ChunkRow::new(chunk.id, chunk.group, tally, dead_ends);
         self.journal
             .serialize(row)
             .map_err(csv_err(Path::new(CHUNKS)))
@@ -235,6 +240,44 @@ pub(super) fn same_but_timing(a: &[u8], b: &[u8]) -> bool {
         (Some(x), Some(y)) => x == y,
         _ => false,
     }
+}
+
+/// Write `deadends.csv` (atomically): per group, in plan order, a row per dead-end length.
+pub(super) fn write_deadends(
+    path: &Path,
+    plan: &Plan,
+    dead_ends: &[DeadEndLengths],
+) -> Result<(), OutputError> {
+    let closed = plan.chunks.is_empty()
+        || plan
+            .job(plan.chunks[0].group, 0)
+            .request
+            .closure
+            .is_closed();
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(b"rows,cols,rule,method,closed,length,count\n".to_vec());
+    for (g, d) in plan.groups.iter().zip(dead_ends) {
+        let b = plan.boards[g.board];
+        let (rule, method) = (g.rule.to_string(), g.method.to_string());
+        for (length, count) in d.iter() {
+            w.serialize(DeadEndRow {
+                rows: b.rows(),
+                cols: b.cols(),
+                rule: rule.clone(),
+                method: method.clone(),
+                closed,
+                length,
+                count,
+            })
+            .map_err(csv_err(Path::new(DEADENDS)))?;
+        }
+    }
+    let bytes = w.into_inner().map_err(|e| OutputError::Csv {
+        path: path.into(),
+        message: e.to_string(),
+    })?;
+    write_atomic(path, &bytes)
 }
 
 /// Summary rows for the groups that have runs, in plan order.
