@@ -256,6 +256,9 @@ pub fn estimate(req: &ExactRequest) -> Result<f64, ExactError> {
     Ok(estimate::estimate_nodes(&mut walker, &starts)?)
 }
 
+/// An end met while splitting: the start's index, its probability, the outcome.
+type Ended = (usize, BigRational, u16);
+
 /// Split the start trees into tasks until there are about `want` of them (not for `shuffle`,
 /// whose walk carries its orderings and starts from the start only). Ends met on the way are
 /// returned as finished values with their weight.
@@ -263,7 +266,7 @@ fn tasks(
     req: &ExactRequest,
     starts: &[Square],
     want: usize,
-) -> Result<(Vec<Task>, Vec<(usize, BigRational, u16)>), ExactError> {
+) -> Result<(Vec<Task>, Vec<Ended>), ExactError> {
     let mut tasks: Vec<Task> = (0..starts.len())
         .map(|start| Task {
             start,

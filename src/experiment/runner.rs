@@ -371,7 +371,7 @@ fn add_chunk(
                 job: job.job,
                 rows: r.board.rows(),
                 cols: r.board.cols(),
-                rule: Cow::Borrowed(&rule),
+                rule: Cow::Borrowed(rule),
                 method: Cow::Borrowed(method),
                 closed: r.closure.is_closed(),
                 start_row: r.start.row(),
