@@ -562,7 +562,10 @@ fn forcing_a_run_that_reproduces_the_folder_leaves_its_files_as_they_were() {
         .lines()
         .next()
         .unwrap()
-        .ends_with(",elapsed_ns_total,not_closed,attempts_mean,complete"));
+        .ends_with(
+            ",elapsed_ns_total,not_closed,attempts_mean,success_ci_low,success_ci_high,\
+             closed_tours,closed_rate,closed_ci_low,closed_ci_high,visited_min,visited_max,complete"
+        ));
     std::fs::write(out.join("summary.csv"), &slow).unwrap();
     sweep(&spec, &out, &["--force"]).assert().success();
     assert_eq!(
