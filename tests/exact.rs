@@ -353,3 +353,36 @@ fn symmetric_rules_give_symmetric_figures_on_8x8() {
         }
     }
 }
+
+/// `shuffle` draws one of the 40,320 orderings and then walks as `order:` does: its exact figures
+/// from a uniform start of 8x8 are the committed sweep of every ordering from every start
+/// (`results/orderings-8x8/summary.csv`, 2,580,480 deterministic runs), tours and closed tours alike.
+#[test]
+fn shuffle_is_the_mean_of_the_committed_sweep_of_every_ordering() {
+    let summary = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/results/orderings-8x8/summary.csv"
+    );
+    let mut r = csv::Reader::from_path(summary).unwrap();
+    let header = r.headers().unwrap().clone();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (runs, tours, closed) = (col("runs"), col("successes"), col("closed_tours"));
+    let (mut n, mut ok, mut shut) = (0u64, 0u64, 0u64);
+    for row in r.records() {
+        let row = row.unwrap();
+        n += row[runs].parse::<u64>().unwrap();
+        ok += row[tours].parse::<u64>().unwrap();
+        shut += row[closed].parse::<u64>().unwrap();
+    }
+    assert_eq!(n, 40_320 * 64);
+    let req = ExactRequest {
+        board: Board::square(8).unwrap(),
+        starts: Starts::All,
+        rule: "shuffle".parse().unwrap(),
+        closing: Closing::Check,
+    };
+    let d = exact(&req, &ExactOptions::default()).unwrap().overall;
+    let frac = |k: u64| num_rational::BigRational::new(k.into(), n.into());
+    assert_eq!(d.success(), frac(ok));
+    assert_eq!(d.closed(), frac(shut));
+}
