@@ -9,6 +9,7 @@
 //! | [`verify`] | the independent tour verifier |
 //! | [`exists`] | existence of open and closed tours from the theorems (Schwenk 1991, Conrad et al. 1994) |
 //! | [`count`] | exact tour counting on boards of at most 64 squares |
+//! | [`exact`] | exact probabilities of pure Warnsdorff under random tie-breaking: the whole tree of tie choices |
 //! | [`construct`] | divide-and-conquer tours on boards of any size |
 //! | [`experiment`] | sweeps: spec -> plan -> parallel runs -> tidy CSV, resumable and shardable |
 //! | [`render`] | SVG pictures, plots, the HTML replay |
@@ -34,6 +35,7 @@ pub mod board;
 pub mod cli;
 pub mod construct;
 pub mod count;
+pub mod exact;
 pub mod exists;
 pub mod experiment;
 pub mod input;

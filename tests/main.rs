@@ -10,6 +10,7 @@ mod construct;
 mod count;
 mod count_frontier;
 mod damaged_files;
+mod exact;
 mod fast_paths;
 mod render;
 mod restarts;

@@ -52,7 +52,35 @@ fn rows_without_timing(path: &Path) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// `deadends.csv` of two folders is the same, and in the first its counts add up to each group's
+/// `dead_ends` in `summary.csv`.
+fn same_dead_ends(a: &Path, b: &Path) {
+    let ends = |d: &Path| std::fs::read_to_string(d.join("deadends.csv")).unwrap();
+    assert_eq!(ends(a), ends(b), "deadends.csv differs");
+    let mut per_group = std::collections::HashMap::new();
+    let mut r = csv::Reader::from_path(a.join("deadends.csv")).unwrap();
+    for row in r.records() {
+        let row = row.unwrap();
+        let key: Vec<String> = (0..4).map(|i| row[i].to_string()).collect();
+        *per_group.entry(key).or_insert(0u64) += row[6].parse::<u64>().unwrap();
+    }
+    let mut r = csv::Reader::from_path(a.join("summary.csv")).unwrap();
+    let at = r
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|h| h == "dead_ends")
+        .unwrap();
+    for row in r.records() {
+        let row = row.unwrap();
+        let key: Vec<String> = (0..4).map(|i| row[i].to_string()).collect();
+        let want: u64 = row[at].parse().unwrap();
+        assert_eq!(per_group.get(&key).copied().unwrap_or(0), want, "{key:?}");
+    }
+}
+
 fn same_results(a: &Path, b: &Path) {
+    same_dead_ends(a, b);
     for f in ["runs.csv", "summary.csv", "chunks.csv"] {
         let (x, y) = (
             rows_without_timing(&a.join(f)),
@@ -559,7 +587,10 @@ fn forcing_a_run_that_reproduces_the_folder_leaves_its_files_as_they_were() {
         .lines()
         .next()
         .unwrap()
-        .ends_with(",elapsed_ns_total,not_closed,attempts_mean,complete"));
+        .ends_with(
+            ",elapsed_ns_total,not_closed,attempts_mean,success_ci_low,success_ci_high,\
+             closed_tours,closed_rate,closed_ci_low,closed_ci_high,visited_min,visited_max,complete"
+        ));
     std::fs::write(out.join("summary.csv"), &slow).unwrap();
     sweep(&spec, &out, &["--force"]).assert().success();
     assert_eq!(
@@ -606,6 +637,7 @@ record = "runs"
 
 /// [`same_results`] in any row order: a chunk run again on resume is appended at the end.
 fn same_rows_any_order(a: &Path, b: &Path) {
+    same_dead_ends(a, b);
     for f in ["runs.csv", "summary.csv", "chunks.csv"] {
         let sorted = |d: &Path| {
             let mut v = rows_without_timing(&d.join(f));

@@ -272,7 +272,7 @@ fn announce_long_count(estimated: f64) {
 }
 
 /// A node count, plain (`1000000000000`) or as a power of ten (`1e12`, `2.5e13`).
-fn parse_nodes(text: &str) -> Result<u64, String> {
+pub(super) fn parse_nodes(text: &str) -> Result<u64, String> {
     let wrong =
         || format!("`{text}` is not a node count: write it plain (1000000000000) or like 1e12");
     if let Ok(n) = text.parse::<u64>() {

@@ -4,6 +4,7 @@
 mod animate;
 mod args;
 mod count;
+mod exact;
 mod exists;
 mod failures;
 mod gen_bases;
@@ -58,6 +59,10 @@ pub enum Command {
     /// Count tours exactly: open (directed) or closed (cycles); by search (at most 64 squares) or
     /// `--method frontier` (at most 7 wide).
     Count(count::CountArgs),
+    /// Exact probabilities of pure Warnsdorff under a random tie-break rule (the whole tree of tie
+    /// choices): a complete tour, a closed tour, a dead end after exactly L squares; or, with
+    /// --sample K, a sampled estimate with 95% intervals.
+    Exact(exact::ExactArgs),
 }
 
 /// The one line printed for a user error: the error and its causes joined by `: `, each cause left
@@ -90,6 +95,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Merge(a) => sweep::run_merge(a),
         Command::Failures(a) => failures::run(a),
         Command::Count(a) => count::run(a),
+        Command::Exact(a) => exact::run(a),
     }
 }
 

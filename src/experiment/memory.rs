@@ -48,9 +48,10 @@ pub fn check_workers(
     Ok(())
 }
 
-/// Bytes a sweep holds per group it runs: its tally and its number ([`super::Tallies`]), until the
-/// summary is written from them.
-pub const TALLY_BYTES: u64 = std::mem::size_of::<(u32, super::Tally)>() as u64;
+/// Bytes a sweep holds per group it runs: its number, its tally and its dead ends by length
+/// ([`super::Tallies`]), until the summary is written from them; one length (16 bytes) allowed
+/// for, as a group's runs dead-end at a few lengths if at all.
+pub const TALLY_BYTES: u64 = std::mem::size_of::<super::record::GroupTally>() as u64 + 16;
 
 /// A sweep's tallies would not fit in memory beside its workers.
 #[derive(Debug, Clone, thiserror::Error)]

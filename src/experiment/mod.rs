@@ -16,6 +16,7 @@ mod spec;
 mod spec_file;
 mod spec_flags;
 mod table;
+pub mod wilson;
 
 pub use cost::{sweep_cost, SweepCost};
 pub use disk::{check_disk, free_bytes, DiskError, OutputSize};
@@ -25,10 +26,14 @@ pub use failures::{
 };
 pub use options::{SweepOptions, SweepProgress};
 pub use output::{
-    git_commit, merge, MergeReport, Meta, OutputError, ShardRun, CHUNKS, LOCK, META, RUNS, SUMMARY,
+    git_commit, merge, MergeReport, Meta, OutputError, ShardRun, CHUNKS, DEADENDS, LOCK, META,
+    RUNS, SUMMARY,
 };
 pub use plan::{Chunk, Group, Job, Part, Plan, PlanError, Shard};
-pub use record::{ChunkRow, Counter, CounterKind, RunRow, SummaryRow, Tallies, Tally, COUNTERS};
+pub use record::{
+    ChunkRow, Counter, CounterKind, DeadEndLengths, DeadEndRow, RunRow, SummaryRow, Tallies, Tally,
+    COUNTERS,
+};
 pub use runner::{
     check_worker_memory, request_stop, run_planned_sweep, run_sweep, SweepError, SweepReport,
 };

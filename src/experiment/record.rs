@@ -67,6 +67,31 @@ pub enum CounterKind {
     /// column for it, and in the checksum only when not 0, so that older journals read and check
     /// as they did.
     Later,
+    /// A largest value added later: the larger kept; 0 when nothing is counted, read as 0 where a
+    /// journal has no column for it, and in the checksum only when not 0.
+    LaterMax,
+    /// A smallest value added later: the smaller kept; `u64::MAX` when nothing is counted (and
+    /// where a journal has no column for it), and in the checksum only when not `u64::MAX`.
+    LaterMin,
+}
+
+impl CounterKind {
+    /// The value of a counter that has counted nothing, which every merge leaves as it is.
+    pub const fn empty(self) -> u64 {
+        match self {
+            CounterKind::LaterMin => u64::MAX,
+            _ => 0,
+        }
+    }
+
+    /// Two values of this kind merged.
+    pub fn merged(self, a: u64, b: u64) -> u64 {
+        match self {
+            CounterKind::Max | CounterKind::LaterMax => a.max(b),
+            CounterKind::LaterMin => a.min(b),
+            CounterKind::Sum | CounterKind::Timing | CounterKind::Later => a + b,
+        }
+    }
 }
 
 /// One counter of a [`Tally`]: its field and column name, and how it adds up.
@@ -114,7 +139,7 @@ macro_rules! tally {
 
 tally! {
     /// Counts over a set of runs of one group; adds up across chunks, shards and resumes.
-    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
     pub struct Tally {
         /// Runs.
         runs: Sum,
@@ -144,6 +169,20 @@ tally! {
         not_closed: Later,
         /// Attempts past the first, summed (0 without restarts).
         restarts_total: Later,
+        /// Runs whose path is a closed tour (it covers the board and its ends are a knight move
+        /// apart), whether or not a closed tour was asked for.
+        closed_tours: Later,
+        /// Fewest squares on a run's final path (`u64::MAX` when no run is counted).
+        visited_min: LaterMin,
+        /// Most squares on a run's final path.
+        visited_max: LaterMax,
+    }
+}
+
+impl Default for Tally {
+    /// The tally of no run: every counter [`CounterKind::empty`].
+    fn default() -> Self {
+        Tally::from_counts(Tally::COUNTERS.map(|c| c.kind.empty()))
     }
 }
 
@@ -151,58 +190,63 @@ tally! {
 /// from them as they are read). Only the groups with runs are held (a shard of a sweep of millions
 /// of groups holds its own), each in two sorted lists, those resumed and those run now: a sweep
 /// adds its chunks in run order, so a group is added at the end of its list or to its last entry,
-/// never searched for. A group takes its tally and its number (120 bytes), where an ordered map
-/// took half as much again.
+/// never searched for. A group takes its number, its tally and its dead ends by length (144 bytes
+/// and the lengths), where an ordered map took half as much again.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tallies {
-    resumed: Vec<(u32, Tally)>,
-    added: Vec<(u32, Tally)>,
+    resumed: Vec<GroupTally>,
+    added: Vec<GroupTally>,
 }
+
+/// A group's number, its tally and its dead ends by length.
+pub type GroupTally = (u32, Tally, DeadEndLengths);
 
 impl Tallies {
     /// The tallies of journal rows in run order (so their groups come in order), as resumed.
     pub fn of_rows(rows: &[ChunkRow]) -> Tallies {
         let mut t = Tallies::default();
         for r in rows {
-            t.add(r.group, &r.tally);
+            t.add(r.group, &r.tally, &r.dead_ends);
         }
         t.resumed = std::mem::take(&mut t.added);
         t
     }
 
-    /// Count `tally` of `group`, a group at or after the last one added (run order).
-    pub fn add(&mut self, group: u32, tally: &Tally) {
+    /// Count `tally` and `dead_ends` of `group`, a group at or after the last one added (run
+    /// order).
+    pub fn add(&mut self, group: u32, tally: &Tally, dead_ends: &DeadEndLengths) {
         match self.added.last_mut() {
-            Some((g, t)) if *g == group => t.merge(tally),
+            Some((g, t, d)) if *g == group => {
+                t.merge(tally);
+                d.merge(dead_ends);
+            }
             last => {
                 debug_assert!(
-                    last.map_or(true, |(g, _)| *g < group),
+                    last.map_or(true, |(g, ..)| *g < group),
                     "groups in run order"
                 );
-                self.added.push((group, *tally));
+                self.added.push((group, *tally, dead_ends.clone()));
             }
         }
     }
 
-    /// Every group's tally, resumed and run now together, in group order.
-    pub fn iter(&self) -> impl Iterator<Item = (u32, Tally)> + '_ {
+    /// Every group's tally and dead ends, resumed and run now together, in group order.
+    pub fn iter(&self) -> impl Iterator<Item = GroupTally> + '_ {
         let (mut a, mut b) = (self.resumed.iter().peekable(), self.added.iter().peekable());
         std::iter::from_fn(move || match (a.peek(), b.peek()) {
-            (Some(&&(ga, ta)), Some(&&(gb, tb))) => Some(if ga == gb {
-                a.next();
-                b.next();
-                let mut t = ta;
-                t.merge(&tb);
-                (ga, t)
+            (Some(&(ga, ..)), Some(&(gb, ..))) => Some(if ga == gb {
+                let (g, mut t, mut d) = a.next().cloned()?;
+                let (_, tb, db) = b.next()?;
+                t.merge(tb);
+                d.merge(db);
+                (g, t, d)
             } else if ga < gb {
-                a.next();
-                (ga, ta)
+                a.next().cloned()?
             } else {
-                b.next();
-                (gb, tb)
+                b.next().cloned()?
             }),
-            (Some(_), None) => a.next().copied(),
-            (None, _) => b.next().copied(),
+            (Some(_), None) => a.next().cloned(),
+            (None, _) => b.next().cloned(),
         })
     }
 }
@@ -220,6 +264,9 @@ impl Tally {
             Outcome::Impossible(_) => self.impossible += 1,
         }
         self.restarts_total += u64::from(s.attempts.saturating_sub(1));
+        self.closed_tours += s.closes as u64;
+        self.visited_min = self.visited_min.min(s.visited as u64);
+        self.visited_max = self.visited_max.max(s.visited as u64);
         self.visited_total += s.visited as u64;
         self.nodes_total += s.stats.nodes;
         self.backtracks_total += s.stats.backtracks;
@@ -242,6 +289,8 @@ impl Tally {
             _ => {}
         }
         self.visited_total += row.visited as u64;
+        self.visited_min = self.visited_min.min(row.visited as u64);
+        self.visited_max = self.visited_max.max(row.visited as u64);
         self.nodes_total += row.nodes;
         self.backtracks_total += row.backtracks;
         self.backtracks_max = self.backtracks_max.max(row.backtracks);
@@ -249,11 +298,13 @@ impl Tally {
         self.restarts_total += u64::from(row.attempt.saturating_sub(1));
     }
 
-    /// The same counts as `o`, leaving aside what rows do not hold ([`Tally::add_row`]).
+    /// The same counts as `o`, leaving aside what rows do not hold ([`Tally::add_row`]): whether
+    /// a start was feasible, the time, whether a path closes.
     pub(crate) fn same_counts(&self, o: &Tally) -> bool {
         let without = |t: &Tally| Tally {
             feasible_runs: 0,
             elapsed_ns_total: 0,
+            closed_tours: 0,
             ..*t
         };
         without(self) == without(o)
@@ -263,19 +314,104 @@ impl Tally {
     pub fn merge(&mut self, o: &Tally) {
         let mut counts = self.counts();
         for ((n, m), counter) in counts.iter_mut().zip(o.counts()).zip(&Tally::COUNTERS) {
-            *n = match counter.kind {
-                CounterKind::Max => (*n).max(m),
-                CounterKind::Sum | CounterKind::Timing | CounterKind::Later => *n + m,
-            };
+            *n = counter.kind.merged(*n, m);
         }
         *self = Tally::from_counts(counts);
     }
 }
 
+/// Dead ends by length: for each `L`, how many runs dead-ended after exactly `L` squares (pure
+/// Warnsdorff). Adds up across chunks, shards and resumes like a [`Tally`]; in the journal it is one
+/// column, `L:count` pairs joined by `;` (empty when there is none), and per group it becomes
+/// `deadends.csv`. A sorted list, not a map: a sweep holds one per group it runs, and most hold
+/// none or a few lengths (an empty list takes no allocation).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DeadEndLengths(Vec<(u32, u64)>);
+
+impl DeadEndLengths {
+    /// Count a dead end after `squares` squares.
+    pub fn add(&mut self, squares: u32) {
+        self.add_n(squares, 1);
+    }
+
+    fn add_n(&mut self, squares: u32, n: u64) {
+        match self.0.binary_search_by_key(&squares, |&(l, _)| l) {
+            Ok(i) => self.0[i].1 += n,
+            Err(i) => self.0.insert(i, (squares, n)),
+        }
+    }
+
+    /// Add another histogram.
+    pub fn merge(&mut self, o: &DeadEndLengths) {
+        for &(l, n) in &o.0 {
+            self.add_n(l, n);
+        }
+    }
+
+    /// Whether no dead end is counted.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// (squares, runs), shortest first.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        self.0.iter().copied()
+    }
+}
+
+impl std::fmt::Display for DeadEndLengths {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut sep = "";
+        for (l, n) in self.iter() {
+            write!(f, "{sep}{l}:{n}")?;
+            sep = ";";
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for DeadEndLengths {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let mut out = DeadEndLengths::default();
+        for pair in s.split(';').filter(|p| !p.is_empty()) {
+            let bad = || format!("{pair:?} is not LENGTH:COUNT");
+            let (l, n) = pair.split_once(':').ok_or_else(bad)?;
+            let (l, n): (u32, u64) = (l.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+            // written shortest first, each length once
+            if n == 0 || out.0.last().is_some_and(|&(last, _)| last >= l) {
+                return Err(bad());
+            }
+            out.0.push((l, n));
+        }
+        Ok(out)
+    }
+}
+
+/// A row of `deadends.csv`: how many runs of a group dead-ended after `length` squares.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeadEndRow {
+    /// Board rows.
+    pub rows: u32,
+    /// Board columns.
+    pub cols: u32,
+    /// Tie-break rule.
+    pub rule: String,
+    /// Solver.
+    pub method: String,
+    /// Whether closed tours were required.
+    pub closed: bool,
+    /// Squares on the path when it dead-ended.
+    pub length: u32,
+    /// Runs that dead-ended there.
+    pub count: u64,
+}
+
 /// One group's share of a finished chunk: a row of `chunks.csv`, the sweep's journal (what
 /// `--resume` and `merge` read). A chunk is finished when the rows of all its groups are there.
 /// Flat on disk: the columns are the chunk, the group, the group's first run in the chunk, the
-/// counters of [`Tally::COUNTERS`] in order, then the check (see [`ChunkRow::header`]).
+/// counters of [`Tally::COUNTERS`] in order, the dead ends by length, then the check (see
+/// [`ChunkRow::header`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChunkRow {
     /// Chunk number.
@@ -286,6 +422,8 @@ pub struct ChunkRow {
     pub job: u64,
     /// The counts of the group's runs in the chunk.
     pub tally: Tally,
+    /// The chunk's dead ends by length.
+    pub dead_ends: DeadEndLengths,
     /// [`ChunkRow::checksum`] as written, so that a line damaged afterwards (an edit, a
     /// spreadsheet's rewrite, failing storage) is not taken for a finished chunk. An empty one
     /// reads as `None`, which no journal line passes.
@@ -293,13 +431,15 @@ pub struct ChunkRow {
 }
 
 impl ChunkRow {
-    /// The row for `tally` of the runs of `group` in `chunk` from run `job` on, with its checksum.
-    pub fn new(chunk: u64, group: u32, job: u64, t: &Tally) -> Self {
+    /// The row for `tally` and `dead_ends` of the runs of `group` in `chunk` from run `job` on,
+    /// with its checksum.
+    pub fn new(chunk: u64, group: u32, job: u64, t: &Tally, dead_ends: &DeadEndLengths) -> Self {
         let mut row = ChunkRow {
             chunk,
             group,
             job,
             tally: *t,
+            dead_ends: dead_ends.clone(),
             check: None,
         };
         row.check = Some(row.checksum());
@@ -310,13 +450,14 @@ impl ChunkRow {
     pub fn header() -> String {
         let mut columns = vec!["chunk", "group", "job"];
         columns.extend(Tally::COUNTERS.iter().map(|c| c.name));
+        columns.push(DEAD_END_COLUMN);
         columns.push("check");
         columns.join(",") + "\n"
     }
 
     /// CRC-32 of the chunk, the group, the first run and every counter but the timing ones (which
     /// vary between runs of the same spec, while the journal does not, timing aside), as
-    /// little-endian integers.
+    /// little-endian integers, then the dead ends' column as written, when not empty.
     pub fn checksum(&self) -> u32 {
         let mut h = crc32fast::Hasher::new();
         h.update(&self.chunk.to_le_bytes());
@@ -325,12 +466,17 @@ impl ChunkRow {
         for (n, counter) in self.tally.counts().into_iter().zip(&Tally::COUNTERS) {
             let hashed = match counter.kind {
                 CounterKind::Timing => false,
-                CounterKind::Later => n != 0,
+                CounterKind::Later | CounterKind::LaterMax | CounterKind::LaterMin => {
+                    n != counter.kind.empty()
+                }
                 CounterKind::Sum | CounterKind::Max => true,
             };
             if hashed {
                 h.update(&n.to_le_bytes());
             }
+        }
+        if !self.dead_ends.is_empty() {
+            h.update(self.dead_ends.to_string().as_bytes());
         }
         h.finalize()
     }
@@ -340,6 +486,9 @@ impl ChunkRow {
         self.tally
     }
 }
+
+/// The journal's column of dead ends by length.
+const DEAD_END_COLUMN: &str = "dead_end_lengths";
 
 impl Serialize for ChunkRow {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -351,6 +500,7 @@ impl Serialize for ChunkRow {
         for (n, counter) in self.tally.counts().iter().zip(&Tally::COUNTERS) {
             row.serialize_field(counter.name, n)?;
         }
+        row.serialize_field(DEAD_END_COLUMN, &self.dead_ends.to_string())?;
         row.serialize_field("check", &self.check)?;
         row.end()
     }
@@ -362,6 +512,7 @@ enum ChunkColumn {
     Group,
     Job,
     Counter(usize),
+    DeadEnds,
     Check,
     Other,
 }
@@ -380,6 +531,7 @@ impl<'de> Deserialize<'de> for ChunkColumn {
                     "group" => ChunkColumn::Group,
                     "job" => ChunkColumn::Job,
                     "check" => ChunkColumn::Check,
+                    DEAD_END_COLUMN => ChunkColumn::DeadEnds,
                     _ => Tally::COUNTERS
                         .iter()
                         .position(|c| c.name == name)
@@ -424,6 +576,7 @@ impl<'de> Deserialize<'de> for ChunkRow {
                     }
                 }
                 let (mut chunk, mut group, mut job, mut check) = (None, None, None, None);
+                let mut dead_ends: Option<String> = None;
                 let mut counts = [None; COUNTERS];
                 while let Some(column) = map.next_key::<ChunkColumn>()? {
                     match column {
@@ -434,6 +587,9 @@ impl<'de> Deserialize<'de> for ChunkRow {
                             once(&mut counts[i], map.next_value()?, Tally::COUNTERS[i].name)?
                         }
                         ChunkColumn::Check => once(&mut check, map.next_value()?, "check")?,
+                        ChunkColumn::DeadEnds => {
+                            once(&mut dead_ends, map.next_value()?, DEAD_END_COLUMN)?
+                        }
                         ChunkColumn::Other => {
                             map.next_value::<serde::de::IgnoredAny>()?;
                         }
@@ -444,15 +600,25 @@ impl<'de> Deserialize<'de> for ChunkRow {
                 {
                     *value = match (count, counter.kind) {
                         (Some(n), _) => n,
-                        (None, CounterKind::Later) => 0,
+                        (
+                            None,
+                            k
+                            @ (CounterKind::Later | CounterKind::LaterMax | CounterKind::LaterMin),
+                        ) => k.empty(),
                         (None, _) => return Err(A::Error::missing_field(counter.name)),
                     };
                 }
+                // journals from before the column read as without dead ends
+                let dead_ends = match dead_ends {
+                    Some(text) => text.parse().map_err(A::Error::custom)?,
+                    None => DeadEndLengths::default(),
+                };
                 Ok(ChunkRow {
                     chunk: chunk.ok_or_else(|| A::Error::missing_field("chunk"))?,
                     group: group.ok_or_else(|| A::Error::missing_field("group"))?,
                     job: job.ok_or_else(|| A::Error::missing_field("job"))?,
                     tally: Tally::from_counts(values),
+                    dead_ends,
                     check: check.flatten(),
                 })
             }
@@ -507,6 +673,22 @@ pub struct SummaryRow {
     pub not_closed: u64,
     /// Mean attempts per run (1 without restarts); `successes` are those within the limit.
     pub attempts_mean: f64,
+    /// Wilson 95% interval of `success_rate` (successes / runs): its lower end.
+    pub success_ci_low: f64,
+    /// ... and its upper end.
+    pub success_ci_high: f64,
+    /// Runs whose path is a closed tour, asked for or not.
+    pub closed_tours: u64,
+    /// closed_tours / runs.
+    pub closed_rate: f64,
+    /// Wilson 95% interval of `closed_rate`: its lower end.
+    pub closed_ci_low: f64,
+    /// ... and its upper end.
+    pub closed_ci_high: f64,
+    /// Fewest squares on a run's final path: the shortest (empty without runs).
+    pub visited_min: Option<u64>,
+    /// Most squares on a run's final path: the longest (empty without runs).
+    pub visited_max: Option<u64>,
     /// Whether every run of the group is counted: false after an interrupt or a failed write, in a
     /// shard's folder (the other shards hold the rest), and in a merge missing a shard.
     pub complete: bool,
@@ -530,6 +712,8 @@ impl SummaryRow {
                 x as f64 / t.runs as f64
             }
         };
+        let success_ci = super::wilson::wilson95(t.successes, t.runs);
+        let closed_ci = super::wilson::wilson95(t.closed_tours, t.runs);
         SummaryRow {
             rows,
             cols,
@@ -558,6 +742,14 @@ impl SummaryRow {
             } else {
                 1.0 + per_run(t.restarts_total)
             },
+            success_ci_low: success_ci.0,
+            success_ci_high: success_ci.1,
+            closed_tours: t.closed_tours,
+            closed_rate: per_run(t.closed_tours),
+            closed_ci_low: closed_ci.0,
+            closed_ci_high: closed_ci.1,
+            visited_min: (t.runs > 0).then_some(t.visited_min),
+            visited_max: (t.runs > 0).then_some(t.visited_max),
         }
     }
 }
@@ -585,6 +777,7 @@ mod tests {
         let tallies = |outcome: Outcome, name: &str| {
             let run = RunSummary {
                 outcome,
+                closes: false,
                 visited: 7,
                 stats: Stats {
                     nodes: 11,
@@ -655,29 +848,40 @@ mod tests {
             elapsed_ns_total: 5555,
             not_closed: 0,
             restarts_total: 0,
+            closed_tours: 0,
+            visited_min: u64::MAX,
+            visited_max: 0,
         };
-        let header = "chunk,group,job,runs,feasible_runs,successes,dead_ends,budget_exhausted,impossible,visited_total,nodes_total,backtracks_total,backtracks_max,ties_total,elapsed_ns_total,not_closed,restarts_total,check\n";
+        let header = "chunk,group,job,runs,feasible_runs,successes,dead_ends,budget_exhausted,impossible,visited_total,nodes_total,backtracks_total,backtracks_max,ties_total,elapsed_ns_total,not_closed,restarts_total,closed_tours,visited_min,visited_max,dead_end_lengths,check\n";
         assert_eq!(ChunkRow::header(), header);
-        let row = ChunkRow::new(3, 1, 40, &t);
+        let row = ChunkRow::new(3, 1, 40, &t, &DeadEndLengths::default());
         assert_eq!(row.check, Some(2526763667));
         let mut w = csv::Writer::from_writer(Vec::new());
         w.serialize(&row).unwrap();
         let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
         assert_eq!(
             text,
-            format!("{header}3,1,40,10,9,8,1,1,0,250,300,40,12,7,5555,0,0,2526763667\n")
+            format!(
+                "{header}3,1,40,10,9,8,1,1,0,250,300,40,12,7,5555,0,0,0,18446744073709551615,0,,2526763667\n"
+            )
         );
         let mut r = csv::Reader::from_reader(text.as_bytes());
         let back: Vec<ChunkRow> = r.deserialize().collect::<Result<_, _>>().unwrap();
         assert_eq!(back, std::slice::from_ref(&row));
+        // a journal without the later counters and dead ends reads and checks as it did
+        let before = "chunk,group,job,runs,feasible_runs,successes,dead_ends,budget_exhausted,impossible,visited_total,nodes_total,backtracks_total,backtracks_max,ties_total,elapsed_ns_total,check\n3,1,40,10,9,8,1,1,0,250,300,40,12,7,5555,2526763667\n";
+        let mut r = csv::Reader::from_reader(before.as_bytes());
+        let back: Vec<ChunkRow> = r.deserialize().collect::<Result<_, _>>().unwrap();
+        assert_eq!(back, std::slice::from_ref(&row));
         // a line without its check reads as unchecked
-        let unchecked = header.to_string() + "3,1,40,10,9,8,1,1,0,250,300,40,12,7,5555,0,0,\n";
+        let unchecked = header.to_string()
+            + "3,1,40,10,9,8,1,1,0,250,300,40,12,7,5555,0,0,0,18446744073709551615,0,,\n";
         let mut r = csv::Reader::from_reader(unchecked.as_bytes());
         let back: Vec<ChunkRow> = r.deserialize().collect::<Result<_, _>>().unwrap();
         assert_eq!(back, [ChunkRow { check: None, ..row }]);
         // a line without one of the counters is not a row
-        let short =
-            header.replace("ties_total,", "") + "3,1,40,10,9,8,1,1,0,250,300,40,12,5555,0,0,1\n";
+        let short = header.replace("ties_total,", "")
+            + "3,1,40,10,9,8,1,1,0,250,300,40,12,5555,0,0,0,18446744073709551615,0,,1\n";
         let mut r = csv::Reader::from_reader(short.as_bytes());
         assert!(r.deserialize::<ChunkRow>().next().unwrap().is_err());
     }
@@ -691,7 +895,7 @@ mod tests {
         assert_eq!(Tally::from_counts(t.counts()), t);
         let header = ChunkRow::header();
         let columns: Vec<&str> = header.trim_end().split(',').collect();
-        assert_eq!(columns.len(), COUNTERS + 4);
+        assert_eq!(columns.len(), COUNTERS + 5);
         // the struct's fields are the table's counters, in order
         let mut w = csv::Writer::from_writer(Vec::new());
         w.serialize(t).unwrap();
@@ -707,7 +911,7 @@ mod tests {
             names
         );
         assert_eq!(columns[3..3 + COUNTERS], names[..]);
-        let row = ChunkRow::new(7, 2, 90, &t);
+        let row = ChunkRow::new(7, 2, 90, &t, &DeadEndLengths::default());
         let mut w = csv::Writer::from_writer(Vec::new());
         w.serialize(&row).unwrap();
         let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
@@ -729,24 +933,42 @@ mod tests {
         }
     }
 
-    /// Tallies resumed and run now come out in group order, a group in both summed.
+    /// Tallies resumed and run now come out in group order, a group in both summed, its dead ends
+    /// by length too.
     #[test]
     fn tallies_resumed_and_run_now_come_out_in_group_order() {
         let runs = |n| Tally {
             runs: n,
             ..Tally::default()
         };
+        let ends = |l: u32| {
+            let mut d = DeadEndLengths::default();
+            d.add(l);
+            d
+        };
         let rows: Vec<ChunkRow> = [(0, 1), (2, 2), (2, 3), (5, 4)]
             .iter()
             .enumerate()
-            .map(|(i, &(g, n))| ChunkRow::new(i as u64, g, 10 * i as u64, &runs(n)))
+            .map(|(i, &(g, n))| {
+                ChunkRow::new(i as u64, g, 10 * i as u64, &runs(n), &ends(n as u32))
+            })
             .collect();
         let mut t = Tallies::of_rows(&rows);
         for (g, n) in [(1, 10), (2, 20), (2, 30), (6, 40)] {
-            t.add(g, &runs(n));
+            t.add(g, &runs(n), &ends(if n == 30 { 3 } else { n as u32 }));
         }
-        let got: Vec<(u32, u64)> = t.iter().map(|(g, t)| (g, t.runs)).collect();
-        assert_eq!(got, [(0, 1), (1, 10), (2, 55), (5, 4), (6, 40)]);
+        let got: Vec<(u32, u64, String)> = t
+            .iter()
+            .map(|(g, t, d)| (g, t.runs, d.to_string()))
+            .collect();
+        let want = [
+            (0, 1, "1:1"),
+            (1, 10, "10:1"),
+            (2, 55, "2:1;3:2;20:1"),
+            (5, 4, "4:1"),
+            (6, 40, "40:1"),
+        ];
+        assert_eq!(got, want.map(|(g, n, d)| (g, n, d.to_string())));
     }
 
     /// Merging adds every counter, but keeps the larger of the largest values.
@@ -761,10 +983,37 @@ mod tests {
         for (i, counter) in Tally::COUNTERS.iter().enumerate() {
             let (x, y) = (a.counts()[i], b.counts()[i]);
             let want = match counter.kind {
-                CounterKind::Max => x.max(y),
+                CounterKind::Max | CounterKind::LaterMax => x.max(y),
+                CounterKind::LaterMin => x.min(y),
                 CounterKind::Sum | CounterKind::Timing | CounterKind::Later => x + y,
             };
             assert_eq!(sum.counts()[i], want, "{}", counter.name);
         }
+    }
+
+    /// Dead ends by length go through the journal and its checksum, and a damaged column is no row.
+    #[test]
+    fn dead_end_lengths_round_trip_through_the_journal() {
+        let mut d = DeadEndLengths::default();
+        for l in [17, 40, 17, 3] {
+            d.add(l);
+        }
+        assert_eq!(d.to_string(), "3:1;17:2;40:1");
+        assert_eq!("3:1;17:2;40:1".parse::<DeadEndLengths>(), Ok(d.clone()));
+        for bad in ["3", "3:x", "3:0", "3:1;3:2", "a:1"] {
+            assert!(bad.parse::<DeadEndLengths>().is_err(), "{bad}");
+        }
+        let row = ChunkRow::new(1, 0, 0, &numbered(), &d);
+        let plain = ChunkRow::new(1, 0, 0, &numbered(), &DeadEndLengths::default());
+        assert_ne!(row.checksum(), plain.checksum());
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(&row).unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        let mut r = csv::Reader::from_reader(text.as_bytes());
+        let back: Vec<ChunkRow> = r.deserialize().collect::<Result<_, _>>().unwrap();
+        assert_eq!(back, [row]);
+        let mut merged = d.clone();
+        merged.merge(&d);
+        assert_eq!(merged.to_string(), "3:2;17:4;40:2");
     }
 }

@@ -16,7 +16,7 @@ use super::disk::OutputSize;
 use super::options::{SweepOptions, SweepProgress};
 use super::output::{self, ChunkLines, OutDir, Writers};
 use super::plan::{Chunk, Group, Part, Plan, Shard};
-use super::record::{RunRow, Tallies, Tally};
+use super::record::{DeadEndLengths, RunRow, Tallies, Tally};
 use super::size::CHUNK_STEPS;
 use super::spec::Spec;
 use super::spec_file::RecordLevel;
@@ -136,8 +136,9 @@ struct BlockResult {
     chunks: u64,
     /// Whether all of them did (no run failed to start).
     whole: bool,
-    /// Each group's tally of those chunks, in order (a group may come twice, in two chunks).
-    parts: Vec<(u32, Tally)>,
+    /// Each group's tally and dead ends of those chunks, in order (a group may come twice, in two
+    /// chunks).
+    parts: Vec<(u32, Tally, DeadEndLengths)>,
     /// Their runs, and the squares of the boards of their runs.
     runs: u64,
     work: u64,
@@ -188,8 +189,8 @@ impl Take<Result<BlockResult, SweepError>> for InOrder<'_> {
                 self.first_error.get_or_insert(e.into());
                 STOP.store(true, Ordering::SeqCst);
             }
-            for (group, tally) in &r.parts {
-                self.tallies.add(*group, tally);
+            for (group, tally, dead_ends) in &r.parts {
+                self.tallies.add(*group, tally, dead_ends);
             }
             self.work.0 += r.work as u128;
             self.runs_done_now += r.runs;
@@ -340,9 +341,11 @@ impl Worker {
         self.parts.clear();
         self.parts.extend(plan.parts(chunk));
         let first = result.parts.len();
-        result
-            .parts
-            .extend(self.parts.iter().map(|p| (p.group.id, Tally::default())));
+        result.parts.extend(
+            self.parts
+                .iter()
+                .map(|p| (p.group.id, Tally::default(), DeadEndLengths::default())),
+        );
         // pieces (part, from, to) of at most MAX_BATCH_RUNS runs, batched until BATCH_RUNS
         let mut pieces = self.parts.iter().enumerate().flat_map(|(k, p)| {
             (p.from..p.to)
@@ -394,7 +397,7 @@ impl Worker {
             for &(k, from, to) in &batch {
                 let n = (to - from) as usize;
                 let part = &self.parts[k];
-                let tally = &mut result.parts[first + k].1;
+                let (_, tally, dead_ends) = &mut result.parts[first + k];
                 add_runs(
                     plan,
                     &part.group,
@@ -402,14 +405,14 @@ impl Worker {
                     &self.reqs[at..at + n],
                     &self.out[at..at + n],
                     record,
-                    tally,
+                    (tally, dead_ends),
                     &mut result.lines,
                 )?;
                 at += n;
             }
         }
-        for (part, (_, tally)) in self.parts.iter().zip(&result.parts[first..]) {
-            result.lines.add_part(chunk.id, part, tally)?;
+        for (part, (_, tally, dead_ends)) in self.parts.iter().zip(&result.parts[first..]) {
+            result.lines.add_part(chunk.id, part, tally, dead_ends)?;
         }
         Ok(())
     }
@@ -443,9 +446,10 @@ fn run_pieces(
     Ok(())
 }
 
-/// Tally runs `from..` of `group` (their requests and summaries) and, if runs are recorded, add
-/// their rows (straight into the CSV buffer, borrowing the names: no allocation per row). What is
-/// the same for the group (whether its board has a tour, its names) is found once.
+/// Tally runs `from..` of `group` (their requests and summaries), and their dead ends by length,
+/// and, if runs are recorded, add their rows (straight into the CSV buffer, borrowing the names:
+/// no allocation per row). What is the same for the group (whether its board has a tour, its
+/// names) is found once.
 #[allow(clippy::too_many_arguments)]
 fn add_runs(
     plan: &Plan,
@@ -454,7 +458,7 @@ fn add_runs(
     reqs: &[Request],
     out: &[RunSummary],
     record: RecordLevel,
-    tally: &mut Tally,
+    (tally, dead_ends): (&mut Tally, &mut DeadEndLengths),
     lines: &mut ChunkLines,
 ) -> Result<(), SweepError> {
     // feasible by the theorem of the closure the solver seeks (`rotate` always closes), as the
@@ -469,6 +473,9 @@ fn add_runs(
             s,
             board_ok && exists::parity_allows(board, r.start, closure),
         );
+        if s.outcome == Outcome::DeadEnd {
+            dead_ends.add(s.visited);
+        }
     }
     if record == RecordLevel::Runs {
         let (rule, method) = (plan.rule_name(group), group.method.name());
@@ -767,7 +774,7 @@ pub fn run_planned_sweep(
             );
         })
     });
-    if let Err(e) = summary_written {
+    if let Err(e) = summary_written.and_then(|()| dir.write_deadends(plan, &tallies)) {
         first_error.get_or_insert(e.into());
     }
     let table = table.finish();

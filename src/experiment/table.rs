@@ -4,7 +4,9 @@
 //! over hundreds of sizes still fits a terminal), and each column is labelled with the smallest and
 //! largest larger side present in it ("5-8", or "10" for one size), not the bucket's bounds. A cell
 //! holding part of a group's runs (or a group that has not run at all) is marked `*`, with a
-//! footnote: after an interrupt its rate is not the sweep's.
+//! footnote: after an interrupt its rate is not the sweep's. Each rate carries its Wilson 95%
+//! interval in brackets (`wilson.rs`), in %: random rules' rates are samples, and so, of the
+//! starts a spec lists, are all of them.
 
 use super::record::SummaryRow;
 use std::collections::{BTreeMap, HashMap};
@@ -56,8 +58,9 @@ impl Series<'_> {
     }
 }
 
-/// Success rates (successes / feasible runs, in %) per (rule, method) and size range. `rows` may
-/// include groups without runs (not complete), so that the cells missing them are marked.
+/// Success rates (successes / feasible runs, in %, with the Wilson 95% interval) per (rule,
+/// method) and size range. `rows` may include groups without runs (not complete), so that the
+/// cells missing them are marked.
 pub fn success_table(rows: &[SummaryRow]) -> String {
     let mut table = SuccessTable::default();
     for r in rows {
@@ -155,7 +158,7 @@ impl<'a> SuccessTable<'a> {
         let mut s = String::new();
         let _ = write!(s, "{:width$}", "success % (feasible)");
         for &(smallest, largest) in buckets.values() {
-            let _ = write!(s, " {:>8} ", label(smallest, largest));
+            let _ = write!(s, " {:>8}  {:13}", label(smallest, largest), "");
         }
         s.truncate(s.trim_end().len());
         s.push('\n');
@@ -166,16 +169,19 @@ impl<'a> SuccessTable<'a> {
                 let cell = one.cells.iter().find(|c| c.0 == *b);
                 let partial = cell.is_some_and(|c| c.3);
                 any_partial |= partial;
-                let value = match cell {
-                    Some(&(_, ok, n, _)) if n > 0 => format!("{:.1}", 100.0 * ok as f64 / n as f64),
-                    _ => "-".into(),
+                let (value, interval) = match cell {
+                    Some(&(_, ok, n, _)) if n > 0 => {
+                        let (lo, hi) = super::wilson::wilson95(ok, n);
+                        (
+                            format!("{:.1}", 100.0 * ok as f64 / n as f64),
+                            format!("[{:.1}-{:.1}]", 100.0 * lo, 100.0 * hi),
+                        )
+                    }
+                    _ => ("-".into(), String::new()),
                 };
                 // the mark goes after the number, keeping the numbers of a column aligned
-                if partial {
-                    let _ = write!(s, " {value:>8}{PARTIAL}");
-                } else {
-                    let _ = write!(s, " {value:>8} ");
-                }
+                let mark = if partial { PARTIAL } else { ' ' };
+                let _ = write!(s, " {value:>8}{mark} {interval:13}");
             }
             // no trailing blanks
             s.truncate(s.trim_end().len());
@@ -256,7 +262,14 @@ mod tests {
             .collect();
         assert_eq!(
             lines[1],
-            ["warnsdorff", "first", "25.0", "12.5*"],
+            [
+                "warnsdorff",
+                "first",
+                "25.0",
+                "[4.6-69.9]",
+                "12.5*",
+                "[2.2-47.1]"
+            ],
             "{table}"
         );
         assert_eq!(lines[2], ["warnsdorff", "roth", "-*", "-"], "{table}");
@@ -288,10 +301,27 @@ mod tests {
             lines,
             [
                 vec!["success", "%", "(feasible)", "5-8", "10-12", "40"],
-                // 4/8, 1/8, 2/2
-                vec!["warnsdorff", "first", "50.0", "12.5", "100.0"],
+                // 4/8, 1/8, 2/2, each with its Wilson interval
+                vec![
+                    "warnsdorff",
+                    "first",
+                    "50.0",
+                    "[21.5-78.5]",
+                    "12.5",
+                    "[2.2-47.1]",
+                    "100.0",
+                    "[34.2-100.0]"
+                ],
                 // 2/2, 3/12, nothing
-                vec!["warnsdorff", "roth", "100.0", "25.0", "-"],
+                vec![
+                    "warnsdorff",
+                    "roth",
+                    "100.0",
+                    "[34.2-100.0]",
+                    "25.0",
+                    "[8.9-53.2]",
+                    "-"
+                ],
             ],
             "{table}"
         );

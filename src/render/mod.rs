@@ -1,6 +1,7 @@
 //! Pictures: tour SVGs ([`svg`]), failed-run analysis drawn on top of them ([`failed`]), sweep plots
 //! ([`plot`], choosing rows by [`select`]), start-square maps of a `runs.csv` ([`startmap`]) and the
-//! self-contained HTML replay of a run ([`animate`]). [`error`] holds what both `svg` and `failed`
+//! self-contained HTML replay of a run ([`animate`]), and per-start probability maps of `ktour
+//! exact` ([`probmap`]). [`error`] holds what both `svg` and `failed`
 //! share, so that `failed` does not import `svg`.
 //!
 //! Tour pictures are written by hand (plain `std::fmt::Write`, no crate): one `<path>` with relative
@@ -11,6 +12,7 @@ pub mod animate;
 pub mod error;
 pub mod failed;
 pub mod plot;
+pub mod probmap;
 pub mod select;
 pub mod startmap;
 pub mod svg;
@@ -22,6 +24,7 @@ pub use plot::{
     read_summary, write_plots, Metric, PlotError, PlotFormat, PlotOptions, PlotReport, Skip,
     Summary, DEFAULT_MAX_SERIES, MIN_TIMED_NS,
 };
+pub use probmap::{prob_map_svg, ProbPanel};
 pub use select::{Filter, UnknownName};
 pub use startmap::{
     read_runs, start_map_svg, start_maps, write_start_map, MapError, MapOptions, MapSelection,

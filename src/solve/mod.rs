@@ -288,6 +288,9 @@ pub struct Stats {
 pub struct RunSummary {
     /// How it ended.
     pub outcome: Outcome,
+    /// Whether the final path is a closed tour: it covers the board and its ends are a knight move
+    /// apart (asked for or not).
+    pub closes: bool,
     /// Squares on the final path.
     pub visited: u32,
     /// Counters.
@@ -533,6 +536,7 @@ impl Solver {
             self.orderings = None;
             return Ok(RunSummary {
                 outcome: Outcome::Impossible(Impossibility::Theorem(reason)),
+                closes: false,
                 visited: 0,
                 stats: Stats::default(),
                 attempts: 1,
@@ -570,8 +574,16 @@ impl Solver {
         };
         stats.elapsed_ns = timer.elapsed().as_nanos() as u64;
         self.orderings = rule.orderings_used();
+        let squares = board.len() as usize;
+        let closes = squares > 2
+            && self.state.depth() == squares
+            && self
+                .state
+                .layout()
+                .knight_apart(self.state.head(), self.state.first());
         Ok(RunSummary {
             outcome,
+            closes,
             visited: self.state.depth() as u32,
             stats,
             attempts: 1,

@@ -38,11 +38,6 @@ pub fn warnsdorff_closing(
     seed: u64,
     closing: Closing,
 ) -> Vec<Square> {
-    let kept =
-        |sq: Square| closing == Closing::StartLast && crate::board::is_knight_move(sq, start);
-    // the degree a walk reads: free neighbours, and the start kept for last
-    let degree =
-        |board: Board, seen: &[bool], sq: Square| degree(board, seen, sq) + usize::from(kept(sq));
     let mut seen = vec![false; board.len() as usize];
     let mut path = vec![start];
     seen[board.index(start) as usize] = true;
@@ -56,23 +51,9 @@ pub fn warnsdorff_closing(
         if let Some(plan) = &mut squirrel {
             plan.arrive(layout.pad(cur));
         }
-        let cands = free_neighbours(board, &seen, cur);
-        let Some(min) = cands.iter().map(|&(_, c)| degree(board, &seen, c)).min() else {
+        let keep = candidates_after_keys(board, &seen, cur, rule, start, closing);
+        if keep.is_empty() {
             return path;
-        };
-        // tied candidates in label order 1..8
-        let mut keep: Vec<(usize, Square)> = cands
-            .into_iter()
-            .filter(|&(_, c)| degree(board, &seen, c) == min)
-            .collect();
-        // each key keeps its best candidates, in turn
-        for key in tie_keys(rule) {
-            let value = |c: Square| key_value(key, board, &seen, c, &degree);
-            let best = keep
-                .iter()
-                .map(|&(_, c)| value(c))
-                .fold(f64::INFINITY, f64::min);
-            keep.retain(|&(_, c)| value(c) == best);
         }
         let choice = match (rule, shuffled) {
             (_, Some(order)) => by_order(order, &keep),
@@ -98,8 +79,46 @@ pub fn warnsdorff_closing(
     }
 }
 
+/// The moves pure Warnsdorff may take from `cur` (label and square, in label order 1..8), by the
+/// definitions: the free neighbours of minimum degree (the start kept for last counting as free in
+/// every degree under [`Closing::StartLast`]), then each of `rule`'s keys keeping its best in
+/// turn. Empty at a dead end. The final tie-break decides among them.
+pub(crate) fn candidates_after_keys(
+    board: Board,
+    seen: &[bool],
+    cur: Square,
+    rule: Rule,
+    start: Square,
+    closing: Closing,
+) -> Vec<(usize, Square)> {
+    let kept =
+        |sq: Square| closing == Closing::StartLast && crate::board::is_knight_move(sq, start);
+    // the degree a walk reads: free neighbours, and the start kept for last
+    let degree =
+        |board: Board, seen: &[bool], sq: Square| degree(board, seen, sq) + usize::from(kept(sq));
+    let cands = free_neighbours(board, seen, cur);
+    let Some(min) = cands.iter().map(|&(_, c)| degree(board, seen, c)).min() else {
+        return Vec::new();
+    };
+    // tied candidates in label order 1..8
+    let mut keep: Vec<(usize, Square)> = cands
+        .into_iter()
+        .filter(|&(_, c)| degree(board, seen, c) == min)
+        .collect();
+    // each key keeps its best candidates, in turn
+    for key in tie_keys(rule) {
+        let value = |c: Square| key_value(key, board, seen, c, &degree);
+        let best = keep
+            .iter()
+            .map(|&(_, c)| value(c))
+            .fold(f64::INFINITY, f64::min);
+        keep.retain(|&(_, c)| value(c) == best);
+    }
+    keep
+}
+
 /// The candidate whose label comes first in `order`.
-fn by_order(order: LabelOrder, among: &[(usize, Square)]) -> (usize, Square) {
+pub(crate) fn by_order(order: LabelOrder, among: &[(usize, Square)]) -> (usize, Square) {
     *among
         .iter()
         .min_by_key(|(k, _)| order.labels().iter().position(|&l| l as usize == *k))

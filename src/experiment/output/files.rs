@@ -15,6 +15,8 @@ pub const CHUNKS: &str = "chunks.csv";
 pub const SUMMARY: &str = "summary.csv";
 /// Provenance.
 pub const META: &str = "meta.json";
+/// Dead ends by length, per board x rule x method.
+pub const DEADENDS: &str = "deadends.csv";
 
 /// Problems with an output folder.
 #[derive(Debug, thiserror::Error)]

@@ -3,12 +3,14 @@
 //! locked while open (see `lock`); and, on resume, recovering its files after a crash (see `journal`
 //! and `repair`).
 
-use super::files::{io, require_regular, write_atomic, OutputError, CHUNKS, META, RUNS, SUMMARY};
+use super::files::{
+    io, require_regular, write_atomic, OutputError, CHUNKS, DEADENDS, META, RUNS, SUMMARY,
+};
 use super::journal::{load_journal, write_journal};
 use super::lock::FolderLock;
 use super::meta::{cpu_model, git_commit, hostname, now, read_meta, write_meta, Meta};
 use super::repair::repair_runs;
-use super::writers::{same_but_timing, summarize, summary_bytes, Writers};
+use super::writers::{same_but_timing, summarize, summary_bytes, write_deadends, Writers};
 use crate::experiment::options::SweepOptions;
 use crate::experiment::plan::{Group, Plan};
 use crate::experiment::record::{ChunkRow, Tallies, Tally};
@@ -187,6 +189,11 @@ impl OutDir {
         Ok(done)
     }
 
+    /// Write `deadends.csv` (atomically) from each group's dead ends.
+    pub fn write_deadends(&self, plan: &Plan, tallies: &Tallies) -> Result<(), OutputError> {
+        write_deadends(&self.dir.join(DEADENDS), plan, tallies)
+    }
+
     /// Appending writers for the journal and (if recorded) the runs.
     pub fn writers(&self, record: RecordLevel) -> Result<Writers, OutputError> {
         Writers::open(&self.dir, record)
@@ -255,7 +262,7 @@ impl OutDir {
 
     /// The files a sweep leaves.
     pub fn files(&self, record: RecordLevel) -> Vec<PathBuf> {
-        let mut v = vec![self.dir.join(SUMMARY)];
+        let mut v = vec![self.dir.join(SUMMARY), self.dir.join(DEADENDS)];
         if record == RecordLevel::Runs {
             v.push(self.dir.join(RUNS));
         }

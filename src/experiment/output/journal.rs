@@ -226,7 +226,7 @@ mod tests {
                             runs: p.runs(),
                             ..Tally::default()
                         };
-                        ChunkRow::new(id, p.group.id, p.first_job(), &t)
+                        ChunkRow::new(id, p.group.id, p.first_job(), &t, &Default::default())
                     })
                     .collect::<Vec<_>>()
             })

@@ -2,13 +2,13 @@
 //! run at once (timing columns aside). A chunk whose rows a shard does not hold in full counts as
 //! missing, so the merged result says it is incomplete instead of losing rows unseen.
 
-use super::files::{csv_err, io, OutputError, CHUNKS, RUNS, SUMMARY};
+use super::files::{csv_err, io, OutputError, CHUNKS, DEADENDS, RUNS, SUMMARY};
 use super::folder::check_merge_target;
 use super::journal::{chunks_of, load_journal, tallies_of, write_journal};
 use super::lock::FolderLock;
 use super::meta::{now, read_meta, write_meta, ShardRun};
 use super::repair::{audit_runs, RowCount, RunRows, RunsAudit};
-use super::writers::{write_summary, RUN_HEADER};
+use super::writers::{write_deadends, write_summary, RUN_HEADER};
 use crate::experiment::plan::Plan;
 use crate::experiment::record::{ChunkRow, RunRow};
 use crate::experiment::spec::Spec;
@@ -210,6 +210,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
     }
     let tallies = tallies_of(&done);
     write_summary(&out.join(SUMMARY), &plan, &tallies)?;
+    write_deadends(&out.join(DEADENDS), &plan, &tallies)?;
     let complete = taken.len() as u64 == plan.total_chunks();
     let mut meta = first.clone();
     meta.shard = None;
@@ -229,7 +230,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
     Ok(MergeReport {
         chunks: taken.len() as u64,
         total_chunks: plan.total_chunks(),
-        runs: tallies.iter().map(|(_, t)| t.runs).sum(),
+        runs: tallies.iter().map(|(_, t, _)| t.runs).sum(),
         damaged,
         sorted_in_memory: sources
             .iter()

@@ -13,7 +13,7 @@ mod meta;
 mod repair;
 mod writers;
 
-pub use files::{OutputError, CHUNKS, META, RUNS, SUMMARY};
+pub use files::{OutputError, CHUNKS, DEADENDS, META, RUNS, SUMMARY};
 pub use folder::OutDir;
 pub(crate) use journal::{chunks_of, tallies_of};
 pub use lock::LOCK;

@@ -6,7 +6,9 @@ use super::files::{
     csv_err, io, require_regular, write_atomic_with, OutputError, CHUNKS, RUNS, SUMMARY,
 };
 use crate::experiment::plan::{Group, Part, Plan};
-use crate::experiment::record::{ChunkRow, RunRow, SummaryRow, Tallies, Tally};
+use crate::experiment::record::{
+    ChunkRow, DeadEndLengths, DeadEndRow, RunRow, SummaryRow, Tallies, Tally,
+};
 use crate::experiment::spec_file::RecordLevel;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -77,8 +79,14 @@ impl ChunkLines {
     }
 
     /// Append the journal row of one group's runs of finished chunk `chunk`, after its runs' lines.
-    pub fn add_part(&mut self, chunk: u64, part: &Part, tally: &Tally) -> Result<(), OutputError> {
-        let row = ChunkRow::new(chunk, part.group.id, part.first_job(), tally);
+    pub fn add_part(
+        &mut self,
+        chunk: u64,
+        part: &Part,
+        tally: &Tally,
+        dead_ends: &DeadEndLengths,
+    ) -> Result<(), OutputError> {
+        let row = ChunkRow::new(chunk, part.group.id, part.first_job(), tally, dead_ends);
         self.journal
             .serialize(row)
             .map_err(csv_err(Path::new(CHUNKS)))
@@ -287,7 +295,7 @@ pub(super) fn summarize(
     let mut tallied = tallies.iter().peekable();
     for g in plan.groups() {
         // the tallies are in group order too: step through them beside the groups
-        let tally = tallied.next_if(|&(id, _)| id == g.id).map(|(_, t)| t);
+        let tally = tallied.next_if(|(id, ..)| *id == g.id).map(|(_, t, _)| t);
         each(&g, tally.as_ref());
         if let Some(t) = tally.filter(|t| t.runs > 0) {
             batch.push((g, t));
@@ -341,4 +349,40 @@ pub(super) fn same_but_timing(a: &[u8], b: &[u8]) -> bool {
             return false;
         }
     }
+}
+
+/// Write `deadends.csv` at `path` (atomically): per group with dead ends, in plan order, a row per
+/// dead-end length. Streamed beside the groups, like the summary.
+pub(super) fn write_deadends(
+    path: &Path,
+    plan: &Plan,
+    tallies: &Tallies,
+) -> Result<(), OutputError> {
+    let closed = plan.closed();
+    write_atomic_with(path, |w| {
+        w.write_all(header_of::<DeadEndRow>().as_bytes())?;
+        let mut out = csv::WriterBuilder::new().has_headers(false).from_writer(w);
+        let mut tallied = tallies.iter().filter(|(.., d)| !d.is_empty()).peekable();
+        for g in plan.groups() {
+            if tallied.peek().is_none() {
+                break;
+            }
+            let Some((_, _, ends)) = tallied.next_if(|(id, ..)| *id == g.id) else {
+                continue;
+            };
+            let b = plan.boards()[g.board];
+            for (length, count) in ends.iter() {
+                out.serialize(DeadEndRow {
+                    rows: b.rows(),
+                    cols: b.cols(),
+                    rule: plan.rule_name(&g).to_string(),
+                    method: g.method.to_string(),
+                    closed,
+                    length,
+                    count,
+                })?;
+            }
+        }
+        out.flush()
+    })
 }

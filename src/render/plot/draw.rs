@@ -211,6 +211,21 @@ fn draw_chart<DB: DrawingBackend>(
             .map_err(e)?;
             continue;
         }
+        if s.band.len() > 1 {
+            // the interval as a shaded band under the line: the low ends left to right, then the
+            // high ends back
+            let outline: Vec<(f64, f64)> = s
+                .band
+                .iter()
+                .map(|&(x, lo, _)| (x, lo))
+                .chain(s.band.iter().rev().map(|&(x, _, hi)| (x, hi)))
+                .collect();
+            cc.draw_series(std::iter::once(Polygon::new(
+                outline,
+                colour.mix(0.15).filled(),
+            )))
+            .map_err(e)?;
+        }
         let stroke = colour.stroke_width(2);
         let line = s.points.iter().copied();
         match s.style % 3 {

@@ -108,6 +108,8 @@ pub(super) struct Drawn {
     /// One start per size: drawn as a marker per size (filled at 100%, hollow at 0), not a line.
     pub(super) markers: bool,
     pub(super) points: Vec<(f64, f64)>,
+    /// The Wilson 95% interval of each point's rate, `(x, low, high)` (success plots only).
+    pub(super) band: Vec<(f64, f64, f64)>,
 }
 
 /// What one chart shows, independent of the backend.
@@ -217,7 +219,12 @@ pub(super) fn chart_data(
     let mut series = Vec::new();
     for (name, boards) in selected.series.iter().zip(&pools) {
         let mut points = Vec::new();
+        let mut band = Vec::new();
         for (&(rows, cols), p) in boards {
+            if metric == Metric::Success && p.feasible > 0 {
+                let (lo, hi) = crate::experiment::wilson::wilson95(p.successes, p.feasible);
+                band.push((x_of(all_square, rows, cols), 100.0 * lo, 100.0 * hi));
+            }
             let y = match metric {
                 Metric::Success => {
                     if p.feasible > 0 {
@@ -243,9 +250,13 @@ pub(super) fn chart_data(
             style: name.style,
             markers,
             points,
+            band,
         });
     }
     let mut notes = Vec::new();
+    if series.iter().any(|s| !s.markers && !s.band.is_empty()) {
+        notes.push("bands: Wilson 95% intervals".into());
+    }
     if series.iter().any(|s| s.markers) {
         notes.push("markers: one run per size,".into());
         notes.push("a row per series: filled".into());
@@ -318,6 +329,7 @@ fn throughput(rows: &[&SummaryRow], selected: &Selected, all_square: bool) -> (V
             style: 0,
             markers: false,
             points,
+            band: Vec::new(),
         });
     }
     (series, untimed)

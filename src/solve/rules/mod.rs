@@ -334,11 +334,15 @@ impl TieBreaker {
         }
     }
 
-    /// Pick among `tied` (label and padded square of each, in scan order, all of equal minimum
-    /// degree, at least two); returns the index of the winner. The keys keep their best
-    /// candidates in turn; the final decides among those left, drawing only if two or more are.
-    pub fn choose(&mut self, state: &SearchState, tied: &[(u8, usize)]) -> usize {
-        let mut keep = [0usize; 8];
+    /// The candidates the keys keep among `tied` (label and padded square of each, in scan order,
+    /// all of equal minimum degree): their indexes into `tied`, in scan order, in `keep`; returns
+    /// how many. Each key keeps its best candidates in turn, stopping when one is left.
+    pub fn keep_after_keys(
+        &self,
+        state: &SearchState,
+        tied: &[(u8, usize)],
+        keep: &mut [usize; 8],
+    ) -> usize {
         let mut n = tied.len();
         for (i, slot) in keep.iter_mut().enumerate().take(n) {
             *slot = i;
@@ -362,6 +366,25 @@ impl TieBreaker {
             }
             n = kept;
         }
+        n
+    }
+
+    /// The winner of a `gfg` final among `keep[..n]` (indexes into `tied`) when the draw is
+    /// position `from` (0..8) of the cycle: the first kept label met scanning the cycle from there.
+    #[inline]
+    fn gfg_winner(at: &[u8; 8], tied: &[(u8, usize)], keep: &[usize], from: u8) -> usize {
+        *keep
+            .iter()
+            .min_by_key(|&&i| (at[tied[i].0 as usize] + 8 - from) % 8)
+            .expect("two or more")
+    }
+
+    /// Pick among `tied` (label and padded square of each, in scan order, all of equal minimum
+    /// degree, at least two); returns the index of the winner. The keys keep their best
+    /// candidates in turn; the final decides among those left, drawing only if two or more are.
+    pub fn choose(&mut self, state: &SearchState, tied: &[(u8, usize)]) -> usize {
+        let mut keep = [0usize; 8];
+        let n = self.keep_after_keys(state, tied, &mut keep);
         if n < 2 {
             return keep[0];
         }
@@ -370,10 +393,37 @@ impl TieBreaker {
             Last::Random(rng) => keep[random::pick(rng, n)],
             Last::Gfg { at, rng } => {
                 let from = random::pick(rng, 8) as u8;
-                *keep[..n]
-                    .iter()
-                    .min_by_key(|&&i| (at[tied[i].0 as usize] + 8 - from) % 8)
-                    .expect("two or more")
+                Self::gfg_winner(at, tied, &keep[..n], from)
+            }
+        }
+    }
+
+    /// How the final decides among the candidates `keep[..n]` (indexes into `tied`, two or more,
+    /// as [`TieBreaker::keep_after_keys`] left them), as exact odds: for each draw the final can
+    /// make, the candidate [`TieBreaker::choose`] takes. `draws[j]` is how many of the `out_of`
+    /// equally likely draws give `keep[j]`: `random` draws an index among the `n` (one draw each,
+    /// out of `n`); `gfg` a position of its cycle (out of 8: a candidate gets the positions from
+    /// the previous kept label of the cycle, exclusive, to its own); a fixed order makes no draw
+    /// (`keep[0]` wins: one draw out of one). A `shuffle` final is a fixed order once drawn.
+    pub fn odds(&self, tied: &[(u8, usize)], keep: &[usize], draws: &mut [u8; 8]) -> u8 {
+        let n = keep.len();
+        draws[..n].fill(0);
+        match &self.last {
+            Last::Fixed => {
+                draws[0] = 1;
+                1
+            }
+            Last::Random(_) => {
+                draws[..n].fill(1);
+                n as u8
+            }
+            Last::Gfg { at, .. } => {
+                for from in 0..8u8 {
+                    let winner = Self::gfg_winner(at, tied, keep, from);
+                    let j = keep.iter().position(|&i| i == winner).expect("a kept one");
+                    draws[j] += 1;
+                }
+                8
             }
         }
     }

@@ -161,6 +161,7 @@ impl ChooserVisitor for Group<'_> {
                     runs.extend(run.map(|run| (i, run)));
                     out.push(RunSummary {
                         outcome: Outcome::DeadEnd,
+                        closes: false,
                         visited: 0,
                         stats: Stats::default(),
                         attempts: 1,
@@ -168,6 +169,7 @@ impl ChooserVisitor for Group<'_> {
                 }
                 Ok(Err(reason)) => out.push(RunSummary {
                     outcome: Outcome::Impossible(Impossibility::Theorem(reason)),
+                    closes: false,
                     visited: 0,
                     stats: Stats::default(),
                     attempts: 1,
@@ -181,9 +183,14 @@ impl ChooserVisitor for Group<'_> {
         let results = &mut out[first..];
         let finish = |i: usize, walk: Walk, _: C::Run| {
             let req = &reqs[i];
-            let outcome = walk_outcome(layout, &walk, layout.pad(req.start), req.closure);
+            let start = layout.pad(req.start);
+            let outcome = walk_outcome(layout, &walk, start, req.closure);
+            let squares = layout.board().len();
             results[i] = RunSummary {
                 outcome,
+                closes: squares > 2
+                    && walk.visited == squares
+                    && layout.knight_apart(walk.head, start),
                 visited: walk.visited,
                 stats: Stats {
                     nodes: u64::from(walk.visited),
@@ -270,6 +277,7 @@ mod tests {
     fn summary(outcome: Outcome, visited: u32) -> RunSummary {
         RunSummary {
             outcome,
+            closes: false,
             visited,
             stats: Stats::default(),
             attempts: 1,
