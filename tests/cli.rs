@@ -522,3 +522,56 @@ fn binary_tours_are_verified_as_they_stream() {
             .stderr(predicate::str::contains("(trailing bytes?)"));
     }
 }
+
+/// `--rotations N` is `rotate`'s budget: too few and the path stays open (exit 1, the rotations
+/// made in the summary line); refused with one line for the other methods.
+#[test]
+fn rotations_bound_rotate_and_belong_to_it() {
+    ktour()
+        .args([
+            "solve",
+            "--size",
+            "30",
+            "--method",
+            "rotate",
+            "--rotations",
+            "5",
+        ])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("could not close the path"))
+        .stderr(predicate::str::contains("5 Pósa rotations"));
+    for rotations in ["38", "0"] {
+        ktour()
+            .args([
+                "solve",
+                "--size",
+                "30",
+                "--method",
+                "rotate",
+                "--rotations",
+                rotations,
+            ])
+            .assert()
+            .success()
+            .stderr(predicate::str::contains("found a closed tour"));
+    }
+    for method in ["backtrack", "auto", "construct", "warnsdorff"] {
+        ktour()
+            .args([
+                "solve",
+                "--size",
+                "8",
+                "--method",
+                method,
+                "--rotations",
+                "5",
+            ])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "--rotations is an option of --method rotate",
+            ))
+            .stderr(predicate::function(|e: &str| e.trim().lines().count() == 1));
+    }
+}

@@ -206,3 +206,38 @@ fn too_wide_boards_are_refused() {
             > 0
     );
 }
+
+/// The states of a step are expanded in parts on all threads and merged: the counts, the states
+/// held and the transitions, and an error with the square it names, are the same on any number
+/// of threads.
+#[test]
+fn counts_are_the_same_on_any_number_of_threads() {
+    let run = |threads: usize, b: Board, closure: Closure, max_states: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            count_frontier_with(b, closure, max_states, &mut |_| {})
+                .map(|c| (c.undirected, c.peak_states, c.transitions))
+        })
+    };
+    for (r, c, closure, max_states) in [
+        (6, 6, Closure::Closed, usize::MAX),
+        (5, 6, Closure::Open, usize::MAX),
+        (4, 12, Closure::Open, usize::MAX),
+        (7, 5, Closure::Closed, usize::MAX),
+        // past a limit on states
+        (6, 6, Closure::Open, 20_000),
+    ] {
+        let b = board(r, c);
+        let one = run(1, b, closure, max_states);
+        for threads in [2, 3, 4] {
+            assert_eq!(
+                run(threads, b, closure, max_states),
+                one,
+                "{b} {closure:?} on {threads} threads"
+            );
+        }
+    }
+}

@@ -381,6 +381,44 @@ fn rotate_closes_warnsdorff_paths_from_the_start() {
 }
 
 #[test]
+fn rotate_spends_at_most_its_rotation_budget_and_reports_each_rotation() {
+    // 30x30 from the corner closes after 38 rotations: any budget below gives up having made
+    // exactly that many, a budget of 38 or none (0) closes, and progress hears of every rotation.
+    use ktour::solve::posa::CloseProgress;
+    use ktour::solve::rotate::RotateProgress;
+    use std::sync::{Arc, Mutex};
+    let b = Board::square(30).unwrap();
+    let r = req(b, sq(0, 0), Method::Rotate, true);
+    let needed = Solver::new().solve(&r).unwrap().stats.rotations;
+    assert_eq!(needed, 38);
+    for (budget, closes) in [(1, false), (needed - 1, false), (needed, true), (0, true)] {
+        let heard = Arc::new(Mutex::new(Vec::new()));
+        let mut solver = Solver::new();
+        solver.set_rotations(budget);
+        let log = Arc::clone(&heard);
+        solver.set_rotate_progress(RotateProgress(Arc::new(move |p: &CloseProgress| {
+            log.lock().unwrap().push(*p)
+        })));
+        let sol = solver.solve(&r).unwrap();
+        check(&sol);
+        let want = if closes {
+            Outcome::Found
+        } else {
+            Outcome::NotClosed
+        };
+        assert_eq!(sol.outcome, want, "budget {budget}");
+        let made = sol.stats.rotations;
+        assert_eq!(made, if closes { needed } else { budget });
+        let heard = heard.lock().unwrap();
+        let counts: Vec<u64> = heard.iter().map(|p| p.rotations).collect();
+        assert_eq!(counts, (1..=made).collect::<Vec<_>>(), "budget {budget}");
+        let max = if budget == 0 { u64::MAX } else { budget };
+        assert!(heard.iter().all(|p| p.max_rotations == max));
+        assert!(heard.windows(2).all(|w| w[0].moved <= w[1].moved));
+    }
+}
+
+#[test]
 fn textbook_baseline_walks_like_the_solver() {
     // The benchmarks' ratios are only meaningful if the baseline computes the same thing.
     let mut solver = Solver::new();

@@ -7,12 +7,16 @@ use crate::auto::{self, AutoError, Made, Route};
 use crate::board::Closure;
 use crate::board::{Board, Square};
 use crate::construct::ConstructError;
+use crate::solve::posa::CloseProgress;
+use crate::solve::rotate::{RotateProgress, DEFAULT_ROTATIONS};
 use crate::solve::{Closing, Impossibility, Method, Outcome, Request, Rule, RuleSeq, Solver};
 use crate::tour::{format_grid, format_moves, StatsRecord, TourRecord};
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// Output formats of `solve`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -65,6 +69,10 @@ pub struct SolveArgs {
     /// Node budget for the searches (squares entered); 0 = unlimited.
     #[arg(long, default_value_t = crate::experiment::SOLVE_BUDGET)]
     budget: u64,
+    /// With --method rotate: Pósa rotations allowed to close the path; 0 = unlimited. Each reverses
+    /// part of the path, so on large boards they cost time in proportion to the board.
+    #[arg(long, value_name = "N")]
+    rotations: Option<u64>,
     /// Seed of the run's PRNG (for `random`); a sweep's CSV records each run's seed.
     #[arg(long, default_value_t = crate::experiment::DEFAULT_SEED)]
     seed: u64,
@@ -117,6 +125,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitStatus> {
     if !searching && (args.attempts.is_some() || args.start_last || args.no_prune) {
         bail!("--attempts, --start-last and --no-prune are options of a chosen search method, not of {}", args.method);
     }
+    if args.rotations.is_some() && !matches!(strategy, Strategy::Search(Method::Rotate)) {
+        bail!(
+            "--rotations is an option of --method rotate, not of {}",
+            args.method
+        );
+    }
     let limit = args.attempts.unwrap_or(seq.rules().len() as u32);
     if limit == 0 {
         bail!("--attempts 0: give at least 1");
@@ -155,7 +169,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitStatus> {
                     prune: !args.no_prune,
                 };
                 req.check()?;
-                let (solution, made_attempts) = Solver::new().solve_attempts(&req, &seq, limit)?;
+                let mut solver = Solver::new();
+                if method == Method::Rotate {
+                    solver.set_rotations(args.rotations.unwrap_or(DEFAULT_ROTATIONS));
+                    solver.set_rotate_progress(rotate_progress());
+                }
+                let (solution, made_attempts) = solver.solve_attempts(&req, &seq, limit)?;
                 let made = Made::Searched {
                     solution,
                     budget: args.budget,
@@ -190,6 +209,34 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitStatus> {
         Outcome::Impossible(_) => ExitStatus::NoTour,
         Outcome::DeadEnd | Outcome::NotClosed | Outcome::BudgetExhausted => ExitStatus::NotFound,
     })
+}
+
+/// A line on standard error every few seconds while `rotate` closes its path, as long runs of the
+/// other commands report: rotations made, of the budget, squares moved, and when the budget would
+/// run out at this pace.
+fn rotate_progress() -> RotateProgress {
+    const EVERY: Duration = Duration::from_secs(5);
+    let began = Instant::now();
+    let next = Mutex::new(EVERY);
+    RotateProgress(Arc::new(move |p: &CloseProgress| {
+        let elapsed = began.elapsed();
+        let mut next = next.lock().unwrap_or_else(|e| e.into_inner());
+        if elapsed < *next {
+            return;
+        }
+        *next = elapsed + EVERY;
+        let secs = elapsed.as_secs_f64();
+        let budget = if p.max_rotations == u64::MAX {
+            "no limit".to_string()
+        } else {
+            let left = (p.max_rotations - p.rotations) as f64 / p.rotations as f64 * secs;
+            format!("{}, spent in about {left:.0} s more", p.max_rotations)
+        };
+        eprintln!(
+            "rotate: {} rotations (budget {budget}), {} squares moved, {secs:.1} s",
+            p.rotations, p.moved
+        );
+    }))
 }
 
 /// The theorems' answer for a chosen method (`auto` consults them itself): printed, and the exit

@@ -372,6 +372,10 @@ pub struct Solver {
     startable: Vec<u32>,
     /// Bytes per square that a batch's interleaved walks may take on a large board.
     walk_memory: f64,
+    /// Rotations a `rotate` run may make (0 = no limit).
+    rotations: u64,
+    /// Told after every rotation of a `rotate` run.
+    rotate_progress: Option<rotate::RotateProgress>,
 }
 
 impl Default for Solver {
@@ -394,7 +398,23 @@ impl Solver {
             walks: Vec::new(),
             startable: Vec::new(),
             walk_memory: DEFAULT_LANE_MEMORY,
+            rotations: rotate::DEFAULT_ROTATIONS,
+            rotate_progress: None,
         }
+    }
+
+    /// Let a `rotate` run make at most `rotations` Pósa rotations to close its path (0 = no limit;
+    /// default [`rotate::DEFAULT_ROTATIONS`]): its budget, as the node budget of a request is the
+    /// searches'. A rotation reverses part of the path, up to all of it, so on large boards the
+    /// default alone can take minutes.
+    pub fn set_rotations(&mut self, rotations: u64) {
+        self.rotations = rotations;
+    }
+
+    /// Call `progress` after every rotation of a `rotate` run (the command line prints a line now
+    /// and then on long runs).
+    pub fn set_rotate_progress(&mut self, progress: rotate::RotateProgress) {
+        self.rotate_progress = Some(progress);
     }
 
     /// Let [`Solver::run_batch`] interleave as many walks on a large board (one where four walks'
@@ -570,7 +590,14 @@ impl Solver {
                     obs,
                 )
             }
-            Method::Rotate => rotate::run(&mut self.state, &mut rule, start, obs),
+            Method::Rotate => rotate::run(
+                &mut self.state,
+                &mut rule,
+                start,
+                obs,
+                self.rotations,
+                self.rotate_progress.as_ref(),
+            ),
         };
         stats.elapsed_ns = timer.elapsed().as_nanos() as u64;
         self.orderings = rule.orderings_used();

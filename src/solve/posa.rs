@@ -55,11 +55,34 @@ pub struct CloseStats {
     pub moved: u64,
 }
 
+/// How far [`close_path_observed`] has got: reported after every rotation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CloseProgress {
+    /// Rotations made so far.
+    pub rotations: u64,
+    /// The rotation budget.
+    pub max_rotations: u64,
+    /// Squares moved by the reversals so far (the work: a rotation on a large board moves up to
+    /// the whole path).
+    pub moved: u64,
+}
+
 /// [`close_path`] with an explicit rotation budget.
 pub fn close_path_with(
     board: Board,
     path: &mut [Square],
     max_rotations: u64,
+) -> Result<CloseStats, CloseError> {
+    close_path_observed(board, path, max_rotations, &mut |_| {})
+}
+
+/// [`close_path_with`], calling `progress` after every rotation (a rotation reverses up to the
+/// whole path, so on a large board the budget can take minutes: the caller decides when to say so).
+pub fn close_path_observed(
+    board: Board,
+    path: &mut [Square],
+    max_rotations: u64,
+    progress: &mut dyn FnMut(&CloseProgress),
 ) -> Result<CloseStats, CloseError> {
     let n = path.len();
     if n as u64 != board.len() as u64 {
@@ -98,6 +121,13 @@ pub fn close_path_with(
             .filter_map(move |&(dr, dc)| s.try_offset(dr, dc, board))
     };
     loop {
+        if stats.rotations > 0 {
+            progress(&CloseProgress {
+                rotations: stats.rotations,
+                max_rotations,
+                moved: stats.moved,
+            });
+        }
         let (first, last) = (path[0], path[n - 1]);
         if is_knight_move(first, last) {
             return Ok(stats);

@@ -1,13 +1,16 @@
-//! The storage of the frontier states of one step: a sorted list of (state, ways) entries of 24 bytes,
-//! gathered from the emitted transitions in batches that are sorted in parallel, summed by state and
-//! merged in place, with every sum of ways checked against `u128::MAX`.
+//! The storage of the frontier states of one step: sorted lists of (state, ways) entries of 24 bytes,
+//! gathered from the emitted transitions in batches that are sorted, summed by state and merged in
+//! place, with every sum of ways checked against `u128::MAX`; and the merge of the lists that the
+//! threads gathered side by side into one sorted list held in key ranges ([`merge_lists`]).
 //!
 //! Source: ktour's own engineering of the transfer-matrix method of the module documentation of
 //! `frontier` (a sorted list where a hash map took 40 to 80 bytes a state).
 
 use super::add_wrapping;
 use crate::count::Wrapped;
-use rayon::slice::ParallelSliceMut;
+use rayon::prelude::*;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// One frontier state and its number of partial tours, in 24 bytes (a `u128` field would align the
 /// pair to 32).
@@ -44,25 +47,30 @@ impl Entry {
 pub(super) struct Gather {
     sorted: Vec<Entry>,
     batch: Vec<Entry>,
+    /// Entries of a full batch.
+    limit: usize,
     /// A sum of ways wrapped (checked by [`Gather::finish`]).
     wrapped: bool,
 }
 
 impl Gather {
-    /// Entries per batch: 384 MiB.
-    const BATCH: usize = 1 << 24;
+    /// Entries per batch of all the gathers of a step together: 384 MiB.
+    pub(super) const BATCH: usize = 1 << 24;
 
-    pub(super) fn new(expected: usize) -> Self {
+    /// A gather for about `expected` states emitted, compacting every `batch` entries at most.
+    pub(super) fn new(expected: usize, batch: usize) -> Self {
+        let limit = batch.max(16);
         Gather {
             sorted: Vec::new(),
-            batch: Vec::with_capacity(expected.saturating_mul(2).clamp(16, Self::BATCH)),
+            batch: Vec::with_capacity(expected.saturating_mul(2).clamp(16, limit)),
+            limit,
             wrapped: false,
         }
     }
 
     pub(super) fn add(&mut self, state: u64, ways: u128) {
         self.batch.push(Entry::new(state, ways));
-        if self.batch.len() >= Self::BATCH {
+        if self.batch.len() >= self.limit {
             self.compact();
         }
     }
@@ -95,6 +103,82 @@ impl Gather {
         }
         Ok(self.sorted)
     }
+}
+
+/// Merge the sorted, distinct `lists` (gathered side by side from parts of one step's states) into
+/// one sorted, distinct list, summing the ways of equal states, held as consecutive key ranges:
+/// about `ranges` of them, split at quantiles of the lists' keys and merged in parallel. Every
+/// state's sum is the same whatever the lists, so the result does not depend on how the step was
+/// split. [`Wrapped`] if a sum passes `u128::MAX`.
+pub(super) fn merge_lists(
+    mut lists: Vec<Vec<Entry>>,
+    ranges: usize,
+) -> Result<Vec<Vec<Entry>>, Wrapped> {
+    lists.retain(|l| !l.is_empty());
+    if lists.len() <= 1 {
+        return Ok(lists);
+    }
+    let ranges = ranges.max(1);
+    // every list's quantiles, then evenly spaced among them: splits of about equal size
+    let mut samples: Vec<u64> = lists
+        .iter()
+        .flat_map(|l| (1..ranges).map(move |q| l[q * l.len() / ranges].state))
+        .collect();
+    samples.sort_unstable();
+    let mut splits: Vec<u64> = (1..ranges)
+        .map(|q| samples[q * samples.len() / ranges])
+        .collect();
+    splits.dedup();
+    // range r holds the keys in [bounds[r], bounds[r + 1])
+    let bounds: Vec<Option<u64>> = std::iter::once(None)
+        .chain(splits.into_iter().map(Some))
+        .chain(std::iter::once(None))
+        .collect();
+    let merged: Vec<Result<Vec<Entry>, Wrapped>> = bounds
+        .par_windows(2)
+        .map(|w| {
+            let at = |l: &[Entry], key: Option<u64>| {
+                key.map_or(l.len(), |k| l.partition_point(|e| e.state < k))
+            };
+            let parts: Vec<&[Entry]> = lists
+                .iter()
+                .map(|l| &l[w[0].map_or(0, |k| at(l, Some(k)))..at(l, w[1])])
+                .collect();
+            merge_parts(&parts)
+        })
+        .collect();
+    merged
+        .into_iter()
+        .filter(|r| !matches!(r, Ok(v) if v.is_empty()))
+        .collect()
+}
+
+/// The sorted, distinct `parts` merged into one, equal states summed (a heap of the parts' heads).
+fn merge_parts(parts: &[&[Entry]]) -> Result<Vec<Entry>, Wrapped> {
+    let mut out: Vec<Entry> = Vec::with_capacity(parts.iter().map(|p| p.len()).sum());
+    let mut next = vec![0; parts.len()];
+    let mut heads: BinaryHeap<Reverse<(u64, usize)>> = parts
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !p.is_empty())
+        .map(|(i, p)| Reverse((p[0].state, i)))
+        .collect();
+    let mut wrapped = false;
+    while let Some(Reverse((state, i))) = heads.pop() {
+        let e = parts[i][next[i]];
+        match out.last_mut() {
+            Some(last) if last.state == state => last.add_ways(e.ways(), &mut wrapped),
+            _ => out.push(e),
+        }
+        next[i] += 1;
+        if let Some(more) = parts[i].get(next[i]) {
+            heads.push(Reverse((more.state, i)));
+        }
+    }
+    if wrapped {
+        return Err(Wrapped);
+    }
+    Ok(out)
 }
 
 /// Merge the sorted, distinct `more` into the sorted, distinct `into`, summing the ways of equal
@@ -163,6 +247,7 @@ mod tests {
             let mut g = Gather {
                 sorted: Vec::new(),
                 batch: Vec::new(),
+                limit: Gather::BATCH,
                 wrapped: false,
             };
             for chunk in emitted.chunks(batch) {
@@ -176,11 +261,47 @@ mod tests {
     }
 
     #[test]
+    fn merged_lists_are_one_sorted_list_of_the_sums_whatever_the_ranges() {
+        // lists of overlapping, sorted, distinct states, as the parts of a step gather them
+        let lists: Vec<Vec<Entry>> = (0..5u64)
+            .map(|l| {
+                let states: std::collections::BTreeSet<u64> =
+                    (0..400 * l).map(|i| (i * 7919 + l * 31) % 997).collect();
+                states
+                    .into_iter()
+                    .map(|s| Entry::new(s, u128::from(s + l) << (s % 90)))
+                    .collect()
+            })
+            .collect();
+        let mut want = std::collections::BTreeMap::new();
+        for e in lists.iter().flatten() {
+            *want.entry(e.state).or_insert(0u128) += e.ways();
+        }
+        let want: Vec<Entry> = want.into_iter().map(|(s, w)| Entry::new(s, w)).collect();
+        for ranges in [1, 2, 3, 8, 100, 5000] {
+            let merged = merge_lists(lists.clone(), ranges).unwrap();
+            assert!(merged.iter().all(|r| !r.is_empty()), "{ranges} ranges");
+            let flat: Vec<Entry> = merged.into_iter().flatten().collect();
+            assert_eq!(flat, want, "{ranges} ranges");
+        }
+        // one list is already merged
+        assert_eq!(merge_lists(vec![want.clone()], 4), Ok(vec![want.clone()]));
+        assert_eq!(merge_lists(Vec::new(), 4), Ok(Vec::new()));
+        // a sum past u128::MAX in any range
+        let half = u128::MAX / 2 + 1;
+        let big = |s| vec![Entry::new(1, 1), Entry::new(s, half), Entry::new(900, 2)];
+        for ranges in [1, 2, 3] {
+            assert_eq!(merge_lists(vec![big(5), big(5)], ranges), Err(Wrapped));
+            assert!(merge_lists(vec![big(5), big(6)], ranges).is_ok());
+        }
+    }
+
+    #[test]
     fn gathering_reports_sums_past_u128_max() {
         let half = u128::MAX / 2 + 1;
         // within one batch (summed runs) and across batches (merged lists)
         for batch in [1, 3] {
-            let mut g = Gather::new(4);
+            let mut g = Gather::new(4, Gather::BATCH);
             for ways in [half, 1, half] {
                 g.add(5, ways);
                 if batch == 1 {
@@ -190,7 +311,7 @@ mod tests {
             assert_eq!(g.finish(), Err(Wrapped), "batches of {batch}");
         }
         // u128::MAX itself is still a count
-        let mut g = Gather::new(4);
+        let mut g = Gather::new(4, Gather::BATCH);
         g.add(5, half);
         g.add(5, half - 1);
         assert_eq!(g.finish(), Ok(vec![Entry::new(5, u128::MAX)]));

@@ -49,11 +49,14 @@
 //! of an open tour lie on the corners' colour (every move changes colour), so squares of the other
 //! colour are held to degree 2 as in a closed tour.
 //!
-//! States with their multiplicities (`u64` state, `u128` count) live in a sorted list per step; a step
-//! reads the current list in order and gathers the next one in batches that are sorted, summed and
+//! States with their multiplicities (`u64` state, `u128` count) live in a sorted list per step, held
+//! as consecutive key ranges; a step splits the current list into parts of about equal size, a few
+//! per thread, and each part gathers the states it reaches in batches that are sorted, summed and
 //! merged (`Gather`): 24 bytes a state, where a hash map took 40 to 80 and ran out of memory on
-//! 7x7. Open tours are counted undirected (a path and its reverse once; directed = 2x), closed tours
-//! as undirected cycles, as OEIS counts them.
+//! 7x7. The parts' lists are then merged range by range, in parallel (`merge_lists`). Every sum is
+//! exact, so the counts, the states and the errors do not depend on the number of threads (tested).
+//! Open tours are counted undirected (a path and its reverse once; directed = 2x), closed tours as
+//! undirected cycles, as OEIS counts them.
 //!
 //! # ADVICE FOR HACKERS
 //! - Cell `k` (bits `4k..4k+4`) of a state holds square `i - W + k` while square `i` is being added;
@@ -79,8 +82,10 @@ use crate::board::Board;
 use crate::board::Closure;
 use cells::{feasible, final_is_path, finalize, normalize, one_edge, pack, two_edges, Outcome};
 use cells::{DONE, EMPTY};
-use gather::{Entry, Gather};
-use plan::Plan;
+use gather::{merge_lists, Entry, Gather};
+use plan::{Plan, Step};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The widest board (shorter side) the frontier counter handles: `2 * 7 + 2 = 16` cells of 4 bits
@@ -149,8 +154,11 @@ pub fn count_frontier(board: Board, closure: Closure) -> Result<FrontierCount, C
 
 /// [`count_frontier`], calling `progress` after every row, and giving up with
 /// [`CountError::TooManyStates`] as soon as one step holds more than `max_states` states (each costs
-/// 24 bytes, in the lists of two consecutive steps, plus a sorting batch of 384 MiB at most), or with
+/// 24 bytes, in the list of the current step and those of the next, plus sorting batches of 384
+/// MiB at most in all: the parts' lists of the next step, which overlap a little, and then their
+/// merge; a part that alone passes the limit stops the count at once), or with
 /// [`CountError::Overflow`] when a sum of ways passes `u128::MAX` (3 x 75 open, 5 x 42 closed).
+/// The work of a step is spread over the threads of the current rayon pool.
 pub fn count_frontier_with(
     board: Board,
     closure: Closure,
@@ -188,22 +196,141 @@ pub fn count_frontier_with(
     let plan = Plan::new(rows, cols);
     let w = plan.w;
     // Every cell of the window starts DONE: virtual squares before the board.
-    let mut current = vec![Entry::new(pack(&[DONE; 16], 0, w), 1)];
+    let mut current = vec![vec![Entry::new(pack(&[DONE; 16], 0, w), 1)]];
     let n = plan.n;
-    // Set when the tours completed so far wrapped; checked once a step, off the hot loop.
-    let mut tours_wrapped = false;
+    let threads = rayon::current_num_threads().max(1);
     for i in 0..n {
-        let last = i + 1 == n;
-        let mut next = Gather::new(current.len());
-        let step = &plan.steps[i];
-        for entry in &current {
+        let step = Expansion {
+            step: &plan.steps[i],
+            w,
+            closed,
+            last: i + 1 == n,
+            max_states,
+            batch: Gather::BATCH / threads,
+        };
+        // Parts of about equal size, a few per thread so that a slow one does not hold up the
+        // others; small steps and single threads in one part, whose list then needs no merge.
+        let held: usize = current.iter().map(Vec::len).sum();
+        let parts = if threads == 1 || held < 1 << 12 {
+            1
+        } else {
+            4 * threads
+        };
+        let size = held.div_ceil(parts).max(1);
+        let chunks: Vec<&[Entry]> = current.iter().flat_map(|l| l.chunks(size)).collect();
+        let give_up = AtomicBool::new(false);
+        let done: Vec<Expanded> = chunks
+            .par_iter()
+            .map(|chunk| step.expand(chunk, &give_up))
+            .collect();
+        // the states of this step are no longer needed while the next ones are merged
+        drop(chunks);
+        drop(current);
+        let (mut tours_wrapped, mut partial_wrapped) = (false, false);
+        let mut lists = Vec::with_capacity(done.len());
+        for part in done {
+            result.transitions += part.transitions;
+            add_wrapping(&mut result.undirected, part.tours, &mut tours_wrapped);
+            tours_wrapped |= part.tours_wrapped;
+            match part.states {
+                Ok(list) => lists.push(list),
+                Err(Wrapped) => partial_wrapped = true,
+            }
+        }
+        let too_many = || CountError::TooManyStates {
+            board,
+            max_states,
+            square: i as u32,
+        };
+        // A part past the limit held a step's worth of states alone: the step holds more. The
+        // errors are checked in an order that does not depend on how the step was split.
+        if give_up.load(Ordering::Relaxed) {
+            return Err(too_many());
+        }
+        current = match merge_lists(lists, parts) {
+            Ok(lists) => lists,
+            Err(Wrapped) => {
+                partial_wrapped = true;
+                Vec::new()
+            }
+        };
+        let held: usize = current.iter().map(Vec::len).sum();
+        if held > max_states {
+            return Err(too_many());
+        }
+        if tours_wrapped {
+            return Err(CountError::Overflow {
+                board,
+                what: Counted::Tours {
+                    closure,
+                    orientation: Orientation::Undirected,
+                },
+                bits: 128,
+            });
+        }
+        if partial_wrapped {
+            return Err(CountError::Overflow {
+                board,
+                what: Counted::Partial { square: i as u32 },
+                bits: 128,
+            });
+        }
+        result.peak_states = result.peak_states.max(held);
+        if (i + 1) % cols as usize == 0 {
+            progress(&FrontierProgress {
+                rows_done: ((i + 1) / cols as usize) as u32,
+                rows,
+                states: held,
+                elapsed: began.elapsed(),
+            });
+        }
+    }
+    result.elapsed = began.elapsed();
+    Ok(result)
+}
+
+/// One step (adding square `i`) to apply to a part of the current states.
+struct Expansion<'a> {
+    step: &'a Step,
+    w: usize,
+    closed: bool,
+    /// The last square: complete tours are counted instead of states kept.
+    last: bool,
+    max_states: usize,
+    /// Entries of a gathering batch of one part.
+    batch: usize,
+}
+
+/// What a part of a step's states gave.
+struct Expanded {
+    /// The next states it reached, sorted, with their ways, or [`Wrapped`].
+    states: Result<Vec<Entry>, Wrapped>,
+    /// Tours completed (undirected), wrapping; `tours_wrapped` if they did.
+    tours: u128,
+    tours_wrapped: bool,
+    transitions: u64,
+}
+
+impl Expansion<'_> {
+    /// Every transition of the states of `part`: each state with no edge, one edge or two edges to
+    /// the new square. Stops early, setting `give_up`, when this part's next states pass the limit
+    /// (the step's do then too), or when another part set it.
+    fn expand(&self, part: &[Entry], give_up: &AtomicBool) -> Expanded {
+        let (step, w, closed, last) = (self.step, self.w, self.closed, self.last);
+        let mut next = Gather::new(part.len(), self.batch);
+        let mut out = Expanded {
+            states: Ok(Vec::new()),
+            tours: 0,
+            tours_wrapped: false,
+            transitions: 0,
+        };
+        for entry in part {
             let (state, ways) = (entry.state, entry.ways());
-            if next.distinct() > max_states {
-                return Err(CountError::TooManyStates {
-                    board,
-                    max_states,
-                    square: i as u32,
-                });
+            if next.distinct() > self.max_states {
+                give_up.store(true, Ordering::Relaxed);
+            }
+            if give_up.load(Ordering::Relaxed) {
+                return out;
             }
             let mut cells = [DONE; 17];
             for (k, cell) in cells.iter_mut().take(w).enumerate() {
@@ -221,15 +348,13 @@ pub fn count_frontier_with(
             }
             let open = &open[..m];
             let mut emit = |c: &mut [u8; 17], outcome: Outcome| {
-                result.transitions += 1;
+                out.transitions += 1;
                 match outcome {
                     Outcome::Dead => {}
-                    Outcome::Complete => {
-                        add_wrapping(&mut result.undirected, ways, &mut tours_wrapped)
-                    }
+                    Outcome::Complete => add_wrapping(&mut out.tours, ways, &mut out.tours_wrapped),
                     Outcome::Continue if last => {
                         if !closed && final_is_path(&c[..=w], &step.terminal_ok) {
-                            add_wrapping(&mut result.undirected, ways, &mut tours_wrapped);
+                            add_wrapping(&mut out.tours, ways, &mut out.tours_wrapped);
                         }
                     }
                     Outcome::Continue => {
@@ -265,42 +390,9 @@ pub fn count_frontier_with(
                 }
             }
         }
-        // the states of this step are no longer needed while the next ones are sorted
-        drop(current);
-        if tours_wrapped {
-            return Err(CountError::Overflow {
-                board,
-                what: Counted::Tours {
-                    closure,
-                    orientation: Orientation::Undirected,
-                },
-                bits: 128,
-            });
-        }
-        current = next.finish().map_err(|Wrapped| CountError::Overflow {
-            board,
-            what: Counted::Partial { square: i as u32 },
-            bits: 128,
-        })?;
-        if current.len() > max_states {
-            return Err(CountError::TooManyStates {
-                board,
-                max_states,
-                square: i as u32,
-            });
-        }
-        result.peak_states = result.peak_states.max(current.len());
-        if (i + 1) % cols as usize == 0 {
-            progress(&FrontierProgress {
-                rows_done: ((i + 1) / cols as usize) as u32,
-                rows,
-                states: current.len(),
-                elapsed: began.elapsed(),
-            });
-        }
+        out.states = next.finish();
+        out
     }
-    result.elapsed = began.elapsed();
-    Ok(result)
 }
 
 /// `*sum += more`, wrapping, and remembering in `wrapped` that it did: a branch-free flag the caller
