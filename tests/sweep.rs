@@ -898,12 +898,15 @@ fn rows_of_rule_sequences_merge_and_resume() {
     let tmp = tempfile::tempdir().unwrap();
     let spec = write_spec(
         tmp.path(),
-        "name = \"seq\"\nsizes = [6, 7]\nrules = [\"random|first\", \"roth|pohl\"]\nclosed = true\ntrials = 2\nseed = 3\nrecord = \"runs\"\n",
+        "name = \"seq\"\nsizes = [6, 7]\nrules = [\"random|first\", \"rp=roth|pohl\"]\nclosed = true\ntrials = 2\nseed = 3\nrecord = \"runs\"\n",
     );
     let whole = tmp.path().join("whole");
     sweep(&spec, &whole, &[]).assert().success();
+    // a named sequence is written by its name, in every file
     let text = std::fs::read_to_string(whole.join("runs.csv")).unwrap();
-    assert!(text.contains(",random|first,") && text.contains(",roth|pohl,"));
+    assert!(text.contains(",random|first,") && text.contains(",rp,"));
+    let summary = std::fs::read_to_string(whole.join("summary.csv")).unwrap();
+    assert!(summary.contains(",rp,") && !summary.contains("roth|pohl"));
     let shards: Vec<PathBuf> = (1..=2)
         .map(|i| {
             let d = tmp.path().join(format!("s{i}"));

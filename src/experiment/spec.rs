@@ -128,6 +128,9 @@ pub struct Spec {
     pub starts: StartSet,
     /// Rules in sweep order (`order:*` expanded), each a rule or rules tried in turn.
     pub rules: Vec<RuleSeq>,
+    /// The names a spec gave rules (`NAME=a|b|c`), by their place in `rules`, in order: what the
+    /// CSV files write for them instead of the whole sequence.
+    pub rule_labels: Vec<(usize, String)>,
     /// Methods in sweep order.
     pub methods: Vec<Method>,
     /// Node budget of the searches.
@@ -141,6 +144,14 @@ pub struct Spec {
 }
 
 impl Spec {
+    /// The name of rule `i` in the CSV files: its label if the spec gave one, else the rule.
+    pub fn rule_name(&self, i: usize) -> String {
+        match self.rule_labels.binary_search_by_key(&i, |(j, _)| *j) {
+            Ok(k) => self.rule_labels[k].1.clone(),
+            Err(_) => self.rules[i].to_string(),
+        }
+    }
+
     /// The attempts a run of `seq` makes at most.
     pub fn attempts_of(&self, seq: &RuleSeq) -> u32 {
         self.attempts.unwrap_or(seq.rules().len() as u32)
@@ -341,10 +352,18 @@ impl Spec {
         // `order:*` is 40,320 distinct rules that collide with any other ordering: it is checked as
         // one entry (hashing each of its orderings would slow every sweep's serial start).
         let mut rules = Vec::new();
+        let mut rule_labels: Vec<(usize, String)> = Vec::new();
         let mut rule_entry = std::collections::HashMap::new();
         let mut all_orders_entry = None;
-        for (i, name) in raw.rules.iter().enumerate() {
+        for (i, entry) in raw.rules.iter().enumerate() {
             let key = format!("rules[{i}]");
+            let (label, name) = split_label(entry).map_err(|e| err(&key, e))?;
+            if let Some(label) = label {
+                if let Some((_, l)) = rule_labels.iter().find(|(_, l)| l == label) {
+                    return Err(err(&key, format!("the name {l:?} is given twice")));
+                }
+                rule_labels.push((rules.len(), label.to_string()));
+            }
             let repeats = |rule: &RuleSeq, j: usize| {
                 let first = &raw.rules[j];
                 err(
@@ -460,6 +479,7 @@ impl Spec {
             boards,
             starts,
             rules,
+            rule_labels,
             methods,
             budget,
             closing,
@@ -501,6 +521,33 @@ const BYTES_PER_BOARD: u64 = 128;
 
 /// Sides from `from` to `to` (inclusive) every `step`: checked before anything is listed (a range
 /// like "1..=4294967295" would otherwise list four billion sides first).
+/// A rules entry split into its name, if it gives one (`NAME=RULES`), and its rules. A name is
+/// letters, digits, `_`, `-` and `.`, and no rule's own name, so that a CSV's rule column never
+/// reads as another rule; `order:*` (40,320 rules) takes none.
+fn split_label(entry: &str) -> Result<(Option<&str>, &str), String> {
+    let Some((label, rules)) = entry.split_once('=') else {
+        return Ok((None, entry));
+    };
+    let (label, rules) = (label.trim(), rules.trim());
+    let allowed = |c: char| c.is_ascii_alphanumeric() || "_-.".contains(c);
+    if label.is_empty() || !label.chars().all(allowed) {
+        return Err(format!(
+            "{entry:?}: a name before `=` is letters, digits, `_`, `-` and `.` (NAME=RULES)"
+        ));
+    }
+    if label.parse::<RuleSeq>().is_ok() {
+        return Err(format!(
+            "{entry:?}: the name {label:?} is itself a rule; give another"
+        ));
+    }
+    if rules == "order:*" {
+        return Err(format!(
+            "{entry:?}: `order:*` is 40,320 rules, each named by itself; it takes no name"
+        ));
+    }
+    Ok((Some(label), rules))
+}
+
 fn side_range(from: u32, to: u32, step: u32) -> Result<Vec<u32>, String> {
     if step == 0 {
         return Err("step must be at least 1".into());
@@ -591,6 +638,32 @@ mod tests {
     #[test]
     fn default_spec_is_valid() {
         parse(DEFAULT_SPEC).unwrap();
+    }
+
+    /// A rule or sequence may be named (`NAME=RULES`): the CSV files write the name; a name is
+    /// refused where it would read as a rule, repeats, or names `order:*`.
+    #[test]
+    fn named_rules() {
+        let s = parse(
+            "name = \"a\"\nsizes = [8]\nrules = [\"pohl\", \"sc = order:87654321|roth\", \"o.1=order:12345678\"]",
+        )
+        .unwrap();
+        let names: Vec<String> = (0..s.rules.len()).map(|i| s.rule_name(i)).collect();
+        assert_eq!(names, ["pohl", "sc", "o.1"]);
+        assert_eq!(s.rules[1].to_string(), "order:87654321|roth");
+        for (rules, says) in [
+            ("\"x=pohl\", \"x=roth\"", "given twice"),
+            ("\"first=pohl|roth\"", "is itself a rule"),
+            ("\"a b=pohl|roth\"", "letters, digits"),
+            ("\"=pohl\"", "letters, digits"),
+            ("\"all=order:*\"", "takes no name"),
+            ("\"x=\"", "rules[0]"),
+        ] {
+            let e = parse(&format!("name = \"a\"\nsizes = [8]\nrules = [{rules}]"))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(says), "{rules}: {e}");
+        }
     }
 
     #[test]

@@ -7,7 +7,6 @@ use super::files::{csv_err, io, require_regular, OutputError};
 use super::writers::RUN_HEADER;
 use crate::experiment::plan::{Group, Job, Plan};
 use crate::experiment::record::{ChunkRow, RunRow, Tally};
-use crate::solve::RuleSeq;
 use std::fs::{self, File};
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -64,7 +63,7 @@ impl<'p> RowCount<'p> {
         if !describes(
             row,
             &self.plan.job_in(group, from + (job - first) as u32),
-            &group.rule,
+            self.plan.rule_name(group),
         ) || row.success != (row.outcome == "found")
         {
             return false;
@@ -302,15 +301,16 @@ pub(super) fn repair_runs(
     Ok(incomplete)
 }
 
-/// Whether `row` is the row of `job`: its board, rule, method, closedness, start, trial and seed
-/// are the job's. A resume or a merge takes a row for its job only then, so that a row whose
-/// job number was damaged into another's (a digit lost, a line split) is not taken for that run.
-fn describes(row: &RunRow, job: &Job, rule: &RuleSeq) -> bool {
+/// Whether `row` is the row of `job`: its board, rule (by the name the sweep writes, `rule`),
+/// method, closedness, start, trial and seed are the job's. A resume or a merge takes a row for
+/// its job only then, so that a row whose job number was damaged into another's (a digit lost, a
+/// line split) is not taken for that run.
+fn describes(row: &RunRow, job: &Job, rule: &str) -> bool {
     let r = &job.request;
     row.job == job.job
         && (row.rows, row.cols) == (r.board.rows(), r.board.cols())
         && row.method == r.method.name()
-        && row.rule.parse::<RuleSeq>().is_ok_and(|seq| seq == *rule)
+        && row.rule == rule
         && row.closed == r.closure.is_closed()
         && (row.start_row, row.start_col) == (r.start.row(), r.start.col())
         && row.trial == job.trial

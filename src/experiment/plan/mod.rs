@@ -214,7 +214,7 @@ impl Plan {
         rule_names
             .try_reserve_exact(rules.len())
             .map_err(|_| too_big())?;
-        rule_names.extend(rules.iter().map(RuleSeq::to_string));
+        rule_names.extend((0..rules.len()).map(|i| spec.rule_name(i)));
         let methods = spec.methods.len() as u64;
         let mut spans = Vec::new();
         spans
