@@ -3,6 +3,7 @@
 //! each at the test profile's opt-level 3, were most of a fresh `cargo test`'s compile time). Run one
 //! file's tests with `cargo test --test integration sweep::`.
 
+mod atlas;
 mod backtrack_nodes;
 mod cli;
 mod cli_count;
