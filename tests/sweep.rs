@@ -1108,7 +1108,15 @@ fn a_dry_run_counts_the_work_and_writes_nothing() {
         .stdout(predicate::str::contains("memory: plan "))
         .stdout(predicate::str::contains("tallies of 8 groups"))
         .stdout(predicate::str::contains("output: at least "))
-        .stdout(predicate::str::contains("fits"));
+        .stdout(predicate::str::contains("fits"))
+        // one number for a batch system's time limit: walks and searches at their bounds
+        .stdout(predicate::function(|s: &str| {
+            s.lines().any(|l| {
+                l.strip_prefix("time bound: ")
+                    .and_then(|rest| rest.split_once(" s on "))
+                    .is_some_and(|(secs, _)| secs.parse::<u64>().is_ok())
+            })
+        }));
     assert!(!out.exists());
 }
 

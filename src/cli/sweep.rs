@@ -266,6 +266,19 @@ fn print_dry_run(spec: &Spec, spec_label: &str, plan: &experiment::Plan, opts: &
             Err(e) => format!("does not fit, the sweep would be refused: {e}"),
         }
     );
+    // One number a batch script can read (scripts/slurm-sweep.sh fills `--time` from it).
+    let search_seconds = match (cost.search_runs, cost.search_nodes) {
+        (0, _) => Some(0.0),
+        (_, nodes) => nodes.map(|n| n as f64 / 1e8),
+    };
+    match search_seconds {
+        Some(search) => println!(
+            "time bound: {:.0} s on {threads} thread{} (every walk whole at the per-step cost of benches/README.md, every search to its budget at 10^8 nodes/s; boards past a few 10^5 squares walk several times slower a step)",
+            ((cost.walk_core_seconds + search) / threads as f64).ceil(),
+            if threads == 1 { "" } else { "s" },
+        ),
+        None => println!("time bound: none (a search with no node budget)"),
+    }
 }
 
 /// Bytes in words: KiB below a MiB, MiB below 10 GiB, GiB above.
