@@ -55,7 +55,8 @@ pub struct SweepCost {
     pub worker_bytes: u64,
     /// Bytes the plan holds ([`Plan::bytes`]): its boards and rules, whatever its runs.
     pub plan_bytes: u64,
-    /// Bytes of the groups' tallies the runner holds until the summary is written.
+    /// Bytes of the groups' tallies the runner holds until the summary is written, their dead ends
+    /// by length at most included.
     pub tally_bytes: u64,
     /// The least it writes ([`super::check_disk`] refuses a sweep that cannot fit it).
     pub output: OutputSize,
@@ -78,7 +79,8 @@ pub fn sweep_cost(spec: &Spec, plan: &Plan, shard: &Shard, lane_memory: f64) -> 
         plan_bytes: plan.bytes(),
         tally_bytes: plan
             .groups_touched_bound(shard)
-            .saturating_mul(super::memory::TALLY_BYTES),
+            .saturating_mul(super::memory::TALLY_BYTES)
+            .saturating_add(plan.dead_end_bytes_bound(shard)),
         output: super::runner::output_size(plan, shard, spec.file.record),
     };
     // a step's cost by rule and by whether walks interleave, found once (a sweep may have millions

@@ -55,7 +55,7 @@ pub const TALLY_BYTES: u64 = std::mem::size_of::<super::record::GroupTally>() as
 
 /// A sweep's tallies would not fit in memory beside its workers.
 #[derive(Debug, Clone, thiserror::Error)]
-#[error("the sweep's tallies of {groups} groups (board x rule x method) need about {needed_mib} MiB with its workers, but only {available_mib} MiB is available; run it in shards (--shard I/K): each holds the tallies of its own groups")]
+#[error("the sweep's tallies of {groups} groups (board x rule x method), with their dead ends by length, need about {needed_mib} MiB with its workers, but only {available_mib} MiB is available; run it in shards (--shard I/K): each holds the tallies of its own groups")]
 pub struct TallyMemoryError {
     /// Groups whose tallies would be held.
     pub groups: u64,

@@ -586,8 +586,10 @@ pub fn check_worker_memory(
         workers = bytes.saturating_mul(threads as u64);
     }
     let (index, count) = opts.shard.unwrap_or((1, 1));
-    let groups = plan.groups_touched_bound(&plan.shard(index, count));
-    crate::experiment::memory::check_tallies(groups, workers)?;
+    let shard = plan.shard(index, count);
+    let groups = plan.groups_touched_bound(&shard);
+    let dead_ends = plan.dead_end_bytes_bound(&shard);
+    crate::experiment::memory::check_tallies(groups, workers.saturating_add(dead_ends))?;
     Ok(())
 }
 

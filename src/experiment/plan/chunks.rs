@@ -216,6 +216,42 @@ impl Plan {
         groups.min(chunks.saturating_mul(span.chunk_runs / fewest + 1))
     }
 
+    /// At most how many bytes the dead ends by length of the groups `shard` touches take: a group
+    /// ends at no more distinct lengths than it has runs or its board has squares, 16 bytes each
+    /// (every start of 200x200 under `random`: 24,227 lengths). Only walks dead-end.
+    pub fn dead_end_bytes_bound(&self, shard: &Shard) -> u64 {
+        use crate::solve::Method;
+        if !self
+            .methods
+            .iter()
+            .any(|m| matches!(m, Method::Warnsdorff | Method::Rotate))
+        {
+            return 0;
+        }
+        (0..self.boards.len())
+            .map(|b| {
+                let span = &self.spans[b];
+                let board = self.boards[b];
+                let squares = board.rows() as u64 * board.cols() as u64;
+                let most = (0..self.rules.len())
+                    .map(|r| self.runs_of(span, r))
+                    .max()
+                    .unwrap_or(0);
+                let (groups, runs) = if shard.step == 1 {
+                    let groups =
+                        self.methods.len() as u64 * self.kept_before(span, self.rules.len());
+                    (groups, most)
+                } else {
+                    // a shard takes every step-th chunk: a group's runs there are at most its
+                    // share of them and two chunks more
+                    let share = most / shard.step + 2 * span.chunk_runs;
+                    (self.board_groups_bound(b, shard), most.min(share))
+                };
+                groups.saturating_mul(runs.min(squares).saturating_mul(16))
+            })
+            .fold(0u64, u64::saturating_add)
+    }
+
     /// At most how many groups the runs of `shard` touch: all of them for the whole sweep, fewer
     /// for one shard of many. The runner holds a tally for each.
     pub fn groups_touched_bound(&self, shard: &Shard) -> u64 {
@@ -254,6 +290,39 @@ fn runs_in_chunks(span: &BoardSpan, shard: &Shard, ka: u64, kb: u64, a: u64, b: 
 mod tests {
     use super::*;
     use crate::experiment::spec::Spec;
+
+    /// The dead ends' memory bound: 16 bytes a run or a square, whichever is fewer, for each group
+    /// that walks; none for searches; a shard's share and two chunks for a shard of many, and
+    /// never less than what the shard's groups can hold (their runs there, one length each).
+    #[test]
+    fn dead_ends_are_bounded_by_runs_and_squares() {
+        let plan = |methods: &str| {
+            let text = format!("name = \"t\"\nsizes = [10, 60]\nrules = [\"first\", \"random\"]\nmethods = [{methods}]\ntrials = 3");
+            Plan::new(&Spec::from_toml(&text, "t").unwrap()).unwrap()
+        };
+        let walks = plan("\"warnsdorff\"");
+        // per board: first has a run a start, random three; min with the squares
+        let whole = 16 * ((100 + 100) + (3600 + 3600));
+        assert_eq!(walks.dead_end_bytes_bound(&walks.shard(1, 1)), whole);
+        assert_eq!(
+            plan("\"backtrack\"").dead_end_bytes_bound(&walks.shard(1, 1)),
+            0
+        );
+        for count in [2, 7] {
+            for index in 1..=count {
+                let shard = walks.shard(index, count);
+                let bound = walks.dead_end_bytes_bound(&shard);
+                let runs: u64 = (0..walks.total_chunks())
+                    .filter(|&id| shard.contains(id))
+                    .map(|id| walks.chunk(id).runs())
+                    .sum();
+                assert!(
+                    bound <= whole && bound >= 16 * runs.min(whole / 16),
+                    "{index}/{count}"
+                );
+            }
+        }
+    }
 
     /// The closed-form counts of a shard's runs are those of its chunks listed one by one.
     #[test]
