@@ -72,7 +72,7 @@ struct SpecKeyArgs {
     /// "10..=50 x 10..=50" (a step as 10..=50:2), or both, separated by commas.
     #[arg(long)]
     boards: Option<String>,
-    /// all, corner, corners, sample:K, or squares ROW,COL separated by ';' (0,0;1,2).
+    /// all, corner, corners, edges (one square of each orbit of the edge squares), sample:K, or squares ROW,COL separated by ';' (0,0;1,2).
     #[arg(long)]
     starts: Option<String>,
     /// Tie-break rules separated by commas (first,roth,pohl+random; order:* is all 40,320

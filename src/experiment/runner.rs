@@ -623,20 +623,21 @@ pub fn run_planned_sweep(
     if plan.total_runs() == 0 {
         return Err(SweepError::NoRuns);
     }
+    let (shard_index, shard_count) = opts.shard.unwrap_or((1, 1));
+    let mine = plan.shard(shard_index, shard_count);
+    // before the output folder is touched: a sweep that cannot start leaves nothing behind. The
+    // disk first: its need is exact, the memory's a bound
+    if !opts.resume {
+        // a resumed sweep passed this when it started, and part of its output is there already
+        super::disk::check_disk(&opts.out, &output_size(plan, &mine, spec.file.record))?;
+    }
     check_worker_memory(spec, plan, opts)?;
-    // before the output folder is touched: a sweep that cannot start leaves nothing behind
     let threads = opts.threads.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("ktour-sweep-{i}"))
         .build()
         .map_err(|reason| SweepError::Threads { threads, reason })?;
-    let (shard_index, shard_count) = opts.shard.unwrap_or((1, 1));
-    let mine = plan.shard(shard_index, shard_count);
-    if !opts.resume {
-        // a resumed sweep passed this when it started, and part of its output is there already
-        super::disk::check_disk(&opts.out, &output_size(plan, &mine, spec.file.record))?;
-    }
     let mut dir = OutDir::open(&opts.out, spec, plan, opts.shard, opts.resume, opts.force)?;
     // the journal rows of the chunks done before, in run order (those of this shard)
     let mut resumed = dir.recover(plan)?;

@@ -84,6 +84,9 @@ pub enum StartSet {
     Corner,
     /// The four corners (fewer on thin boards).
     Corners,
+    /// One square of each orbit of the edge squares under the board's symmetries
+    /// ([`StartSet::edge_orbits`]).
+    Edges,
     /// K distinct squares drawn per board from the experiment seed.
     Sample(u32),
     /// These squares.
@@ -105,12 +108,38 @@ impl StartSet {
         v
     }
 
+    /// How many squares [`StartSet::edge_orbit`] gives on `board`: the top row's left half, and on
+    /// a board that is not square the left column's upper half below the corner too.
+    pub fn edge_orbits(board: Board) -> u64 {
+        let (rows, cols) = (board.rows() as u64, board.cols() as u64);
+        let top = cols.div_ceil(2);
+        if rows == cols {
+            top
+        } else {
+            top + rows.div_ceil(2) - 1
+        }
+    }
+
+    /// The `i`-th of the [`StartSet::edge_orbits`] squares of `board`: `(0, c)` for the first
+    /// `ceil(cols/2)`, then `(r, 0)` from `r = 1`. Every edge square is the image of exactly one of
+    /// them under a symmetry of the board (the square's eight, a rectangle's four), so the edge
+    /// orbits are walked once each.
+    pub fn edge_orbit(board: Board, i: u64) -> Square {
+        let top = (board.cols() as u64).div_ceil(2);
+        if i < top {
+            Square::new(0, i as u16)
+        } else {
+            Square::new((i - top + 1) as u16, 0)
+        }
+    }
+
     /// How many start squares this gives on `board`, without listing them.
     pub fn count_on(&self, board: Board) -> u64 {
         match self {
             StartSet::All => board.len() as u64,
             StartSet::Corner => 1,
             StartSet::Corners => StartSet::corners(board).len() as u64,
+            StartSet::Edges => StartSet::edge_orbits(board),
             StartSet::Sample(k) => (*k as u64).min(board.len() as u64),
             StartSet::List(v) => v.len() as u64,
         }
@@ -203,7 +232,7 @@ impl Spec {
         let held_starts = match &self.starts {
             StartSet::List(v) => v.len() as u64,
             StartSet::Sample(_) => self.boards.iter().map(|&b| self.starts.count_on(b)).sum(),
-            StartSet::All | StartSet::Corner | StartSet::Corners => 0,
+            StartSet::All | StartSet::Corner | StartSet::Corners | StartSet::Edges => 0,
         };
         PlanSize::count(
             &self.boards,
@@ -298,6 +327,7 @@ impl Spec {
                 "all" => StartSet::All,
                 "corner" => StartSet::Corner,
                 "corners" => StartSet::Corners,
+                "edges" => StartSet::Edges,
                 _ => match k.strip_prefix("sample:").map(str::parse::<u32>) {
                     // K distinct starts: a board with fewer squares would quietly run them all
                     Some(Ok(n)) if n > 0 => match boards.iter().find(|b| b.len() < n) {
@@ -312,7 +342,7 @@ impl Spec {
                     _ => {
                         return Err(err(
                             "starts",
-                            format!("{k:?}: expected \"all\", \"corner\", \"corners\", \"sample:K\" (K > 0) or a list of [row, col]"),
+                            format!("{k:?}: expected \"all\", \"corner\", \"corners\", \"edges\", \"sample:K\" (K > 0) or a list of [row, col]"),
                         ))
                     }
                 },
@@ -638,6 +668,51 @@ mod tests {
     #[test]
     fn default_spec_is_valid() {
         parse(DEFAULT_SPEC).unwrap();
+    }
+
+    /// `edges` takes one square of each orbit of the edge squares: every edge square is the image
+    /// of exactly one of them under the board's symmetries (eight on a square, four on a rectangle).
+    #[test]
+    fn edge_orbits_cover_the_edge_once() {
+        for (rows, cols) in [
+            (5, 5),
+            (8, 8),
+            (9, 9),
+            (5, 6),
+            (6, 9),
+            (7, 4),
+            (1, 5),
+            (3, 3),
+        ] {
+            let board = Board::new(rows, cols).unwrap();
+            let (r, c) = (rows as u16 - 1, cols as u16 - 1);
+            let images = |sq: Square| {
+                let (a, b) = (sq.row(), sq.col());
+                let mut v = vec![(a, b), (r - a, b), (a, c - b), (r - a, c - b)];
+                if rows == cols {
+                    v.extend([(b, a), (c - b, a), (b, r - a), (c - b, r - a)]);
+                }
+                v
+            };
+            let reps: Vec<Square> = (0..StartSet::edge_orbits(board))
+                .map(|i| StartSet::edge_orbit(board, i))
+                .collect();
+            assert_eq!(StartSet::Edges.count_on(board), reps.len() as u64);
+            let mut seen = std::collections::HashMap::new();
+            for (i, &sq) in reps.iter().enumerate() {
+                for image in images(sq) {
+                    if let Some(j) = seen.insert(image, i) {
+                        assert_eq!(j, i, "{rows}x{cols}: {image:?} in the orbits of two");
+                    }
+                }
+            }
+            for a in 0..=r {
+                for b in 0..=c {
+                    let edge = a == 0 || b == 0 || a == r || b == c;
+                    assert_eq!(seen.contains_key(&(a, b)), edge, "{rows}x{cols}: ({a},{b})");
+                }
+            }
+        }
     }
 
     /// A rule or sequence may be named (`NAME=RULES`): the CSV files write the name; a name is

@@ -137,7 +137,8 @@ impl<'de> Deserialize<'de> for Boards {
     }
 }
 
-/// Start squares: `"all"`, `"corner"`, `"corners"`, `"sample:K"`, or a list of `[row, col]`.
+/// Start squares: `"all"`, `"corner"`, `"corners"`, `"edges"` (one of each orbit of the edge
+/// squares), `"sample:K"`, or a list of `[row, col]`.
 /// Deserialized by hand, as [`Sizes`] is, so that a bad value is named.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]

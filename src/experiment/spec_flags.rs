@@ -268,7 +268,9 @@ fn starts_value(s: &str) -> Result<Value, String> {
             .map(square)
             .collect::<Result<_, _>>()
             .map_err(|e| {
-                format!("{e}; expected all, corner, corners, sample:K or squares like 0,0;1,2")
+                format!(
+                    "{e}; expected all, corner, corners, edges, sample:K or squares like 0,0;1,2"
+                )
             })?,
     ))
 }

@@ -20,6 +20,8 @@ pub(super) enum Starts {
     Corner,
     /// The distinct corners, row-major.
     Corners,
+    /// One square of each orbit of the edge squares.
+    Edges,
     /// The same squares on every board.
     Listed(Vec<Square>),
     /// K squares drawn per board, in board order, each list row-major.
@@ -70,6 +72,7 @@ impl Starts {
             StartSet::All => Starts::All,
             StartSet::Corner => Starts::Corner,
             StartSet::Corners => Starts::Corners,
+            StartSet::Edges => Starts::Edges,
             StartSet::List(v) => Starts::Listed(v.clone()),
             StartSet::Sample(k) => {
                 let mut lists = Vec::new();
@@ -88,6 +91,7 @@ impl Starts {
             Starts::All => board.len() as u64,
             Starts::Corner => 1,
             Starts::Corners => corners(board).1 as u64,
+            Starts::Edges => StartSet::edge_orbits(board),
             Starts::Listed(v) => v.len() as u64,
             Starts::Sampled(lists) => lists[b].len() as u64,
         }
@@ -99,6 +103,7 @@ impl Starts {
             Starts::All => board.square_at(i as u32).expect("a start on the board"),
             Starts::Corner => Square::new(0, 0),
             Starts::Corners => corners(board).0[i as usize],
+            Starts::Edges => StartSet::edge_orbit(board, i),
             Starts::Listed(v) => v[i as usize],
             Starts::Sampled(lists) => lists[b][i as usize],
         }
@@ -133,7 +138,7 @@ impl Starts {
     pub(super) fn has_corner(&self, b: usize) -> bool {
         let corner = Square::new(0, 0);
         match self {
-            Starts::All | Starts::Corner | Starts::Corners => true,
+            Starts::All | Starts::Corner | Starts::Corners | Starts::Edges => true,
             Starts::Listed(v) => v.contains(&corner),
             // row-major: the corner comes first if it is there
             Starts::Sampled(lists) => lists[b].first() == Some(&corner),
@@ -144,7 +149,7 @@ impl Starts {
     pub(super) fn bytes(&self) -> u64 {
         let square = std::mem::size_of::<Square>() as u64;
         match self {
-            Starts::All | Starts::Corner | Starts::Corners => 0,
+            Starts::All | Starts::Corner | Starts::Corners | Starts::Edges => 0,
             Starts::Listed(v) => v.capacity() as u64 * square,
             Starts::Sampled(lists) => lists
                 .iter()
