@@ -130,17 +130,39 @@ def every_start(rows, out):
     out.append("")
 
 
+def bin_dead_ends(part):
+    """PART/deadends-by-percent.csv from PART/deadends.csv (not committed where it is large):
+    per group, the dead ends by the share of the board visited, in whole percent (floor), in the
+    file's order. tests/atlas.rs bins a slice the same way."""
+    src = os.path.join(ATLAS, part, "deadends.csv")
+    if not os.path.exists(src):
+        return
+    out = []
+    with open(src, newline="") as f:
+        for r in csv.DictReader(f):
+            key = (r["rows"], r["cols"], r["rule"], r["method"], r["closed"])
+            pc = 100 * int(r["length"]) // (int(r["rows"]) * int(r["cols"]))
+            if out and out[-1][0] == key and out[-1][1] == pc:
+                out[-1][2] += int(r["count"])
+            else:
+                out.append([key, pc, int(r["count"])])
+    with open(os.path.join(ATLAS, part, "deadends-by-percent.csv"), "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["rows", "cols", "rule", "method", "closed", "percent", "count"])
+        for key, pc, n in out:
+            w.writerow([*key, pc, n])
+
+
 def dead_ends(rows, summary, out):
-    out.append("## How early each rule fails (`every-start/deadends.csv`)\n")
-    out.append("Dead ends by the share of the board visited when the walk stopped, over every start of "
-               "n = 101..200 (quartiles of the visited share, and the shortest):\n")
+    out.append("## How early each rule fails (`every-start/deadends-by-percent.csv`)\n")
+    out.append("Dead ends by the share of the board visited when the walk stopped, in whole percent, "
+               "over every start of n = 101..200 (quartiles, and the lowest):\n")
     out.append("| rule | dead ends | shortest | 25% | median | 75% |")
     out.append("|---|---|---|---|---|---|")
     per = defaultdict(list)
     for r in rows:
-        n = int(r["rows"]) * int(r["cols"])
         if int(r["rows"]) > 100:
-            per[r["rule"]].append((int(r["length"]) / n, int(r["count"])))
+            per[r["rule"]].append((int(r["percent"]) / 100, int(r["count"])))
     for rule in RULES:
         xs = sorted(per.get(rule, []))
         total = sum(c for _, c in xs)
@@ -153,8 +175,8 @@ def dead_ends(rows, summary, out):
             for v, c in xs:
                 acc += c
                 if acc >= f * total:
-                    return f"{100 * v:.1f}%"
-        out.append(f"| `{rule}` | {total:,} | {100 * xs[0][0]:.1f}% | {q(0.25)} | {q(0.5)} | {q(0.75)} |")
+                    return f"{100 * v:.0f}%"
+        out.append(f"| `{rule}` | {total:,} | {100 * xs[0][0]:.0f}% | {q(0.25)} | {q(0.5)} | {q(0.75)} |")
     # the committed counts add up to the summary's dead ends
     s = defaultdict(int)
     for r in summary:
@@ -248,6 +270,70 @@ def closed(rows, out):
     out.append("")
 
 
+LADDER = [1_000, 10_000, 100_000, 1_000_000]
+
+
+def write_ladder():
+    """repair/ladder.csv from repair/runs.csv (not committed): per rule and n, the feasible starts,
+    those pure Warnsdorff fails from (the search backtracked, or found nothing), and how many of
+    those a search of each budget repairs (found in at most that many nodes)."""
+    runs = os.path.join(ATLAS, "repair", "runs.csv")
+    m = meta("repair")
+    if not os.path.exists(runs) or m is None or m.get("status") != "complete":
+        return
+    per = defaultdict(lambda: [0, 0] + [0] * len(LADDER))
+    with open(runs, newline="") as f:
+        for r in csv.DictReader(f):
+            if r["outcome"].startswith("no-tour"):
+                continue
+            row = per[(r["rule"], int(r["rows"]))]
+            row[0] += 1
+            found = r["outcome"] == "found"
+            if found and int(r["backtracks"]) == 0:
+                continue
+            row[1] += 1
+            for i, budget in enumerate(LADDER):
+                row[2 + i] += found and int(r["nodes"]) <= budget
+    with open(os.path.join(ATLAS, "repair", "ladder.csv"), "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["rule", "n", "starts", "warnsdorff_fails"] + [f"repaired_{b}" for b in LADDER])
+        for (rule, n), row in sorted(per.items(), key=lambda kv: (RULES.index(kv[0][0]), kv[0][1])):
+            w.writerow([rule, n] + row)
+
+
+def repair(every, out):
+    path = os.path.join(ATLAS, "repair", "ladder.csv")
+    if not os.path.exists(path):
+        return
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    # a second, independent count of the failures: every-start's pure Warnsdorff summary
+    if every:
+        fails = {(r["rule"], int(r["rows"])): int(r["feasible_runs"]) - int(r["successes"]) for r in every}
+        for r in rows:
+            key = (r["rule"], int(r["n"]))
+            if key in fails and fails[key] != int(r["warnsdorff_fails"]):
+                sys.exit(f"repair: {key} fails {r['warnsdorff_fails']} times under backtracking's first "
+                         f"descent, {fails[key]} times in every-start")
+    out.append("## What backtracking buys, every start of n = 5..64 (`repair/ladder.csv`)\n")
+    out.append("The starts pure Warnsdorff fails from (its search backtracked or found nothing), and "
+               "the share of them a Warnsdorff-ordered search of each node budget repairs "
+               "(finds a tour within it). Each count of failures equals every-start's.\n")
+    ranges = [(5, 20), (21, 40), (41, 64)]
+    out.append("| rule | n | failing starts | " + " | ".join(f"repaired within {b:,}" for b in LADDER) + " |")
+    out.append("|---|---|---|" + "---|" * len(LADDER))
+    for rule in RULES:
+        rs = [r for r in rows if r["rule"] == rule]
+        if not rs:
+            continue
+        for a, b in ranges:
+            sel = [r for r in rs if a <= int(r["n"]) <= b]
+            bad = sum(int(r["warnsdorff_fails"]) for r in sel)
+            cells = [pct(sum(int(r[f"repaired_{x}"]) for r in sel), bad) for x in LADDER]
+            out.append(f"| `{rule}` | {a}..{b} | {bad:,} | " + " | ".join(cells) + " |")
+    out.append("")
+
+
 def failing_starts(out):
     """Where the failing starts of the recorded boards lie (start-maps/failures.csv.gz)."""
     path = os.path.join(ATLAS, "start-maps", "failures.csv.gz")
@@ -294,7 +380,7 @@ def costs(out):
         with open(path, newline="") as f:
             for r in csv.DictReader(f):
                 last[r["part"]] = r
-    for part in ["every-start", "corner", "sampled", "rectangles", "closed", "start-maps"]:
+    for part in ["every-start", "corner", "sampled", "rectangles", "closed", "start-maps", "repair"]:
         rows, c, m = read(part), last.get(part), meta(part)
         if rows is None or c is None:
             continue
@@ -336,13 +422,16 @@ def main():
     args = ap.parse_args()
     out = ["# The atlas's tables", "",
            "Written by `python3 scripts/atlas.py` from the CSVs beside this file; do not edit by hand.", ""]
-    parts = {p: read(p) for p in ["every-start", "corner", "sampled", "rectangles", "closed", "start-maps"]}
+    parts = {p: read(p) for p in ["every-start", "corner", "sampled", "rectangles", "closed", "start-maps", "repair"]}
     for p, rows in parts.items():
         if rows is not None:
             check_intervals(p, rows)
+    # the parts whose dead ends by length are too many to commit (every-start's: 176 MB)
+    for part in ["every-start", "rectangles", "closed", "start-maps"]:
+        bin_dead_ends(part)
     if parts["every-start"]:
         every_start(parts["every-start"], out)
-        ends = read("every-start", "deadends.csv")
+        ends = read("every-start", "deadends-by-percent.csv")
         if ends is not None:
             dead_ends(ends, parts["every-start"], out)
     if parts["corner"]:
@@ -353,6 +442,8 @@ def main():
         rectangles(parts["rectangles"], out)
     if parts["closed"]:
         closed(parts["closed"], out)
+    write_ladder()
+    repair(parts["every-start"], out)
     failing_starts(out)
     costs(out)
     with open(os.path.join(ATLAS, "tables.md"), "w") as f:

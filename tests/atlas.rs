@@ -1,6 +1,6 @@
 //! The atlas (`results/atlas/`) re-run in slices: each atlas spec, run on a few of its boards and
-//! rules, gives exactly the committed `summary.csv` and `deadends.csv` rows of those boards and
-//! rules, timing columns aside. A run's seed depends on its board, start and trial only, and a
+//! rules, gives exactly the committed `summary.csv` and `deadends.csv` (or, where that is too large
+//! to commit, `deadends-by-percent.csv`) rows of those boards and rules, timing columns aside. A run's seed depends on its board, start and trial only, and a
 //! sampled start set on its board, so a slice replays the very runs of the whole sweep.
 
 use assert_cmd::Command;
@@ -43,18 +43,51 @@ fn slice(name: &str, flags: &[&str], boards: &[(u32, u32)], rules: &[&str]) {
     let keep = |r: &str, c: &str, rule: &str| {
         boards.contains(&format!("{r}x{c}")) && rules.contains(&rule)
     };
-    for file in ["summary.csv", "deadends.csv"] {
-        let ours = rows(&tmp.path().join(file), &|_, _, _| true);
-        let theirs = rows(&committed.join(file), &keep);
-        assert!(
-            !ours.is_empty() || file == "deadends.csv",
-            "{name}: no rows"
+    let ours = rows(&tmp.path().join("summary.csv"), &|_, _, _| true);
+    assert!(!ours.is_empty(), "{name}: no rows");
+    let theirs = rows(&committed.join("summary.csv"), &keep);
+    assert_eq!(
+        ours, theirs,
+        "{name}/summary.csv: the slice differs from the committed rows"
+    );
+    // a part whose dead ends are too many to commit keeps them by whole percent of the board
+    let binned = committed.join("deadends-by-percent.csv");
+    let ours = rows(&tmp.path().join("deadends.csv"), &|_, _, _| true);
+    if binned.exists() {
+        assert_eq!(
+            by_percent(&ours),
+            rows(&binned, &keep),
+            "{name}/deadends-by-percent.csv: the slice differs from the committed rows"
         );
+    } else {
+        let theirs = rows(&committed.join("deadends.csv"), &keep);
         assert_eq!(
             ours, theirs,
-            "{name}/{file}: the slice differs from the committed rows"
+            "{name}/deadends.csv: the slice differs from the committed rows"
         );
     }
+}
+
+/// Rows of `deadends.csv` (rows, cols, rule, method, closed, length, count) by whole percent of
+/// the board visited, consecutive rows of a group and percent summed: as `scripts/atlas.py` bins.
+fn by_percent(rows: &[Vec<String>]) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = Vec::new();
+    for r in rows {
+        let squares: u64 = r[0].parse::<u64>().unwrap() * r[1].parse::<u64>().unwrap();
+        let percent = (100 * r[5].parse::<u64>().unwrap() / squares).to_string();
+        let count: u64 = r[6].parse().unwrap();
+        match out.last_mut() {
+            Some(last) if last[..5] == r[..5] && last[5] == percent => {
+                last[6] = (last[6].parse::<u64>().unwrap() + count).to_string();
+            }
+            _ => {
+                let mut row = r[..5].to_vec();
+                row.extend([percent, count.to_string()]);
+                out.push(row);
+            }
+        }
+    }
+    out
 }
 
 #[test]
@@ -133,6 +166,24 @@ fn start_maps_slice_is_committed() {
             "summary",
         ],
         &[(8, 8)],
+        &rules,
+    );
+}
+
+#[test]
+fn repair_slice_is_committed() {
+    let rules = ["first", "pohl"];
+    slice(
+        "repair",
+        &[
+            "--sizes",
+            "6,9",
+            "--rules",
+            &rules.join(","),
+            "--record",
+            "summary",
+        ],
+        &[(6, 6), (9, 9)],
         &rules,
     );
 }
