@@ -218,6 +218,25 @@ def corner(rows, out):
     out.append("")
 
 
+def edges(rows, out):
+    out.append("## From each orbit of the edge squares, n = 5..300 (`edges/`)\n")
+    out.append("One start of each orbit of the edge squares (the top row's left half), one walk each: "
+               "success pooled by range of n with its Wilson interval, the first n with a failing edge "
+               "start, and the sizes on which every edge start succeeds.\n")
+    ranges = [(5, 50), (51, 100), (101, 200), (201, 300)]
+    out.append("| rule | " + " | ".join(f"n = {a}..{b}" for a, b in ranges) + " | first n with a failure | sizes with no failure |")
+    out.append("|" + "---|" * (len(ranges) + 3))
+    for rule in RULES:
+        rs = by_rule(rows).get(rule)
+        if not rs:
+            continue
+        fails = [int(r["rows"]) for r in rs if int(r["successes"]) < int(r["feasible_runs"])]
+        clean = sum(1 for r in rs if int(r["successes"]) == int(r["feasible_runs"]))
+        out.append(f"| `{rule}` | " + " | ".join(range_cells(rs, ranges)) +
+                   f" | {min(fails) if fails else 'none'} | {clean} of {len(rs)} |")
+    out.append("")
+
+
 def sampled(rows, out):
     out.append("## 1,000 sampled starts, n = 200..2000 (`sampled/`)\n")
     out.append("Success over 1,000 seeded random starts, % with the Wilson 95% interval:\n")
@@ -380,7 +399,7 @@ def costs(out):
         with open(path, newline="") as f:
             for r in csv.DictReader(f):
                 last[r["part"]] = r
-    for part in ["every-start", "corner", "sampled", "rectangles", "closed", "start-maps", "repair"]:
+    for part in ["every-start", "corner", "sampled", "rectangles", "closed", "start-maps", "repair", "edges"]:
         rows, c, m = read(part), last.get(part), meta(part)
         if rows is None or c is None:
             continue
@@ -396,7 +415,7 @@ def costs(out):
 def figures(ktour):
     def run(*args):
         subprocess.run([ktour, *args], check=True, stdout=subprocess.DEVNULL)
-    for part in ["every-start", "corner", "sampled", "rectangles", "closed"]:
+    for part in ["every-start", "corner", "edges", "sampled", "rectangles", "closed"]:
         if read(part) is not None:
             run("plot", os.path.join(ATLAS, part, "summary.csv"), "--metric", "success",
                 "-o", os.path.join(ATLAS, f"{part}.svg"), "--png")
@@ -422,7 +441,7 @@ def main():
     args = ap.parse_args()
     out = ["# The atlas's tables", "",
            "Written by `python3 scripts/atlas.py` from the CSVs beside this file; do not edit by hand.", ""]
-    parts = {p: read(p) for p in ["every-start", "corner", "sampled", "rectangles", "closed", "start-maps", "repair"]}
+    parts = {p: read(p) for p in ["every-start", "corner", "sampled", "rectangles", "closed", "start-maps", "repair", "edges"]}
     for p, rows in parts.items():
         if rows is not None:
             check_intervals(p, rows)
@@ -436,6 +455,8 @@ def main():
             dead_ends(ends, parts["every-start"], out)
     if parts["corner"]:
         corner(parts["corner"], out)
+    if parts["edges"]:
+        edges(parts["edges"], out)
     if parts["sampled"]:
         sampled(parts["sampled"], out)
     if parts["rectangles"]:

@@ -187,3 +187,14 @@ fn repair_slice_is_committed() {
         &rules,
     );
 }
+
+#[test]
+fn edges_slice_is_committed() {
+    let rules = ["first", "roth", "gfg"];
+    slice(
+        "edges",
+        &["--sizes", "5,30,101", "--rules", &rules.join(",")],
+        &[(5, 5), (30, 30), (101, 101)],
+        &rules,
+    );
+}
