@@ -128,7 +128,7 @@ fn bench(c: &mut Criterion) {
 
 /// The C baseline, compiled into the benches' scratch folder; `None` (and a note) without a compiler.
 fn c_baseline() -> Option<PathBuf> {
-    let source = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/c/naive.c");
+    let source = concat!(env!("CARGO_MANIFEST_DIR"), "/c/naive.c");
     let binary = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("naive-c");
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
     let built = Command::new(&cc)
