@@ -90,6 +90,25 @@ def range_cells(rows, ranges):
     return cells
 
 
+def range_table(rows, ranges, out, failures=None):
+    """A row per rule: its pooled success in each range of n; with `failures` (what the rows are:
+    "boards", "sizes"), also the first n with a failing start and how many have none."""
+    extra = [] if failures is None else ["first n with a failure", f"{failures} with no failure"]
+    out.append("| rule | " + " | ".join([f"n = {a}..{b}" for a, b in ranges] + extra) + " |")
+    out.append("|" + "---|" * (len(ranges) + len(extra) + 1))
+    for rule in RULES:
+        rs = by_rule(rows).get(rule)
+        if not rs:
+            continue
+        cells = range_cells(rs, ranges)
+        if failures is not None:
+            fails = [int(r["rows"]) for r in rs if int(r["successes"]) < int(r["feasible_runs"])]
+            clean = sum(1 for r in rs if int(r["successes"]) == int(r["feasible_runs"]))
+            cells += [str(min(fails)) if fails else "none", f"{clean} of {len(rs)}"]
+        out.append(f"| `{rule}` | " + " | ".join(cells) + " |")
+    out.append("")
+
+
 def by_rule(rows):
     out = defaultdict(list)
     for r in rows:
@@ -102,19 +121,7 @@ def every_start(rows, out):
     out.append("Success over feasible starts, pooled over each range of n, with the Wilson 95% interval "
                "of the pooled count; the first n with a failing start; the share of boards on which "
                "every start succeeds. `squirrel` runs from the corner only.\n")
-    ranges = [(5, 20), (21, 50), (51, 100), (101, 150), (151, 200)]
-    head = "| rule | " + " | ".join(f"n = {a}..{b}" for a, b in ranges) + " | first n with a failure | boards with no failure |"
-    out.append(head)
-    out.append("|" + "---|" * (len(ranges) + 3))
-    for rule in RULES:
-        rs = by_rule(rows).get(rule)
-        if not rs:
-            continue
-        cells = range_cells(rs, ranges)
-        fails = [int(r["rows"]) for r in rs if int(r["successes"]) < int(r["feasible_runs"])]
-        clean = sum(1 for r in rs if int(r["successes"]) == int(r["feasible_runs"]))
-        out.append(f"| `{rule}` | " + " | ".join(cells) + f" | {min(fails) if fails else 'none'} | {clean} of {len(rs)} |")
-    out.append("")
+    range_table(rows, [(5, 20), (21, 50), (51, 100), (101, 150), (151, 200)], out, "boards")
     out.append("Closed tours: how often the open tour pure Warnsdorff finds closes (a knight's move "
                "from its last square to its first), over all runs of even n = 6..200:\n")
     out.append("| rule | runs | tours | closed | closed % of tours |")
@@ -223,18 +230,7 @@ def edges(rows, out):
     out.append("One start of each orbit of the edge squares (the top row's left half), one walk each: "
                "success pooled by range of n with its Wilson interval, the first n with a failing edge "
                "start, and the sizes on which every edge start succeeds.\n")
-    ranges = [(5, 50), (51, 100), (101, 200), (201, 300)]
-    out.append("| rule | " + " | ".join(f"n = {a}..{b}" for a, b in ranges) + " | first n with a failure | sizes with no failure |")
-    out.append("|" + "---|" * (len(ranges) + 3))
-    for rule in RULES:
-        rs = by_rule(rows).get(rule)
-        if not rs:
-            continue
-        fails = [int(r["rows"]) for r in rs if int(r["successes"]) < int(r["feasible_runs"])]
-        clean = sum(1 for r in rs if int(r["successes"]) == int(r["feasible_runs"]))
-        out.append(f"| `{rule}` | " + " | ".join(range_cells(rs, ranges)) +
-                   f" | {min(fails) if fails else 'none'} | {clean} of {len(rs)} |")
-    out.append("")
+    range_table(rows, [(5, 50), (51, 100), (101, 200), (201, 300)], out, "sizes")
 
 
 def sampled(rows, out):
@@ -277,16 +273,7 @@ def rectangles(rows, out):
 def closed(rows, out):
     out.append("## Closed tours with the start kept for last, even n = 6..100 (`closed/`)\n")
     out.append("Runs that end in a closed tour, % over every start, pooled by range of n:\n")
-    ranges = [(6, 20), (22, 50), (52, 100)]
-    out.append("| rule | " + " | ".join(f"n = {a}..{b}" for a, b in ranges) + " |")
-    out.append("|" + "---|" * (len(ranges) + 1))
-    for rule in RULES:
-        rs = by_rule(rows).get(rule)
-        if not rs:
-            continue
-        cells = range_cells(rs, ranges)
-        out.append(f"| `{rule}` | " + " | ".join(cells) + " |")
-    out.append("")
+    range_table(rows, [(6, 20), (22, 50), (52, 100)], out)
 
 
 LADDER = [1_000, 10_000, 100_000, 1_000_000]
