@@ -12,6 +12,7 @@
 
 mod chain;
 mod order;
+mod part;
 mod pohl;
 mod random;
 mod roth;
@@ -19,8 +20,9 @@ mod squirrel;
 mod table;
 
 pub(crate) use chain::split_outside_parens;
-pub use chain::{Chain, Final, Key, Keys, GFG_CYCLE, MAX_KEYS};
+pub use chain::{Chain, Keys, MAX_KEYS};
 pub use order::LabelOrder;
+pub use part::{Final, Key, GFG_CYCLE};
 pub(crate) use pohl::neighbour_degree_sum as pohl_sum;
 pub(crate) use roth::{preference_classes, Target as DistanceTarget};
 pub use squirrel::{SquirrelError, SquirrelPlan};

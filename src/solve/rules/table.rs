@@ -6,7 +6,7 @@
 //! branch in the slow twin of `reference.rs`. A rule whose shape has no fast path takes the plain
 //! loops.
 
-use super::chain::{Chain, Final, Key, GFG_CYCLE};
+use super::part::{Final, Key, GFG_CYCLE};
 use super::roth::{self, Target};
 use super::{LabelOrder, RuleError};
 use crate::board::Board;
@@ -263,11 +263,13 @@ pub(super) fn whole_name(rule: Rule) -> &'static str {
 pub(super) fn line_of(rule: Rule) -> &'static RuleEntry {
     let find = |p: &dyn Fn(&Part) -> bool| RULES.iter().find(|e| p(&e.part));
     let found = match rule {
-        Rule::Chain(Chain { keys, last }) => match keys.iter().last() {
+        Rule::Chain(chain) => match chain.keys.iter().last() {
             Some(k) => find(&|p| matches!(p, Part::Key(have) if *have == k)),
-            None => find(&|p| matches!(p, Part::Final(have) if *have == last)).or_else(|| {
-                find(&|p| matches!(p, Part::Family { take, .. } if take(last).is_some()))
-            }),
+            None => {
+                find(&|p| matches!(p, Part::Final(have) if *have == chain.last)).or_else(|| {
+                    find(&|p| matches!(p, Part::Family { take, .. } if take(chain.last).is_some()))
+                })
+            }
         },
         whole => find(&|p| matches!(p, Part::Whole(have) if *have == whole)),
     };
@@ -281,9 +283,9 @@ impl Rule {
         match self {
             Rule::RothOriginal => Kind::Distance(Target::roth_original, roth::ORIGINAL_ORDER),
             Rule::Squirrel => Kind::Squirrel,
-            Rule::Chain(Chain { keys, last }) => match (keys.single(), last) {
-                (None, Final::Order(o)) if keys.is_empty() => Kind::Fixed(o),
-                (None, Final::Random) if keys.is_empty() => Kind::Random,
+            Rule::Chain(chain) => match (chain.keys.single(), chain.last) {
+                (None, Final::Order(o)) if chain.keys.is_empty() => Kind::Fixed(o),
+                (None, Final::Random) if chain.keys.is_empty() => Kind::Random,
                 (Some(Key::Pohl), Final::Order(LabelOrder::IDENTITY)) => Kind::Pohl,
                 (Some(Key::Roth), Final::Order(o)) => Kind::Distance(Target::roth, o),
                 (Some(Key::Center), Final::Order(o)) => Kind::Distance(Target::center, o),
