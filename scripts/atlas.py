@@ -96,8 +96,9 @@ def range_table(rows, ranges, out, failures=None):
     extra = [] if failures is None else ["first n with a failure", f"{failures} with no failure"]
     out.append("| rule | " + " | ".join([f"n = {a}..{b}" for a, b in ranges] + extra) + " |")
     out.append("|" + "---|" * (len(ranges) + len(extra) + 1))
+    groups = by_rule(rows)
     for rule in RULES:
-        rs = by_rule(rows).get(rule)
+        rs = groups.get(rule)
         if not rs:
             continue
         cells = range_cells(rs, ranges)
@@ -126,8 +127,9 @@ def every_start(rows, out):
                "from its last square to its first), over all runs of even n = 6..200:\n")
     out.append("| rule | runs | tours | closed | closed % of tours |")
     out.append("|---|---|---|---|---|")
+    groups = by_rule(rows)
     for rule in RULES:
-        rs = [r for r in by_rule(rows).get(rule, []) if int(r["rows"]) % 2 == 0]
+        rs = [r for r in groups.get(rule, []) if int(r["rows"]) % 2 == 0]
         if not rs:
             continue
         runs = sum(int(r["runs"]) for r in rs)
@@ -203,8 +205,9 @@ def corner(rows, out):
                "succeeds.\n")
     out.append("| rule | failing sizes | % of 1,996 | first failure | longest run of successes | largest success | failing sizes >= 428 |")
     out.append("|---|---|---|---|---|---|---|")
+    groups = by_rule(rows)
     for rule in RULES:
-        rs = sorted(by_rule(rows).get(rule, []), key=lambda r: int(r["rows"]))
+        rs = sorted(groups.get(rule, []), key=lambda r: int(r["rows"]))
         if not rs:
             continue
         ok = {int(r["rows"]): int(r["successes"]) == int(r["feasible_runs"]) for r in rs if int(r["feasible_runs"])}
@@ -239,8 +242,9 @@ def sampled(rows, out):
     sizes = sorted({int(r["rows"]) for r in rows})
     out.append("| rule | " + " | ".join(f"{n}" for n in sizes) + " |")
     out.append("|" + "---|" * (len(sizes) + 1))
+    groups = by_rule(rows)
     for rule in RULES:
-        rs = {int(r["rows"]): r for r in by_rule(rows).get(rule, [])}
+        rs = {int(r["rows"]): r for r in groups.get(rule, [])}
         if not rs:
             continue
         cells = []

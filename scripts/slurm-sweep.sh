@@ -42,7 +42,8 @@ if [ "${1:-}" = --estimate ]; then
   [ $# -ge 3 ] || die "usage: slurm-sweep.sh --estimate SPEC K [CPUS]"
   spec=$2 k=$3 cpus=${4:-1}
   [ -f "$spec" ] || die "no such spec: $spec"
-  line=$("$ktour" sweep "$spec" --dry-run --shard "1/$k" --threads "$cpus" --out "$(mktemp -d)" | grep '^time bound:')
+  # a dry run writes nothing: the folder only says where the output would go
+  line=$("$ktour" sweep "$spec" --dry-run --shard "1/$k" --threads "$cpus" --out "${TMPDIR:-/tmp}/ktour-estimate" | grep '^time bound:')
   case $line in
     *none*) die "the spec has a search without a node budget: no time bound; set budget" ;;
   esac

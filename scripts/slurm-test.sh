@@ -119,6 +119,10 @@ submit() { # sbatch ARGS...: the job id
   sbatch --parsable --chdir="$work/jobs" --cpus-per-task=1 \
     --export=ALL,KTOUR="$ktour",OUT="$out",PROGRESS_EVERY=1 "$@" | cut -d';' -f1
 }
+submit_merge() { # DEPENDENCY LOG: the merge job of the four shards of $spec in $out; its id
+  submit --dependency="$1" --export=ALL,KTOUR="$ktour",OUT="$out",MERGE=1,K=4 \
+    --output="$work/jobs/$2-%j.log" "$sweep_script" "$spec"
+}
 wait_jobs() { # JOBID...: until none is pending or running, at most 120 s
   for _ in $(seq 600); do
     [ -z "$(squeue -h -j "$(IFS=,; echo "$*")" 2>/dev/null)" ] && return 0
@@ -159,8 +163,7 @@ record = "runs"
 EOF
 out=$work/out-small
 array=$(submit --array=1-4 --output="$work/jobs/small-%A_%a.log" "$sweep_script" "$spec")
-merge=$(submit --dependency=afterok:"$array" --export=ALL,KTOUR="$ktour",OUT="$out",MERGE=1,K=4 \
-  --output="$work/jobs/small-merge-%j.log" "$sweep_script" "$spec")
+merge=$(submit_merge afterok:"$array" small-merge)
 "$ktour" sweep "$spec" --out "$work/single-small" --no-progress >/dev/null 2>&1 || fail "the single run failed"
 wait_jobs "$array" "$merge"
 [ "$(status_of "$out/merged")" = complete ] || fail "round 1: the merge is not complete: $(cat "$work"/jobs/small-merge-*.log)"
@@ -182,8 +185,7 @@ record = "runs"
 EOF
 out=$work/out-large
 array=$(submit --array=1-4 --output="$work/jobs/large-%A_%a.log" "$sweep_script" "$spec")
-merge=$(submit --dependency=afterok:"$array" --export=ALL,KTOUR="$ktour",OUT="$out",MERGE=1,K=4 \
-  --output="$work/jobs/large-merge-%j.log" "$sweep_script" "$spec")
+merge=$(submit_merge afterok:"$array" large-merge)
 # cancel shard 2 as soon as it has finished a chunk (its journal has a line past the header)
 journal=$out/shard-2-of-4/chunks.csv
 for _ in $(seq 1200); do
@@ -201,8 +203,7 @@ reason=$(squeue -h -j "$merge" -o %r 2>/dev/null || true)
 [ -n "$reason" ] || fail "round 2: the afterok merge ran although shard 2 was cancelled"
 scancel "$merge"
 [ "$(status_of "$out/shard-2-of-4")" != complete ] || fail "round 2: shard 2 finished before it was cancelled"
-partial=$(submit --dependency=afterany:"$array" --export=ALL,KTOUR="$ktour",OUT="$out",MERGE=1,K=4 \
-  --output="$work/jobs/large-partial-%j.log" "$sweep_script" "$spec")
+partial=$(submit_merge afterany:"$array" large-partial)
 wait_jobs "$partial"
 grep -q 'shard 2 of 4 is' "$work/jobs/large-partial-$partial.log" ||
   fail "round 2: the merge with a shard unfinished did not name it: $(cat "$work/jobs/large-partial-$partial.log")"
@@ -210,8 +211,7 @@ grep -q 'shard 2 of 4 is' "$work/jobs/large-partial-$partial.log" ||
 say "round 2: a merge with shard 2 unfinished names it and is marked incomplete"
 again=$(submit --array=2 --export=ALL,KTOUR="$ktour",OUT="$out",K=4,PROGRESS_EVERY=1 \
   --output="$work/jobs/large-again-%A_%a.log" "$sweep_script" "$spec")
-merge=$(submit --dependency=afterok:"$again" --export=ALL,KTOUR="$ktour",OUT="$out",MERGE=1,K=4 \
-  --output="$work/jobs/large-merge2-%j.log" "$sweep_script" "$spec")
+merge=$(submit_merge afterok:"$again" large-merge2)
 wait_jobs "$again" "$merge"
 wait "$single" || fail "the single run failed"
 grep -q '(resuming)' "$work"/jobs/large-again-"$again"_2.log || fail "round 2: the resubmitted shard did not resume"
