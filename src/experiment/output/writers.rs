@@ -352,7 +352,7 @@ pub(super) fn same_but_timing(a: &[u8], b: &[u8]) -> bool {
 }
 
 /// Write `deadends.csv` at `path` (atomically): per group with dead ends, in plan order, a row per
-/// dead-end length. Streamed beside the groups, like the summary.
+/// dead-end length.
 pub(super) fn write_deadends(
     path: &Path,
     plan: &Plan,
@@ -362,21 +362,17 @@ pub(super) fn write_deadends(
     write_atomic_with(path, |w| {
         w.write_all(header_of::<DeadEndRow>().as_bytes())?;
         let mut out = csv::WriterBuilder::new().has_headers(false).from_writer(w);
-        let mut tallied = tallies.iter().filter(|(.., d)| !d.is_empty()).peekable();
-        for g in plan.groups() {
-            if tallied.peek().is_none() {
-                break;
-            }
-            let Some((_, _, ends)) = tallied.next_if(|(id, ..)| *id == g.id) else {
-                continue;
-            };
+        // the tallies come in group order, and only groups that ran: each group found by its number
+        for (id, _, ends) in tallies.iter().filter(|(.., d)| !d.is_empty()) {
+            let g = plan.group(id);
             let b = plan.boards()[g.board];
+            let (rule, method) = (plan.rule_name(&g).to_string(), g.method.to_string());
             for (length, count) in ends.iter() {
                 out.serialize(DeadEndRow {
                     rows: b.rows(),
                     cols: b.cols(),
-                    rule: plan.rule_name(&g).to_string(),
-                    method: g.method.to_string(),
+                    rule: rule.clone(),
+                    method: method.clone(),
                     closed,
                     length,
                     count,
