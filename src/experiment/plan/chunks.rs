@@ -6,6 +6,7 @@
 //! takes every K-th chunk; its runs are counted without listing its chunks.
 
 use super::{BoardSpan, Group, Plan};
+use crate::experiment::size::corner_only;
 
 /// A range of consecutive runs of one board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -228,15 +229,29 @@ impl Plan {
         {
             return 0;
         }
+        // the most runs a group of a rule has per start (rules that run from every start) and at
+        // the corner (corner-only rules), found once rather than per rule and board: an `order:*`
+        // sweep has 40,320 rules ([`Plan::runs_of`] is the same count for one rule)
+        let (mut per_start, mut at_corner) = (0, 0);
+        for rule in self.rules.iter() {
+            let runs = if rule.is_random() {
+                self.trials as u64
+            } else {
+                1
+            };
+            if corner_only(rule.first()) {
+                at_corner = at_corner.max(runs);
+            } else {
+                per_start = per_start.max(runs);
+            }
+        }
         (0..self.boards.len())
             .map(|b| {
                 let span = &self.spans[b];
                 let board = self.boards[b];
                 let squares = board.rows() as u64 * board.cols() as u64;
-                let most = (0..self.rules.len())
-                    .map(|r| self.runs_of(span, r))
-                    .max()
-                    .unwrap_or(0);
+                let corner = if span.corner { at_corner } else { 0 };
+                let most = (span.starts * per_start).max(corner);
                 let (groups, runs) = if shard.step == 1 {
                     let groups =
                         self.methods.len() as u64 * self.kept_before(span, self.rules.len());
