@@ -7,7 +7,7 @@
 //! and `n in {4,6,8}`. Start squares: every move changes colour, so on a board with an odd number of
 //! squares an open tour starts on the corners' colour. See `docs/REFERENCE.md`.
 
-use crate::board::{Board, Closure, Square};
+use crate::board::{Board, Closure, Leaper, Shape, Square};
 
 /// Why no tour exists. The message cites the theorem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -35,8 +35,177 @@ pub enum NoTour {
         /// The requested start.
         start: Square,
     },
+    /// A board with holes or another leaper that fails a necessary condition ([`shape_obstruction`]).
+    #[error("no {closure} tour on {board}{} walked by the ({leaper})-leaper: {why}", if *.holes > 0 { format!(" with {holes} holes") } else { String::new() })]
+    Shape {
+        /// The rectangle.
+        board: Board,
+        /// How many of its squares are holes.
+        holes: u32,
+        /// The leaper.
+        leaper: Leaper,
+        /// Open or closed.
+        closure: Closure,
+        /// The condition it fails.
+        why: Obstruction,
+    },
 }
 
+/// A necessary condition for a tour that a shape fails ([`shape_obstruction`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Obstruction {
+    /// One square and a closed tour asked.
+    #[error("one square has no cycle")]
+    OneSquare,
+    /// Two squares and a closed tour asked.
+    #[error("a cycle needs three squares")]
+    TwoSquares,
+    /// No path joins two squares.
+    #[error("no path joins {0} and {1}{}", if *.2 { " (the leaper keeps to part of the board: a + b even, or a and b with a common factor)" } else { "" })]
+    Disconnected(Square, Square, bool),
+    /// A square with one move, and a closed tour asked.
+    #[error("square {0} has one move, and a cycle enters and leaves each square")]
+    OneMoveSquare(Square),
+    /// More than two squares with one move.
+    #[error("{0} squares have one move ({1}, {2}, {3}...), and a path has two ends")]
+    ManyEnds(u32, Square, Square, Square),
+    /// Two squares with one move, and a start that is neither.
+    #[error("{0} and {1} have one move each, so they are the ends, and the start {2} is neither")]
+    StartNotAnEnd(Square, Square, Square),
+    /// Colours unequal, and a closed tour asked.
+    #[error("its moves change colour, so a cycle needs as many squares of each colour, and it has {0} and {1}")]
+    ColoursUnequal(u32, u32),
+    /// Colours more than one apart.
+    #[error("its moves change colour, so a path's colours differ by at most one square, and it has {0} and {1}")]
+    ColoursApart(u32, u32),
+    /// A start off the majority colour.
+    #[error("its moves change colour and one colour has one square more, so a tour starts on that colour, which {0} is not")]
+    StartColour(Square),
+}
+
+/// What the theorems say of a shape ([`shape_tour_from`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShapeAnswer {
+    /// A tour exists: a whole board walked by the knight, by the theorems above (or the one-square
+    /// open tour).
+    Yes,
+    /// No condition below rules a tour out; only a search can tell.
+    Unknown,
+}
+
+/// Whether `shape` has a tour (from `start`, if given): the theorems above for a whole board walked
+/// by the knight; for holes or another leaper, the necessary conditions of [`shape_obstruction`],
+/// and otherwise [`ShapeAnswer::Unknown`].
+pub fn shape_tour_from(
+    shape: &Shape,
+    start: Option<Square>,
+    closure: Closure,
+) -> Result<ShapeAnswer, NoTour> {
+    if shape.is_full_knight() {
+        let board = shape.board();
+        return match start {
+            Some(s) => tour_from(board, s, closure),
+            None => tour(board, closure),
+        }
+        .map(|()| ShapeAnswer::Yes);
+    }
+    if let Some(why) = shape_obstruction(shape, start, closure) {
+        return Err(NoTour::Shape {
+            board: shape.board(),
+            holes: shape.board().len() - shape.len(),
+            leaper: shape.leaper(),
+            closure,
+            why,
+        });
+    }
+    Ok(if shape.len() == 1 && !closure.is_closed() {
+        ShapeAnswer::Yes
+    } else {
+        ShapeAnswer::Unknown
+    })
+}
+
+/// The first necessary condition for a tour (from `start`, if given) that `shape` fails; `None`
+/// when it passes them all. The conditions hold on any graph: a tour needs a connected graph; a
+/// closed tour needs three squares and two moves at every square; an open tour has two ends, so at
+/// most two squares of one move, and a start among them when there are two; a leaper whose moves
+/// change colour (`a + b` odd) alternates colours, so a closed tour needs as many squares of each
+/// colour and an open one at most one more of one colour, on which it then starts.
+pub fn shape_obstruction(
+    shape: &Shape,
+    start: Option<Square>,
+    closure: Closure,
+) -> Option<Obstruction> {
+    let n = shape.len() as usize;
+    if n == 1 {
+        return closure.is_closed().then_some(Obstruction::OneSquare);
+    }
+    if closure.is_closed() && n < 3 {
+        return Some(Obstruction::TwoSquares);
+    }
+    let board = shape.board();
+    let degree = |sq: Square| shape.neighbours(sq).count();
+    // connected: a walk from one square reaches every other
+    let first = shape.squares().next().expect("a shape keeps a square");
+    let mut reached = vec![false; board.len() as usize];
+    reached[board.index(first) as usize] = true;
+    let (mut stack, mut count) = (vec![first], 1usize);
+    while let Some(sq) = stack.pop() {
+        for (_, m) in shape.neighbours(sq) {
+            if !std::mem::replace(&mut reached[board.index(m) as usize], true) {
+                count += 1;
+                stack.push(m);
+            }
+        }
+    }
+    if count < n {
+        let apart = shape
+            .squares()
+            .find(|&s| !reached[board.index(s) as usize])
+            .expect("an unreached square");
+        let sublattice = !shape.leaper().is_free();
+        return Some(Obstruction::Disconnected(first, apart, sublattice));
+    }
+    let ends: Vec<Square> = shape.squares().filter(|&s| degree(s) == 1).collect();
+    if closure.is_closed() {
+        if let Some(&s) = ends.first() {
+            return Some(Obstruction::OneMoveSquare(s));
+        }
+    } else {
+        if ends.len() > 2 {
+            return Some(Obstruction::ManyEnds(
+                ends.len() as u32,
+                ends[0],
+                ends[1],
+                ends[2],
+            ));
+        }
+        if let (Some(s), 2) = (start, ends.len()) {
+            if !ends.contains(&s) {
+                return Some(Obstruction::StartNotAnEnd(ends[0], ends[1], s));
+            }
+        }
+    }
+    if shape.leaper().changes_colour() {
+        let light = shape
+            .squares()
+            .filter(|&s| Board::is_corner_colour(s))
+            .count() as u32;
+        let dark = n as u32 - light;
+        if closure.is_closed() && light != dark {
+            return Some(Obstruction::ColoursUnequal(light, dark));
+        }
+        if light.abs_diff(dark) > 1 {
+            return Some(Obstruction::ColoursApart(light, dark));
+        }
+        if let Some(s) = start.filter(|_| !closure.is_closed() && light != dark) {
+            if Board::is_corner_colour(s) != (light > dark) {
+                return Some(Obstruction::StartColour(s));
+            }
+        }
+    }
+    None
+}
 fn sorted_sides(board: Board) -> (u32, u32) {
     let (r, c) = (board.rows(), board.cols());
     (r.min(c), r.max(c))

@@ -1,8 +1,8 @@
 //! The independent tour verifier: checks a sequence of squares against the definition of a knight's tour
-//! and nothing else. It shares no code with the search engine on purpose; every tour that any solver
+//! (or, on any board, of a tour of its squares by its leaper's moves) and nothing else. It shares no code with the search engine on purpose; every tour that any solver
 //! returns in the tests goes through here.
 
-use crate::board::{is_knight_move, Board, Square};
+use crate::board::{Board, Shape, Square};
 
 /// What a valid tour turned out to be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +59,28 @@ pub enum VerifyError {
         /// This square.
         to: Square,
     },
+    /// Two consecutive squares that are not one move of the shape's `(a, b)` leaper apart.
+    #[error("step {step}: {from} -> {to} is not a ({a},{b})-leaper move")]
+    NotLeaperMove {
+        /// Position of `to`.
+        step: usize,
+        /// Previous square.
+        from: Square,
+        /// This square.
+        to: Square,
+        /// The leap's short side.
+        a: u32,
+        /// The leap's long side.
+        b: u32,
+    },
+    /// A hole of the shape.
+    #[error("step {step}: square {square} is a hole")]
+    Hole {
+        /// Position in the sequence.
+        step: usize,
+        /// The hole.
+        square: Square,
+    },
     /// A valid path that does not cover the board.
     #[error("short: the path visits {visited} of {total} squares")]
     Short {
@@ -67,10 +89,8 @@ pub enum VerifyError {
         /// Squares on the board.
         total: u64,
     },
-    /// A closed tour was claimed but the ends are not a knight move apart.
-    #[error(
-        "claimed closed, but the last square {last} is not a knight move from the first {first}"
-    )]
+    /// A closed tour was claimed but the ends are not a move apart.
+    #[error("claimed closed, but the last square {last} is not a move from the first {first}")]
     NotClosed {
         /// First square.
         first: Square,
@@ -96,17 +116,50 @@ pub struct PathCheck {
     seen: bitvec::vec::BitVec,
     len: usize,
     ends: Option<(Square, Square)>,
+    /// The leap `(a, b)`: `(1, 2)` for the knight.
+    leap: (u32, u32),
+    /// The holes of a shape, by row-major index; empty when there are none.
+    holes: bitvec::vec::BitVec,
+    /// The squares a tour covers.
+    total: u64,
 }
 
 impl PathCheck {
-    /// A check of a path on `board`, before its first square. Allocates a bit per square.
+    /// A check of a knight's path on `board`, before its first square. Allocates a bit per square.
     pub fn new(board: Board) -> Self {
         PathCheck {
             board,
             seen: bitvec::bitvec![0; board.len() as usize],
             len: 0,
             ends: None,
+            leap: (1, 2),
+            holes: bitvec::vec::BitVec::new(),
+            total: board.len() as u64,
         }
+    }
+
+    /// A check of a path on `shape`: its leaper's moves, its holes never entered. The check reads
+    /// the shape's description only (its leap, its holes), never its move lists.
+    pub fn on_shape(shape: &Shape) -> Self {
+        let board = shape.board();
+        let mut check = PathCheck::new(board);
+        check.leap = (shape.leaper().a(), shape.leaper().b());
+        if shape.has_holes() {
+            check.holes = bitvec::bitvec![0; board.len() as usize];
+            for h in shape.holes() {
+                check.holes.set(board.index(h) as usize, true);
+            }
+        }
+        check.total = shape.len() as u64;
+        check
+    }
+
+    /// Whether `a` to `b` is one leap: `(a, b)` squares apart along the two axes, in either order.
+    fn leaps(&self, a: Square, b: Square) -> bool {
+        let dr = (a.row() as i64 - b.row() as i64).unsigned_abs() as u32;
+        let dc = (a.col() as i64 - b.col() as i64).unsigned_abs() as u32;
+        let (x, y) = self.leap;
+        (dr, dc) == (x, y) || (dr, dc) == (y, x)
     }
 
     /// The path's next square: on the board, not visited before, a knight move from the last. A
@@ -120,6 +173,13 @@ impl PathCheck {
                 board,
             });
         }
+        if self
+            .holes
+            .get(board.index(square) as usize)
+            .is_some_and(|h| *h)
+        {
+            return Err(VerifyError::Hole { step, square });
+        }
         if self.seen.replace(board.index(square) as usize, true) {
             return Err(VerifyError::Repeat {
                 step,
@@ -128,11 +188,21 @@ impl PathCheck {
             });
         }
         let first = match self.ends {
-            Some((_, last)) if !is_knight_move(last, square) => {
-                return Err(VerifyError::NotKnightMove {
-                    step,
-                    from: last,
-                    to: square,
+            Some((_, last)) if !self.leaps(last, square) => {
+                return Err(if self.leap == (1, 2) {
+                    VerifyError::NotKnightMove {
+                        step,
+                        from: last,
+                        to: square,
+                    }
+                } else {
+                    VerifyError::NotLeaperMove {
+                        step,
+                        from: last,
+                        to: square,
+                        a: self.leap.0,
+                        b: self.leap.1,
+                    }
                 })
             }
             Some((first, _)) => first,
@@ -158,13 +228,13 @@ impl PathCheck {
         let Some((first, last)) = self.ends else {
             return Err(VerifyError::Empty);
         };
-        if self.len as u64 != self.board.len() as u64 {
+        if self.len as u64 != self.total {
             return Err(VerifyError::Short {
                 visited: self.len,
-                total: self.board.len() as u64,
+                total: self.total,
             });
         }
-        Ok(if self.len > 2 && is_knight_move(first, last) {
+        Ok(if self.len > 2 && self.leaps(first, last) {
             TourKind::Closed
         } else {
             TourKind::Open
@@ -228,12 +298,11 @@ impl VerifyError {
     }
 }
 
-/// `squares` through a [`PathCheck`], a repeat given the step of its first visit.
-fn check_path(board: Board, squares: &[Square]) -> Result<PathCheck, VerifyError> {
+/// `squares` through `check`, a repeat given the step of its first visit.
+fn check_path(mut check: PathCheck, squares: &[Square]) -> Result<PathCheck, VerifyError> {
     if squares.is_empty() {
         return Err(VerifyError::Empty);
     }
-    let mut check = PathCheck::new(board);
     for &square in squares {
         check.push(square).map_err(|e| match e {
             VerifyError::Repeat { step, square, .. } => VerifyError::Repeat {
@@ -250,12 +319,22 @@ fn check_path(board: Board, squares: &[Square]) -> Result<PathCheck, VerifyError
 /// Check that `squares` is a knight path on `board`: on the board, no repeats, knight moves between
 /// consecutive squares. A partial path (not covering the board) is fine here.
 pub fn verify_path(board: Board, squares: &[Square]) -> Result<(), VerifyError> {
-    check_path(board, squares).map(drop)
+    check_path(PathCheck::new(board), squares).map(drop)
 }
 
 /// Check that `squares` is a knight's tour of `board` and say whether it is open or closed.
 pub fn verify_tour(board: Board, squares: &[Square]) -> Result<TourKind, VerifyError> {
-    check_path(board, squares)?.finish()
+    check_path(PathCheck::new(board), squares)?.finish()
+}
+
+/// [`verify_path`] on a shape: its holes, its leaper.
+pub fn verify_path_on(shape: &Shape, squares: &[Square]) -> Result<(), VerifyError> {
+    check_path(PathCheck::on_shape(shape), squares).map(drop)
+}
+
+/// [`verify_tour`] on a shape: every square but the holes once, by its leaper's moves.
+pub fn verify_tour_on(shape: &Shape, squares: &[Square]) -> Result<TourKind, VerifyError> {
+    check_path(PathCheck::on_shape(shape), squares)?.finish()
 }
 
 /// Check a tour that claims to be closed.
@@ -272,6 +351,7 @@ pub fn verify_closed_tour(board: Board, squares: &[Square]) -> Result<(), Verify
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::is_knight_move;
 
     fn sq(r: u16, c: u16) -> Square {
         Square::new(r, c)
@@ -288,6 +368,44 @@ mod tests {
             }
         }
         v
+    }
+
+    #[test]
+    fn on_a_shape_holes_and_the_leap_are_checked() {
+        let shape = Shape::from_mask("...\n.#.\n...", crate::board::Leaper::KNIGHT).unwrap();
+        // the ring of eight squares around the hole, by knight moves
+        let ring = [
+            (0, 0),
+            (1, 2),
+            (2, 0),
+            (0, 1),
+            (2, 2),
+            (1, 0),
+            (0, 2),
+            (2, 1),
+        ];
+        let tour: Vec<Square> = ring.iter().map(|&(r, c)| sq(r, c)).collect();
+        assert_eq!(verify_tour_on(&shape, &tour), Ok(TourKind::Closed));
+        let mut through = tour.clone();
+        through.push(sq(1, 1));
+        assert!(matches!(
+            verify_tour_on(&shape, &through),
+            Err(VerifyError::Hole { step: 8, .. })
+        ));
+        assert!(matches!(
+            verify_tour_on(&shape, &tour[..7]),
+            Err(VerifyError::Short {
+                visited: 7,
+                total: 8
+            })
+        ));
+        let zebra = Shape::full(Board::new(3, 4).unwrap())
+            .with_leaper(crate::board::Leaper::new(2, 3).unwrap());
+        assert_eq!(verify_path_on(&zebra, &[sq(0, 0), sq(2, 3)]), Ok(()));
+        assert!(matches!(
+            verify_path_on(&zebra, &[sq(0, 0), sq(1, 2)]),
+            Err(VerifyError::NotLeaperMove { a: 2, b: 3, .. })
+        ));
     }
 
     #[test]

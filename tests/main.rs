@@ -16,6 +16,7 @@ mod fast_paths;
 mod render;
 mod restarts;
 mod rules;
+mod shapes;
 mod solve;
 mod startmap;
 mod sweep;

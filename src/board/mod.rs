@@ -5,9 +5,11 @@
 //! right one".
 
 mod layout;
+mod shape;
 mod square;
 
 pub use layout::{Layout, BORDER};
+pub use shape::{Leaper, Shape, ShapeError, MAX_LEAP};
 pub use square::Square;
 
 use serde::{Deserialize, Serialize};

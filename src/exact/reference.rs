@@ -79,8 +79,14 @@ struct Recursion<'a> {
 impl Recursion<'_> {
     fn walk(&mut self, seen: &mut Vec<bool>, path: &mut Vec<Square>, weight: BigRational) {
         let cur = *path.last().expect("the start");
-        let keep =
-            candidates_after_keys(self.board, seen, cur, self.rule, self.start, self.closing);
+        let keep = candidates_after_keys(
+            &self.board.into(),
+            seen,
+            cur,
+            self.rule,
+            self.start,
+            self.closing,
+        );
         if keep.is_empty() {
             self.out[(self.outcome_of)(path)] += weight;
             return;

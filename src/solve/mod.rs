@@ -29,6 +29,7 @@ pub mod reference;
 pub mod restart;
 pub mod rotate;
 pub mod rules;
+pub mod shaped;
 mod trace;
 mod walk;
 pub mod warnsdorff;
@@ -39,7 +40,7 @@ pub use rules::{Rule, RuleError, TieBreaker};
 pub use trace::{trace, Trace, TraceEvent};
 
 use crate::board::Closure;
-use crate::board::{Board, Layout, Square};
+use crate::board::{Board, Layout, Leaper, Shape, Square};
 use crate::exists::{self, NoTour};
 use crate::state::SearchState;
 use std::fmt;
@@ -325,6 +326,22 @@ pub enum SolveError {
         /// The start.
         start: Square,
     },
+    /// A request on another board than the mask's.
+    #[error("the mask is {mask}, the run asks for {board}")]
+    BoardNotMask {
+        /// The run's board.
+        board: Board,
+        /// The mask's.
+        mask: Board,
+    },
+    /// The start square is a hole, or off the board.
+    #[error("start {start} is not a square of {shape}")]
+    StartOffShape {
+        /// The shape, as printed.
+        shape: String,
+        /// The start.
+        start: Square,
+    },
     /// The rule does not apply here.
     #[error(transparent)]
     Rule(#[from] RuleError),
@@ -376,6 +393,12 @@ pub struct Solver {
     rotations: u64,
     /// Told after every rotation of a `rotate` run.
     rotate_progress: Option<rotate::RotateProgress>,
+    /// The leaper and the mask runs are on ([`Solver::set_shape`]).
+    leaper: Leaper,
+    mask: Option<Shape>,
+    /// The search on any board, and whether it made the last run.
+    shaped: shaped::Engine,
+    last_shaped: bool,
 }
 
 impl Default for Solver {
@@ -400,6 +423,33 @@ impl Solver {
             walk_memory: DEFAULT_LANE_MEMORY,
             rotations: rotate::DEFAULT_ROTATIONS,
             rotate_progress: None,
+            leaper: Leaper::KNIGHT,
+            mask: None,
+            shaped: shaped::Engine::default(),
+            last_shaped: false,
+        }
+    }
+
+    /// Run on boards walked by `leaper` and, with a `mask`, on its squares only (requests must then
+    /// name its board). Runs that are not on a whole board walked by the knight take the search on
+    /// any board ([`shaped`]); the default is the knight on whole boards.
+    pub fn set_shape(&mut self, leaper: Leaper, mask: Option<Shape>) {
+        self.leaper = leaper;
+        self.mask = mask.map(|m| m.with_leaper(leaper));
+    }
+
+    /// The shape a run on `board` is on, when it is not the whole board walked by the knight.
+    fn shape_for(&self, board: Board) -> Result<Option<Shape>, SolveError> {
+        match &self.mask {
+            Some(m) if m.board() != board => Err(SolveError::BoardNotMask {
+                board,
+                mask: m.board(),
+            }),
+            Some(m) => Ok((!m.is_full_knight()).then(|| m.clone())),
+            None if self.leaper != Leaper::KNIGHT => {
+                Ok(Some(Shape::full(board).with_leaper(self.leaper)))
+            }
+            None => Ok(None),
         }
     }
 
@@ -466,7 +516,12 @@ impl Solver {
         let mut i = 0;
         while i < reqs.len() {
             let r = reqs[i];
-            if r.method != Method::Warnsdorff || self.plain || r.closing != Closing::Check {
+            let other_shape = self.leaper != Leaper::KNIGHT || self.mask.is_some();
+            if r.method != Method::Warnsdorff
+                || self.plain
+                || r.closing != Closing::Check
+                || other_shape
+            {
                 out.push(self.run(&r)?);
                 i += 1;
                 continue;
@@ -507,6 +562,9 @@ impl Solver {
 
     /// The path of the last run.
     pub fn path(&self) -> Vec<Square> {
+        if self.last_shaped {
+            return self.shaped.path();
+        }
         self.state.path_squares()
     }
 
@@ -541,6 +599,13 @@ impl Solver {
                 board,
                 start: req.start,
             });
+        }
+        self.last_shaped = false;
+        if let Some(shape) = self.shape_for(board)? {
+            self.shaped.set_shape(&shape);
+            self.orderings = None;
+            self.last_shaped = true;
+            return self.shaped.run(req);
         }
         req.check()?;
         self.check_memory(board, req.method)?;

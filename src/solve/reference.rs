@@ -1,30 +1,30 @@
 //! Slow, obviously correct twins of the fast solvers, kept beside them for cross-checks in tests
 //! (the rust-csv habit): a plain `Vec<bool>` board, degrees recounted from scratch at every step, rules
-//! evaluated directly from their definitions in `docs/REFERENCE.md`, and recursive searches.
+//! evaluated directly from their definitions in `docs/REFERENCE.md`, and recursive searches. They take
+//! any [`Shape`] (a [`Board`] is the whole board walked by the knight), so they are the twins of the
+//! search on any board (`solve::shaped`) too; moves come from [`Shape::neighbours`] alone.
 
 use super::rules::{Final, Key, LabelOrder, SquirrelPlan};
 use super::{Closing, Impossibility, Outcome, Rule};
 use crate::board::Closure;
-use crate::board::{Board, Layout, Square, KNIGHT_DELTAS};
+use crate::board::{Layout, Shape, Square, KNIGHT_DELTAS};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-fn free_neighbours(board: Board, seen: &[bool], sq: Square) -> Vec<(usize, Square)> {
-    KNIGHT_DELTAS
-        .iter()
-        .enumerate()
-        .filter_map(|(k, &(dr, dc))| sq.try_offset(dr, dc, board).map(|n| (k, n)))
-        .filter(|&(_, n)| !seen[board.index(n) as usize])
+fn free_neighbours(shape: &Shape, seen: &[bool], sq: Square) -> Vec<(usize, Square)> {
+    shape
+        .neighbours(sq)
+        .filter(|&(_, n)| !seen[shape.board().index(n) as usize])
         .collect()
 }
 
-fn degree(board: Board, seen: &[bool], sq: Square) -> usize {
-    free_neighbours(board, seen, sq).len()
+fn degree(shape: &Shape, seen: &[bool], sq: Square) -> usize {
+    free_neighbours(shape, seen, sq).len()
 }
 
 /// Pure Warnsdorff from `start` by the definitions; returns the path (a tour if it has every square).
-pub fn warnsdorff(board: Board, start: Square, rule: Rule, seed: u64) -> Vec<Square> {
-    warnsdorff_closing(board, start, rule, seed, Closing::Check)
+pub fn warnsdorff(shape: impl Into<Shape>, start: Square, rule: Rule, seed: u64) -> Vec<Square> {
+    warnsdorff_closing(shape, start, rule, seed, Closing::Check)
 }
 
 /// [`warnsdorff`] for a closed walk that closes by `closing`: with [`Closing::StartLast`] the start
@@ -32,12 +32,14 @@ pub fn warnsdorff(board: Board, start: Square, rule: Rule, seed: u64) -> Vec<Squ
 /// it is entered) though it is never a candidate; the walk is a closed tour when it covers the board
 /// and its last square is next to the start.
 pub fn warnsdorff_closing(
-    board: Board,
+    shape: impl Into<Shape>,
     start: Square,
     rule: Rule,
     seed: u64,
     closing: Closing,
 ) -> Vec<Square> {
+    let shape = &shape.into();
+    let board = shape.board();
     let mut seen = vec![false; board.len() as usize];
     let mut path = vec![start];
     seen[board.index(start) as usize] = true;
@@ -51,7 +53,7 @@ pub fn warnsdorff_closing(
         if let Some(plan) = &mut squirrel {
             plan.arrive(layout.pad(cur));
         }
-        let keep = candidates_after_keys(board, &seen, cur, rule, start, closing);
+        let keep = candidates_after_keys(shape, &seen, cur, rule, start, closing);
         if keep.is_empty() {
             return path;
         }
@@ -84,30 +86,29 @@ pub fn warnsdorff_closing(
 /// every degree under [`Closing::StartLast`]), then each of `rule`'s keys keeping its best in
 /// turn. Empty at a dead end. The final tie-break decides among them.
 pub(crate) fn candidates_after_keys(
-    board: Board,
+    shape: &Shape,
     seen: &[bool],
     cur: Square,
     rule: Rule,
     start: Square,
     closing: Closing,
 ) -> Vec<(usize, Square)> {
-    let kept =
-        |sq: Square| closing == Closing::StartLast && crate::board::is_knight_move(sq, start);
+    let kept = |sq: Square| closing == Closing::StartLast && shape.is_move(sq, start);
     // the degree a walk reads: free neighbours, and the start kept for last
     let degree =
-        |board: Board, seen: &[bool], sq: Square| degree(board, seen, sq) + usize::from(kept(sq));
-    let cands = free_neighbours(board, seen, cur);
-    let Some(min) = cands.iter().map(|&(_, c)| degree(board, seen, c)).min() else {
+        |shape: &Shape, seen: &[bool], sq: Square| degree(shape, seen, sq) + usize::from(kept(sq));
+    let cands = free_neighbours(shape, seen, cur);
+    let Some(min) = cands.iter().map(|&(_, c)| degree(shape, seen, c)).min() else {
         return Vec::new();
     };
     // tied candidates in label order 1..8
     let mut keep: Vec<(usize, Square)> = cands
         .into_iter()
-        .filter(|&(_, c)| degree(board, seen, c) == min)
+        .filter(|&(_, c)| degree(shape, seen, c) == min)
         .collect();
     // each key keeps its best candidates, in turn
     for key in tie_keys(rule) {
-        let value = |c: Square| key_value(key, board, seen, c, &degree);
+        let value = |c: Square| key_value(key, shape, seen, c, &degree);
         let best = keep
             .iter()
             .map(|&(_, c)| value(c))
@@ -134,27 +135,32 @@ fn shuffle_draw(rule: Rule, rng: &mut Xoshiro256PlusPlus) -> Option<LabelOrder> 
 
 /// The first tour from `start` in label order by plain recursion (closed if asked), or `None`.
 /// Recursion depth = squares: small boards only.
-pub fn first_tour_recursive(board: Board, start: Square, closure: Closure) -> Option<Vec<Square>> {
-    fn go(board: Board, seen: &mut Vec<bool>, path: &mut Vec<Square>, closure: Closure) -> bool {
-        if path.len() == board.len() as usize {
-            return !closure.is_closed() || crate::board::is_closed_tour(path);
+pub fn first_tour_recursive(
+    shape: impl Into<Shape>,
+    start: Square,
+    closure: Closure,
+) -> Option<Vec<Square>> {
+    fn go(shape: &Shape, seen: &mut Vec<bool>, path: &mut Vec<Square>, closure: Closure) -> bool {
+        if path.len() == shape.len() as usize {
+            return !closure.is_closed() || shape.closes(path);
         }
         let cur = *path.last().unwrap();
-        for (_, n) in free_neighbours(board, seen, cur) {
-            seen[board.index(n) as usize] = true;
+        for (_, n) in free_neighbours(shape, seen, cur) {
+            seen[shape.board().index(n) as usize] = true;
             path.push(n);
-            if go(board, seen, path, closure) {
+            if go(shape, seen, path, closure) {
                 return true;
             }
             path.pop();
-            seen[board.index(n) as usize] = false;
+            seen[shape.board().index(n) as usize] = false;
         }
         false
     }
-    let mut seen = vec![false; board.len() as usize];
-    seen[board.index(start) as usize] = true;
+    let shape = &shape.into();
+    let mut seen = vec![false; shape.board().len() as usize];
+    seen[shape.board().index(start) as usize] = true;
     let mut path = vec![start];
-    go(board, &mut seen, &mut path, closure).then_some(path)
+    go(shape, &mut seen, &mut path, closure).then_some(path)
 }
 
 /// `naive` by plain recursion, from the definitions: the free neighbours of a square in the label
@@ -167,7 +173,7 @@ pub fn first_tour_recursive(board: Board, start: Square, closure: Closure) -> Op
 /// tour when found) and the squares entered, the start included. Recursion depth = squares: small
 /// boards only.
 pub fn naive_recursive(
-    board: Board,
+    shape: impl Into<Shape>,
     start: Square,
     order: LabelOrder,
     closure: Closure,
@@ -179,7 +185,7 @@ pub fn naive_recursive(
         Exhausted,
     }
     struct Search {
-        board: Board,
+        shape: Shape,
         order: LabelOrder,
         closure: Closure,
         budget: u64,
@@ -191,7 +197,7 @@ pub fn naive_recursive(
     impl Search {
         fn go(&mut self) -> End {
             let here = *self.path.last().expect("the start");
-            let free = free_neighbours(self.board, &self.seen, here);
+            let free = free_neighbours(&self.shape, &self.seen, here);
             let order = *self.order.labels();
             for label in order {
                 let Some(&(_, c)) = free.iter().find(|&&(k, _)| k == label as usize) else {
@@ -200,16 +206,16 @@ pub fn naive_recursive(
                 if self.budget != 0 && self.nodes >= self.budget {
                     return End::Budget;
                 }
-                self.seen[self.board.index(c) as usize] = true;
+                self.seen[self.shape.board().index(c) as usize] = true;
                 self.path.push(c);
                 self.nodes += 1;
-                let dead = if self.path.len() == self.board.len() as usize {
-                    if !self.closure.is_closed() || crate::board::is_closed_tour(&self.path) {
+                let dead = if self.path.len() == self.shape.len() as usize {
+                    if !self.closure.is_closed() || self.shape.closes(&self.path) {
                         return End::Found;
                     }
                     true
                 } else {
-                    self.closure.is_closed() && degree(self.board, &self.seen, self.start) == 0
+                    self.closure.is_closed() && degree(&self.shape, &self.seen, self.start) == 0
                 };
                 if !dead {
                     match self.go() {
@@ -218,13 +224,16 @@ pub fn naive_recursive(
                     }
                 }
                 self.path.pop();
-                self.seen[self.board.index(c) as usize] = false;
+                self.seen[self.shape.board().index(c) as usize] = false;
             }
             End::Exhausted
         }
     }
+    let shape = shape.into();
+    let board = shape.board();
+    let squares = shape.len();
     let mut search = Search {
-        board,
+        shape,
         order,
         closure,
         budget,
@@ -234,7 +243,7 @@ pub fn naive_recursive(
         nodes: 1,
     };
     search.seen[board.index(start) as usize] = true;
-    let end = match board.len() {
+    let end = match squares {
         // the trivial tour; a closed tour needs a cycle
         1 if !closure.is_closed() => End::Found,
         1 => End::Exhausted,
@@ -309,20 +318,20 @@ fn tie_keys(rule: Rule) -> Vec<TwinKey> {
 /// A key's value for candidate `c`, by its definition (smaller preferred).
 fn key_value(
     key: TwinKey,
-    board: Board,
+    shape: &Shape,
     seen: &[bool],
     c: Square,
-    degree: &dyn Fn(Board, &[bool], Square) -> usize,
+    degree: &dyn Fn(&Shape, &[bool], Square) -> usize,
 ) -> f64 {
-    let (rows, cols) = (board.rows() as f64, board.cols() as f64);
+    let (rows, cols) = (shape.board().rows() as f64, shape.board().cols() as f64);
     // Exact comparisons of Euclidean distances: squared distances of half-integer points are exact
     // in f64 (small integers / 4).
     let dist2 = |r: f64, col: f64| (c.row() as f64 - r).powi(2) + (c.col() as f64 - col).powi(2);
     let (mid_r, mid_c) = ((rows - 1.0) / 2.0, (cols - 1.0) / 2.0);
     match key {
-        TwinKey::Chain(Key::Pohl) => free_neighbours(board, seen, c)
+        TwinKey::Chain(Key::Pohl) => free_neighbours(shape, seen, c)
             .iter()
-            .map(|&(_, n)| degree(board, seen, n) as f64)
+            .map(|&(_, n)| degree(shape, seen, n) as f64)
             .sum(),
         TwinKey::Chain(Key::Roth) => -dist2(mid_r, mid_c),
         TwinKey::Chain(Key::Center) => dist2(mid_r, mid_c),
@@ -360,7 +369,7 @@ fn scan_order(rule: Rule) -> LabelOrder {
 /// a fixed order, and `roth-original`).
 /// Recursion depth = squares: small boards only.
 pub fn backtrack_recursive(
-    board: Board,
+    shape: impl Into<Shape>,
     start: Square,
     rule: Rule,
     closure: Closure,
@@ -372,7 +381,7 @@ pub fn backtrack_recursive(
         "{rule}: not a key of the square"
     );
     struct Search {
-        board: Board,
+        shape: Shape,
         rule: Rule,
         closure: Closure,
         budget: u64,
@@ -389,19 +398,20 @@ pub fn backtrack_recursive(
     }
     impl Search {
         fn go(&mut self) -> End {
-            let (board, squares) = (self.board, self.board.len() as usize);
+            let shape = &self.shape.clone();
+            let (board, squares) = (shape.board(), shape.len() as usize);
             let order = scan_order(self.rule);
             let here = *self.path.last().expect("the start");
             let mut cands: Vec<(usize, Vec<f64>, usize, Square)> =
-                free_neighbours(board, &self.seen, here)
+                free_neighbours(shape, &self.seen, here)
                     .into_iter()
                     .map(|(k, c)| {
                         let at = order.labels().iter().position(|&l| l as usize == k);
                         let keys: Vec<f64> = tie_keys(self.rule)
                             .into_iter()
-                            .map(|key| key_value(key, board, &self.seen, c, &degree))
+                            .map(|key| key_value(key, shape, &self.seen, c, &degree))
                             .collect();
-                        (degree(board, &self.seen, c), keys, at.expect("a label"), c)
+                        (degree(shape, &self.seen, c), keys, at.expect("a label"), c)
                     })
                     .collect();
             cands.sort_by(|a, b| {
@@ -418,16 +428,16 @@ pub fn backtrack_recursive(
                 self.nodes += 1;
                 let left = squares - self.path.len();
                 let dead = if left == 0 {
-                    if !self.closure.is_closed() || crate::board::is_closed_tour(&self.path) {
+                    if !self.closure.is_closed() || shape.closes(&self.path) {
                         return End::Found;
                     }
                     true
                 } else {
-                    let stranded = free_neighbours(board, &self.seen, c)
+                    let stranded = free_neighbours(shape, &self.seen, c)
                         .iter()
-                        .any(|&(_, n)| degree(board, &self.seen, n) == 0);
+                        .any(|&(_, n)| degree(shape, &self.seen, n) == 0);
                     (self.prune && left > 1 && stranded)
-                        || (self.closure.is_closed() && degree(board, &self.seen, self.start) == 0)
+                        || (self.closure.is_closed() && degree(shape, &self.seen, self.start) == 0)
                 };
                 if !dead {
                     match self.go() {
@@ -441,8 +451,11 @@ pub fn backtrack_recursive(
             End::Exhausted
         }
     }
+    let shape = shape.into();
+    let board = shape.board();
+    let squares = shape.len();
     let mut search = Search {
-        board,
+        shape,
         rule,
         closure,
         budget,
@@ -453,7 +466,7 @@ pub fn backtrack_recursive(
         nodes: 1,
     };
     search.seen[board.index(start) as usize] = true;
-    let end = if board.len() == 1 {
+    let end = if squares == 1 {
         // the trivial tour; a closed tour needs a cycle
         if closure.is_closed() {
             End::Exhausted

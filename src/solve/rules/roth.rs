@@ -90,7 +90,7 @@ impl Target {
     }
 
     /// The true centre, nearest preferred.
-    pub(super) fn center(board: Board) -> Self {
+    pub(crate) fn center(board: Board) -> Self {
         Target {
             farthest: false,
             ..Target::roth(board)
@@ -107,7 +107,7 @@ impl Target {
 
     /// Smaller is preferred.
     #[inline]
-    pub(super) fn key(&self, sq: Square) -> i64 {
+    pub(crate) fn key(&self, sq: Square) -> i64 {
         self.key_at(sq.row() as i64, sq.col() as i64)
     }
 

@@ -1,0 +1,353 @@
+//! Any board: holes and leapers. The search on any board (`solve::shaped`) is checked three ways:
+//! on whole boards walked by the knight it gives the runs of the fast engine, start by start; on
+//! masks and other leapers it gives the runs of the slow twins (`solve::reference`, which read moves
+//! from the shape's definition and recount degrees every step); and every tour it reports passes the
+//! independent verifier with the shape's holes and leaper.
+
+use ktour::board::{Board, Closure, Leaper, Shape, Square};
+use ktour::solve::reference;
+use ktour::solve::rules::LabelOrder;
+use ktour::solve::shaped::Engine;
+use ktour::solve::{Closing, Method, Outcome, Request, Rule, Solver};
+use ktour::verify::{verify_path_on, verify_tour_on, TourKind};
+
+fn rules() -> Vec<Rule> {
+    [
+        "first",
+        "order:87654321",
+        "pohl",
+        "center",
+        "pohl+center+order:35172846",
+        "random",
+        "pohl+random",
+        "gfg",
+        "shuffle",
+    ]
+    .iter()
+    .map(|r| r.parse().unwrap())
+    .collect()
+}
+
+fn request(board: Board, start: Square, method: Method, rule: Rule, closure: Closure) -> Request {
+    Request {
+        closure,
+        method,
+        budget: 20_000,
+        seed: 7 + start.row() as u64 * 1000 + start.col() as u64,
+        ..Request::warnsdorff(board, start, rule)
+    }
+}
+
+fn mask(text: &str, leaper: Leaper) -> Shape {
+    Shape::from_mask(text, leaper).unwrap()
+}
+
+/// The shapes of the cross-checks: holes, leapers, both.
+fn shapes() -> Vec<Shape> {
+    let zebra = Leaper::new(2, 3).unwrap();
+    let giraffe = Leaper::new(1, 4).unwrap();
+    let holey = "......\n.#....\n......\n...#..\n......\n......\n";
+    vec![
+        mask(holey, Leaper::KNIGHT),
+        mask(
+            "......\n.#....\n......\n....#.\n......\n......\n",
+            Leaper::KNIGHT,
+        ),
+        mask(
+            "........\n...##...\n...##...\n........\n........\n",
+            Leaper::KNIGHT,
+        ),
+        mask(".....#\n......\n#.....\n......\n......\n", Leaper::KNIGHT),
+        Shape::full(Board::square(9).unwrap()).with_leaper(zebra),
+        Shape::full(Board::new(8, 11).unwrap()).with_leaper(zebra),
+        Shape::full(Board::square(10).unwrap()).with_leaper(giraffe),
+        Shape::full(Board::square(7).unwrap()).with_leaper(Leaper::new(1, 3).unwrap()),
+        mask(holey, zebra),
+    ]
+}
+
+#[test]
+fn on_whole_knight_boards_the_plain_path_gives_the_fast_engines_runs() {
+    let mut fast = Solver::new();
+    let mut plain = Engine::default();
+    for (r, c) in [(5, 5), (6, 6), (7, 8), (8, 8), (3, 10), (12, 12)] {
+        let board = Board::new(r, c).unwrap();
+        plain.set_shape(&Shape::full(board));
+        for start in board.squares() {
+            for rule in rules() {
+                let mut cases = vec![
+                    (Method::Warnsdorff, Closure::Open, Closing::Check),
+                    (Method::Warnsdorff, Closure::Closed, Closing::Check),
+                    (Method::Warnsdorff, Closure::Closed, Closing::StartLast),
+                ];
+                if !rule.is_random() && board.len() <= 64 {
+                    cases.push((Method::Backtrack, Closure::Open, Closing::Check));
+                    cases.push((Method::Backtrack, Closure::Closed, Closing::Check));
+                }
+                if rule.fixed_order().is_some() && board.len() <= 36 {
+                    cases.push((Method::Naive, Closure::Open, Closing::Check));
+                }
+                for (method, closure, closing) in cases {
+                    let req = Request {
+                        closing,
+                        ..request(board, start, method, rule, closure)
+                    };
+                    let a = fast.run(&req).unwrap();
+                    let b = plain.run(&req).unwrap();
+                    let what = format!("{board} {start} {rule} {method} {closure} {closing}");
+                    assert_eq!(a.outcome, b.outcome, "{what}");
+                    assert_eq!(a.closes, b.closes, "{what}");
+                    assert_eq!(a.stats.nodes, b.stats.nodes, "{what}");
+                    if method == Method::Warnsdorff {
+                        assert_eq!(a.stats.ties, b.stats.ties, "{what}");
+                    }
+                    if !matches!(a.outcome, Outcome::Impossible(_)) {
+                        assert_eq!(fast.path(), plain.path(), "{what}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn on_masks_and_leapers_the_walk_is_its_slow_twins() {
+    let mut engine = Engine::default();
+    for shape in shapes() {
+        engine.set_shape(&shape);
+        let board = shape.board();
+        for start in shape.squares() {
+            for rule in rules() {
+                for closing in [Closing::Check, Closing::StartLast] {
+                    let closure = Closure::of(closing == Closing::StartLast);
+                    let req = Request {
+                        closing,
+                        ..request(board, start, Method::Warnsdorff, rule, closure)
+                    };
+                    let run = engine.run(&req).unwrap();
+                    let what = format!("{shape} {start} {rule} {closing}");
+                    if let Outcome::Impossible(_) = run.outcome {
+                        // only where a necessary condition fails
+                        assert!(
+                            ktour::exists::shape_tour_from(&shape, Some(start), closure).is_err(),
+                            "{what}"
+                        );
+                        continue;
+                    }
+                    let twin = reference::warnsdorff_closing(
+                        shape.clone(),
+                        start,
+                        rule,
+                        req.seed,
+                        closing,
+                    );
+                    assert_eq!(engine.path(), twin, "{what}");
+                    verify_path_on(&shape, &twin).unwrap();
+                    if run.outcome == Outcome::Found {
+                        let kind = verify_tour_on(&shape, &twin).unwrap();
+                        assert!(
+                            closure == Closure::Open || kind == TourKind::Closed,
+                            "{what}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn on_masks_and_leapers_the_searches_are_their_slow_twins() {
+    let mut engine = Engine::default();
+    for shape in shapes() {
+        engine.set_shape(&shape);
+        let board = shape.board();
+        for start in shape.squares().step_by(3) {
+            for closure in [Closure::Open, Closure::Closed] {
+                for (rule, order) in [
+                    (Rule::FIRST, LabelOrder::IDENTITY),
+                    ("pohl".parse().unwrap(), LabelOrder::IDENTITY),
+                    (
+                        "order:51627384".parse().unwrap(),
+                        LabelOrder::digits("51627384"),
+                    ),
+                ] {
+                    let budget = 5_000;
+                    let what = format!("{shape} {start} {rule} {closure}");
+                    let req = Request {
+                        budget,
+                        ..request(board, start, Method::Backtrack, rule, closure)
+                    };
+                    let run = engine.run(&req).unwrap();
+                    if !matches!(
+                        run.outcome,
+                        Outcome::Impossible(ktour::solve::Impossibility::Theorem(_))
+                    ) {
+                        let (outcome, path, nodes) = reference::backtrack_recursive(
+                            shape.clone(),
+                            start,
+                            rule,
+                            closure,
+                            budget,
+                            true,
+                        );
+                        assert_eq!((run.outcome, run.stats.nodes), (outcome, nodes), "{what}");
+                        assert_eq!(engine.path(), path, "{what}");
+                        if outcome == Outcome::Found {
+                            verify_tour_on(&shape, &path).unwrap();
+                        }
+                    }
+                    if rule.fixed_order().is_some() {
+                        let req = Request {
+                            method: Method::Naive,
+                            ..req
+                        };
+                        let run = engine.run(&req).unwrap();
+                        if !matches!(
+                            run.outcome,
+                            Outcome::Impossible(ktour::solve::Impossibility::Theorem(_))
+                        ) {
+                            let (outcome, path, nodes) = reference::naive_recursive(
+                                shape.clone(),
+                                start,
+                                order,
+                                closure,
+                                budget,
+                            );
+                            assert_eq!(
+                                (run.outcome, run.stats.nodes),
+                                (outcome, nodes),
+                                "naive {what}"
+                            );
+                            assert_eq!(engine.path(), path, "naive {what}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn exhausted_searches_agree_with_the_necessary_conditions_and_plain_recursion() {
+    // Small shapes searched to the end: a tour found by the engine exists (the twin finds one
+    // too), and "exhausted" means the plain recursion finds none from that start.
+    let shapes = [
+        mask("....\n.#..\n....\n....\n", Leaper::KNIGHT),
+        mask("...\n.#.\n...\n", Leaper::KNIGHT),
+        mask(".....\n.....\n..#..\n.....\n.....\n", Leaper::KNIGHT),
+        Shape::full(Board::new(4, 5).unwrap()).with_leaper(Leaper::new(2, 3).unwrap()),
+        Shape::full(Board::new(5, 5).unwrap()).with_leaper(Leaper::new(1, 4).unwrap()),
+    ];
+    let mut engine = Engine::default();
+    for shape in shapes {
+        engine.set_shape(&shape);
+        for start in shape.squares() {
+            for closure in [Closure::Open, Closure::Closed] {
+                let req = Request {
+                    budget: 0,
+                    ..request(
+                        shape.board(),
+                        start,
+                        Method::Backtrack,
+                        Rule::FIRST,
+                        closure,
+                    )
+                };
+                let run = engine.run(&req).unwrap();
+                let twin = reference::first_tour_recursive(shape.clone(), start, closure);
+                let what = format!("{shape} {start} {closure}");
+                match run.outcome {
+                    Outcome::Found => {
+                        assert!(twin.is_some(), "{what}");
+                        let kind = verify_tour_on(&shape, &engine.path()).unwrap();
+                        assert!(
+                            closure == Closure::Open || kind == TourKind::Closed,
+                            "{what}"
+                        );
+                    }
+                    Outcome::Impossible(_) => assert!(twin.is_none(), "{what}"),
+                    other => panic!("{what}: {other:?}"),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_solver_routes_leapers_and_masks_to_the_plain_path_and_refuses_knight_rules() {
+    // holes of both colours: a colour-balanced 34 squares
+    let shape = mask(
+        "......\n.#....\n......\n....#.\n......\n......\n",
+        Leaper::KNIGHT,
+    );
+    let mut solver = Solver::new();
+    solver.set_shape(Leaper::KNIGHT, Some(shape.clone()));
+    let board = shape.board();
+    let mut found = 0;
+    for start in shape.squares() {
+        let sol = solver
+            .solve(&request(
+                board,
+                start,
+                Method::Backtrack,
+                "pohl".parse().unwrap(),
+                Closure::Open,
+            ))
+            .unwrap();
+        if sol.outcome == Outcome::Found {
+            verify_tour_on(&shape, &sol.squares).unwrap();
+            found += 1;
+        }
+    }
+    assert!(found > 0);
+    let hole = Square::new(1, 1);
+    let err = solver
+        .solve(&request(
+            board,
+            hole,
+            Method::Warnsdorff,
+            Rule::FIRST,
+            Closure::Open,
+        ))
+        .unwrap_err();
+    assert!(err.to_string().contains("not a square"), "{err}");
+    for rule in ["roth", "roth-original", "squirrel", "pohl+roth"] {
+        let err = solver
+            .solve(&request(
+                board,
+                Square::new(0, 0),
+                Method::Warnsdorff,
+                rule.parse().unwrap(),
+                Closure::Open,
+            ))
+            .unwrap_err();
+        assert!(err.to_string().contains("whole boards"), "{rule}: {err}");
+    }
+    let other = Board::square(8).unwrap();
+    assert!(solver
+        .solve(&request(
+            other,
+            Square::new(0, 0),
+            Method::Warnsdorff,
+            Rule::FIRST,
+            Closure::Open
+        ))
+        .is_err());
+    // the camel never changes colour: no tour, by the connectivity condition, without a search
+    solver.set_shape(Leaper::new(1, 3).unwrap(), None);
+    let run = solver
+        .run(&request(
+            other,
+            Square::new(0, 0),
+            Method::Backtrack,
+            Rule::FIRST,
+            Closure::Open,
+        ))
+        .unwrap();
+    assert!(matches!(
+        run.outcome,
+        Outcome::Impossible(ktour::solve::Impossibility::Theorem(_))
+    ));
+    assert_eq!(run.stats.nodes, 0);
+}
