@@ -57,6 +57,39 @@ pub struct TourRecord {
     /// Search statistics.
     #[serde(default)]
     pub stats: StatsRecord,
+    /// The leaper, `A,B`, when it is not the knight (`docs/REFERENCE.md`, section 9).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leaper: Option<String>,
+    /// The board's holes, when it has some.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub holes: Vec<Square>,
+}
+
+impl TourRecord {
+    /// The shape the record's squares are on: its board, holes and leaper.
+    pub fn shape(&self) -> Result<crate::board::Shape, TourFileError> {
+        let board = Board::new(self.rows as u64, self.cols as u64)
+            .map_err(|e| TourFileError::Shape(e.to_string()))?;
+        let leaper = match &self.leaper {
+            Some(l) => l
+                .parse()
+                .map_err(|e: crate::board::ShapeError| TourFileError::Shape(e.to_string()))?,
+            None => crate::board::Leaper::KNIGHT,
+        };
+        crate::board::Shape::new(board, leaper, &self.holes)
+            .map_err(|e| TourFileError::Shape(e.to_string()))
+    }
+
+    /// The record of a run on `shape`: the shape's leaper and holes written beside the squares, and
+    /// `closed` read with its leaper.
+    pub fn on_shape(mut self, shape: &crate::board::Shape) -> Self {
+        if shape.leaper() != crate::board::Leaper::KNIGHT {
+            self.leaper = Some(shape.leaper().to_string());
+        }
+        self.holes = shape.holes().collect();
+        self.closed = self.found && shape.closes(&self.squares);
+        self
+    }
 }
 
 impl From<&Solution> for TourRecord {
@@ -81,6 +114,8 @@ impl From<&Solution> for TourRecord {
                 rotations: run.stats.rotations,
                 orderings: run.orderings.clone(),
             },
+            leaper: None,
+            holes: Vec::new(),
         }
     }
 }
@@ -99,6 +134,9 @@ pub enum TourFileError {
     /// Not valid JSON, or not the expected fields.
     #[error("malformed tour JSON: {0}")]
     Json(#[from] serde_json::Error),
+    /// The record's board, holes or leaper do not make a shape.
+    #[error("the record's board: {0}")]
+    Shape(String),
     /// A line of the `r,c` format that is not two non-negative integers.
     #[error("line {line}: expected `row,col` (two non-negative integers), got {text:?}")]
     BadLine {
@@ -135,6 +173,8 @@ pub struct LoadedTour {
     pub claims_closed: Option<bool>,
     /// What the file says about having found a tour, if anything.
     pub claims_found: Option<bool>,
+    /// The shape a JSON record names (its holes and leaper); `None` for formats that carry none.
+    pub shape: Option<crate::board::Shape>,
 }
 
 /// Read a tour in any supported format: binary (starts with [`BIN_MAGIC`]), JSON (starts with `{`) or
@@ -160,11 +200,15 @@ pub fn parse_tour(bytes: &[u8], board: Option<Board>) -> Result<LoadedTour, Tour
                 )));
             }
         }
+        let shape = (rec.leaper.is_some() || !rec.holes.is_empty())
+            .then(|| rec.shape())
+            .transpose()?;
         return Ok(LoadedTour {
             board: file_board,
             squares: rec.squares,
             claims_closed: Some(rec.closed),
             claims_found: Some(rec.found),
+            shape,
         });
     }
     let text = utf8(bytes)?;
@@ -174,6 +218,7 @@ pub fn parse_tour(bytes: &[u8], board: Option<Board>) -> Result<LoadedTour, Tour
         squares: parse_moves(text)?,
         claims_closed: None,
         claims_found: None,
+        shape: None,
     })
 }
 
@@ -461,6 +506,7 @@ pub fn parse_bin(bytes: &[u8], board: Option<Board>) -> Result<LoadedTour, TourF
         squares,
         claims_closed: Some(header.closed),
         claims_found: None,
+        shape: None,
     })
 }
 
@@ -582,11 +628,24 @@ pub const MAX_GRID_WIDTH: usize = 400;
 /// The grid of 1-based visit numbers, `.` for unvisited squares; `None` if a line would be wider than
 /// [`MAX_GRID_WIDTH`] characters.
 pub fn format_grid(board: Board, squares: &[Square]) -> Option<String> {
+    format_grid_with_holes(board, squares, &[])
+}
+
+/// [`format_grid`] of a board with holes, each drawn `#`.
+pub fn format_grid_with_holes(
+    board: Board,
+    squares: &[Square],
+    holes: &[Square],
+) -> Option<String> {
     let width = (board.len() as f64).log10().floor() as usize + 1;
     if (width + 1) * board.cols() as usize > MAX_GRID_WIDTH {
         return None;
     }
+    const HOLE: u32 = u32::MAX;
     let mut number = vec![0u32; board.len() as usize];
+    for &h in holes {
+        number[board.index(h) as usize] = HOLE;
+    }
     for (i, &sq) in squares.iter().enumerate() {
         number[board.index(sq) as usize] = i as u32 + 1;
     }
@@ -599,6 +658,8 @@ pub fn format_grid(board: Board, squares: &[Square]) -> Option<String> {
             }
             if n == 0 {
                 let _ = write!(s, "{:>width$}", ".");
+            } else if n == HOLE {
+                let _ = write!(s, "{:>width$}", "#");
             } else {
                 let _ = write!(s, "{n:>width$}");
             }
@@ -722,6 +783,8 @@ mod tests {
                 method: "warnsdorff".into(),
                 rule: "first".into(),
                 stats: StatsRecord::default(),
+                leaper: None,
+                holes: Vec::new(),
             };
             let mut bytes = if bom && format != 3 { b"\xEF\xBB\xBF".to_vec() } else { Vec::new() };
             match format {

@@ -155,6 +155,8 @@ fn stranded_squares_are_highlighted() {
         method: "warnsdorff".into(),
         rule: "first".into(),
         stats: Default::default(),
+        leaper: None,
+        holes: Vec::new(),
     };
     let svg = tour_svg(&rec).unwrap();
     let stranded = with_class(&elements(&svg), "stranded")
@@ -182,6 +184,8 @@ fn large_boards_stay_compact_without_per_square_text() {
         method: String::new(),
         rule: String::new(),
         stats: Default::default(),
+        leaper: None,
+        holes: Vec::new(),
     };
     let svg = tour_svg(&rec).unwrap();
     assert!(svg.len() < 90_000 * 5 + 10_000, "{} bytes", svg.len());

@@ -1,6 +1,6 @@
 //! Arguments shared by several subcommands, and the exit-status contract.
 
-use crate::board::{Board, Square};
+use crate::board::{Board, Leaper, Shape, Square};
 use anyhow::{bail, Context};
 use clap::Args;
 
@@ -57,6 +57,59 @@ impl BoardArgs {
             Some(b) => Ok(b),
             None => bail!("give the board size: --size N, or --rows R --cols C"),
         }
+    }
+}
+
+/// `--leaper A,B` and `--mask FILE`: any board (`docs/REFERENCE.md`, section 9).
+#[derive(Debug, Clone, Default, Args)]
+pub struct ShapeArgs {
+    /// Walk with the (A,B) leaper instead of the knight: A,B with 0 < A < B, or knight, camel
+    /// (1,3), zebra (2,3), giraffe (1,4).
+    #[arg(long, value_name = "A,B")]
+    pub leaper: Option<String>,
+    /// Holes: a text file, one line a row, `.` a square and `#` a hole; it gives the board size.
+    #[arg(long, value_name = "FILE")]
+    pub mask: Option<std::path::PathBuf>,
+}
+
+impl ShapeArgs {
+    /// Whether either flag was given.
+    pub fn given(&self) -> bool {
+        self.leaper.is_some() || self.mask.is_some()
+    }
+
+    /// The leaper (the knight when none was given).
+    pub fn leaper(&self) -> anyhow::Result<Leaper> {
+        match &self.leaper {
+            Some(l) => Ok(l.parse().context("--leaper")?),
+            None => Ok(Leaper::KNIGHT),
+        }
+    }
+
+    /// The shape: the mask's board and holes, or `board`'s whole board, walked by the leaper. A
+    /// board size given beside a mask must be the mask's.
+    pub fn shape(&self, board: Option<Board>) -> anyhow::Result<Shape> {
+        let leaper = self.leaper()?;
+        let Some(path) = &self.mask else {
+            let board = board.ok_or_else(|| {
+                anyhow::anyhow!(
+                    "give the board size: --size N, or --rows R --cols C, or --mask FILE"
+                )
+            })?;
+            return Ok(Shape::full(board).with_leaper(leaper));
+        };
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("reading the mask {}", path.display()))?;
+        let shape = Shape::from_mask(&text, leaper)
+            .with_context(|| format!("--mask {}", path.display()))?;
+        if let Some(b) = board.filter(|&b| b != shape.board()) {
+            bail!(
+                "--mask {} draws a {} board, but the size given is {b}",
+                path.display(),
+                shape.board()
+            );
+        }
+        Ok(shape)
     }
 }
 

@@ -15,7 +15,7 @@ mod solve;
 mod sweep;
 mod verify;
 
-pub use args::{BoardArgs, ExitStatus};
+pub use args::{BoardArgs, ExitStatus, ShapeArgs};
 
 use clap::{Parser, Subcommand};
 

@@ -8,7 +8,7 @@ use super::{BoardArgs, ExitStatus};
 use crate::board::Board;
 use crate::render::{tour_svg_with, Numbers, SvgOptions};
 use crate::tour::{is_json, parse_record, parse_tour, TourRecord};
-use crate::verify::{verify_path, verify_tour, TourKind, VerifyError};
+use crate::verify::{verify_path_on, verify_tour, verify_tour_on, TourKind, VerifyError};
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use std::io::Write;
@@ -97,6 +97,8 @@ fn load(bytes: &[u8], args: &RenderArgs) -> anyhow::Result<TourRecord> {
         method: String::new(),
         rule: String::new(),
         stats: Default::default(),
+        leaper: None,
+        holes: Vec::new(),
     })
 }
 
@@ -113,9 +115,11 @@ fn check_record(rec: &TourRecord, given: Option<Board>) -> anyhow::Result<()> {
     if rec.squares.is_empty() {
         bail!("the record has no squares");
     }
-    verify_path(board, &rec.squares).context("not a knight path")?;
+    // its holes and leaper, when it names them (a run with --mask or --leaper)
+    let shape = rec.shape()?;
+    verify_path_on(&shape, &rec.squares).context("not a path of the record's board")?;
     if rec.found {
-        let kind = verify_tour(board, &rec.squares).context("the record says `found: true`")?;
+        let kind = verify_tour_on(&shape, &rec.squares).context("the record says `found: true`")?;
         if rec.closed && kind != TourKind::Closed {
             bail!(
                 "the record says closed, but the last square {} is not a knight move from the first {}",

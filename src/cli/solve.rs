@@ -2,7 +2,7 @@
 //! the board; printed as a grid, JSON, `r,c` lines, SVG or the compact binary format.
 
 use super::args::parse_start;
-use super::{BoardArgs, ExitStatus};
+use super::{BoardArgs, ExitStatus, ShapeArgs};
 use crate::auto::{self, AutoError, Made, Route};
 use crate::board::Closure;
 use crate::board::{Board, Square};
@@ -10,7 +10,7 @@ use crate::construct::ConstructError;
 use crate::solve::posa::CloseProgress;
 use crate::solve::rotate::{RotateProgress, DEFAULT_ROTATIONS};
 use crate::solve::{Closing, Impossibility, Method, Outcome, Request, Rule, RuleSeq, Solver};
-use crate::tour::{format_grid, format_moves, StatsRecord, TourRecord};
+use crate::tour::{format_grid_with_holes, format_moves, StatsRecord, TourRecord};
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use std::io::{IsTerminal, Write};
@@ -38,6 +38,8 @@ pub enum Format {
 pub struct SolveArgs {
     #[command(flatten)]
     board: BoardArgs,
+    #[command(flatten)]
+    shape: ShapeArgs,
     /// First square as ROW,COL (0-based, row 0 on top).
     #[arg(long, default_value = "0,0", allow_hyphen_values = true)]
     start: String,
@@ -105,9 +107,16 @@ struct Finished {
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitStatus> {
-    let board = args.board.board()?;
+    let shape = match args.shape.given() {
+        true => Some(args.shape.shape(args.board.board_opt()?)?),
+        false => None,
+    };
+    let board = match &shape {
+        Some(s) => s.board(),
+        None => args.board.board()?,
+    };
     let start = parse_start(&args.start, board)?;
-    let strategy = match args.method.as_str() {
+    let mut strategy = match args.method.as_str() {
         "auto" => Strategy::Auto,
         "construct" => Strategy::Construct,
         m => Strategy::Search(
@@ -115,6 +124,25 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitStatus> {
                 .map_err(|e: String| anyhow::anyhow!("{e}, construct, auto"))?,
         ),
     };
+    // any board: searched (warnsdorff, backtrack, naive); `auto` backtracks
+    let shape = shape.filter(|s| !s.is_full_knight());
+    if let Some(shape) = &shape {
+        if !shape.contains(start) {
+            bail!(
+                "--start {},{} is a hole of the mask",
+                start.row(),
+                start.col()
+            );
+        }
+        strategy = match strategy {
+            Strategy::Auto => Strategy::Search(Method::Backtrack),
+            Strategy::Construct | Strategy::Search(Method::Rotate) => bail!(
+                "--method {}: construction and rotate work on whole boards walked by the knight; use warnsdorff, backtrack or naive with --leaper or --mask",
+                args.method
+            ),
+            s => s,
+        };
+    }
     let seq: RuleSeq = args.rule.as_deref().unwrap_or("first").parse()?;
     let rule = seq.first();
     // construction breaks no ties; `auto` uses the rule when it searches
@@ -150,8 +178,13 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitStatus> {
                 finished(board, closure, start, run.made, auto_note(run.route))
             }
             Strategy::Search(method) => {
-                if let Some(status) = no_tour(board, start, closure) {
-                    return Ok(status);
+                let verdict = match &shape {
+                    Some(s) => crate::exists::shape_tour_from(s, Some(start), closure).map(drop),
+                    None => crate::exists::tour_from(board, start, closure),
+                };
+                if let Err(reason) = verdict {
+                    eprintln!("no tour: {reason}");
+                    return Ok(ExitStatus::NoTour);
                 }
                 let req = Request {
                     board,
@@ -170,6 +203,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitStatus> {
                 };
                 req.check()?;
                 let mut solver = Solver::new();
+                if let Some(s) = &shape {
+                    solver.set_shape(s.leaper(), s.has_holes().then(|| s.clone()));
+                }
                 if method == Method::Rotate {
                     solver.set_rotations(args.rotations.unwrap_or(DEFAULT_ROTATIONS));
                     solver.set_rotate_progress(rotate_progress());
@@ -179,8 +215,15 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitStatus> {
                     solution,
                     budget: args.budget,
                 };
-                let mut f = finished(board, closure, start, made, "");
+                let note = match (&shape, args.method.as_str()) {
+                    (Some(_), "auto") => "auto chose backtracking (any board); ",
+                    _ => "",
+                };
+                let mut f = finished(board, closure, start, made, note);
                 f.attempts = (limit > 1).then_some((made_attempts, limit));
+                if let Some(s) = &shape {
+                    f.record = f.record.on_shape(s);
+                }
                 f
             }
             Strategy::Construct => {
@@ -303,6 +346,8 @@ fn finished(
                     elapsed_ns,
                     ..StatsRecord::default()
                 },
+                leaper: None,
+                holes: Vec::new(),
             },
             outcome: Outcome::Found,
             budget: 0,
@@ -324,6 +369,8 @@ fn empty_record(board: Board, closure: Closure, start: Square) -> TourRecord {
         method: "construct".into(),
         rule: "-".into(),
         stats: StatsRecord::default(),
+        leaper: None,
+        holes: Vec::new(),
     }
 }
 
@@ -352,7 +399,7 @@ fn write_output(
             .and_then(|_| out.write_all(b"\n")),
         Format::Moves => out.write_all(format_moves(&rec.squares).as_bytes()),
         Format::Svg => out.write_all(crate::render::tour_svg(rec)?.as_bytes()),
-        Format::Text => match format_grid(board, &rec.squares) {
+        Format::Text => match format_grid_with_holes(board, &rec.squares, &rec.holes) {
             Some(grid) => out.write_all(grid.as_bytes()),
             None => writeln!(
                 out,
@@ -369,7 +416,7 @@ fn write_output(
 
 fn summary_line(f: &Finished, start: Square) -> String {
     let rec = &f.record;
-    let total = rec.rows as u64 * rec.cols as u64;
+    let total = rec.rows as u64 * rec.cols as u64 - rec.holes.len() as u64;
     let what = match f.outcome {
         Outcome::Found if rec.closed => "found a closed tour".to_string(),
         Outcome::Found => "found an open tour".to_string(),

@@ -1,9 +1,12 @@
 //! `ktour verify`: read a tour file and run the independent verifier on it.
 
 use super::args::{open_tour_input, TourInput};
-use super::{BoardArgs, ExitStatus};
+use super::{BoardArgs, ExitStatus, ShapeArgs};
+use crate::board::Shape;
 use crate::tour::{parse_tour, BinStream};
-use crate::verify::{verify_bin_stream, verify_tour, StreamedTour, TourKind, VerifyError};
+use crate::verify::{
+    verify_bin_stream, verify_tour, verify_tour_on, StreamedTour, TourKind, VerifyError,
+};
 use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
@@ -16,29 +19,66 @@ pub struct VerifyArgs {
     /// Board size, required for `r,c` lines.
     #[command(flatten)]
     board: BoardArgs,
+    /// The leaper and holes the tour is on, when the file does not say (a JSON record of a run
+    /// with --leaper or --mask says so itself).
+    #[command(flatten)]
+    shape: ShapeArgs,
     /// Require a closed tour.
     #[arg(long)]
     closed: bool,
 }
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitStatus> {
-    let given = args.board.board_opt()?;
+    // a leaper alone takes the board from the file
+    let sized = args.shape.mask.is_some() || args.board.board_opt()?.is_some();
+    let asked = match args.shape.given() && sized {
+        true => Some(args.shape.shape(args.board.board_opt()?)?),
+        false => None,
+    };
+    let leaper_only = (asked.is_none() && args.shape.leaper.is_some())
+        .then(|| args.shape.leaper())
+        .transpose()?;
+    let given = match &asked {
+        Some(s) => Some(s.board()),
+        None => args.board.board_opt()?,
+    };
     let name = args.file.display();
-    let (verdict, claims_closed, claims_found, ends) =
-        match open_tour_input(&args.file, given, true)? {
-            TourInput::Bytes(bytes) => {
-                let tour = parse_tour(&bytes, given).with_context(|| format!("{name}"))?;
-                let ends = tour.squares.first().zip(tour.squares.last());
-                let ends = ends.map(|(&first, &last)| (first, last));
-                let verdict = verify_tour(tour.board, &tour.squares);
-                (verdict, tour.claims_closed, tour.claims_found, ends)
-            }
-            TourInput::Binary { source, file_len } => {
-                let tour = verify_streamed(source, given, file_len, &args.file)
-                    .with_context(|| format!("{name}"))?;
-                (tour.verdict, Some(tour.closed), None, tour.ends)
-            }
-        };
+    let (verdict, claims_closed, claims_found, ends) = match open_tour_input(
+        &args.file, given, true,
+    )? {
+        TourInput::Bytes(bytes) => {
+            let tour = parse_tour(&bytes, given).with_context(|| format!("{name}"))?;
+            let ends = tour.squares.first().zip(tour.squares.last());
+            let ends = ends.map(|(&first, &last)| (first, last));
+            let asked = asked
+                .clone()
+                .or_else(|| leaper_only.map(|l| Shape::full(tour.board).with_leaper(l)));
+            let verdict = match asked.as_ref().or(tour.shape.as_ref()) {
+                Some(shape) => {
+                    if let (Some(a), Some(f)) = (&asked, &tour.shape) {
+                        anyhow::ensure!(
+                            a == f,
+                            "{name}: the file is a tour on {f}, but {a} was given"
+                        );
+                    }
+                    verify_tour_on(shape, &tour.squares)
+                }
+                None => verify_tour(tour.board, &tour.squares),
+            };
+            (verdict, tour.claims_closed, tour.claims_found, ends)
+        }
+        TourInput::Binary { .. }
+            if asked.as_ref().is_some_and(|s| !s.is_full_knight())
+                || leaper_only.is_some_and(|l| l != crate::board::Leaper::KNIGHT) =>
+        {
+            anyhow::bail!("{name}: binary tours are of whole boards walked by the knight; --leaper and --mask take JSON or `r,c` lines")
+        }
+        TourInput::Binary { source, file_len } => {
+            let tour = verify_streamed(source, given, file_len, &args.file)
+                .with_context(|| format!("{name}"))?;
+            (tour.verdict, Some(tour.closed), None, tour.ends)
+        }
+    };
     let kind = match verdict {
         Ok(kind) => kind,
         Err(e) => {
@@ -49,7 +89,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitStatus> {
     let must_close = args.closed || claims_closed == Some(true);
     if let (true, TourKind::Open, Some((first, last))) = (must_close, kind, ends) {
         println!(
-            "invalid: claimed closed, but the last square {last} is not a knight move from the first {first}"
+            "invalid: claimed closed, but the last square {last} is not a move from the first {first}"
         );
         return Ok(ExitStatus::NotFound);
     }

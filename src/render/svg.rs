@@ -13,7 +13,7 @@
 use super::error::{check_on_board, RenderError};
 use super::escape_xml;
 use super::failed::{analyse_failed, FailedAnalysis};
-use crate::board::{is_knight_move, Board};
+use crate::board::Board;
 use crate::tour::TourRecord;
 use std::fmt::Write as _;
 
@@ -67,7 +67,8 @@ pub fn tour_svg_with(rec: &TourRecord, opts: &SvgOptions) -> Result<String, Rend
         return Err(RenderError::Empty);
     }
     check_on_board(board, &rec.squares)?;
-    let failed = if rec.found {
+    // the failed-run analysis reads knight moves on a whole board
+    let failed = if rec.found || rec.leaper.is_some() || !rec.holes.is_empty() {
         None
     } else {
         Some(analyse_failed(board, &rec.squares, opts.last_steps)?)
@@ -293,6 +294,7 @@ impl<'a> Picture<'a> {
             board.rows(),
             num((1.0 / self.cell_px).max(0.02))
         );
+        self.draw_holes(&mut s);
         if let Some(f) = self.failed {
             self.draw_shading(&mut s, f);
         }
@@ -324,6 +326,18 @@ impl<'a> Picture<'a> {
         }
         s.push_str("</svg>\n");
         s
+    }
+
+    /// The holes of a board with some (`docs/REFERENCE.md`, section 9), filled dark, one path.
+    fn draw_holes(&self, s: &mut String) {
+        if self.rec.holes.is_empty() {
+            return;
+        }
+        s.push_str(r##"<path class="holes" fill="#37474f" d=""##);
+        for h in &self.rec.holes {
+            let _ = write!(s, "M{} {}h1v1h-1z", h.col(), h.row());
+        }
+        s.push_str("\"/>\n");
     }
 
     fn draw_shading(&self, s: &mut String, f: &FailedAnalysis) {
@@ -392,7 +406,17 @@ impl<'a> Picture<'a> {
         s.push_str("\"/>\n");
         if self.failed.is_none() && self.rec.closed && sq.len() > 1 {
             let last = sq[sq.len() - 1];
-            if is_knight_move(last, first) {
+            // the record's leaper (a knight unless it names another)
+            let leaper: crate::board::Leaper = self
+                .rec
+                .leaper
+                .as_deref()
+                .and_then(|l| l.parse().ok())
+                .unwrap_or_default();
+            if leaper.is_move(
+                first.row() as i32 - last.row() as i32,
+                first.col() as i32 - last.col() as i32,
+            ) {
                 let _ = writeln!(
                     s,
                     r#"<line class="closing" x1="{}" y1="{}" x2="{}" y2="{}" stroke="{PATH_COLOUR}" stroke-width="{}" stroke-dasharray="{} {}"/>"#,
@@ -584,6 +608,8 @@ mod tests {
             method: String::new(),
             rule: String::new(),
             stats: Default::default(),
+            leaper: None,
+            holes: Vec::new(),
         };
         let svg = tour_svg(&rec).unwrap();
         assert!(svg.contains(r#"d="M0 0l2 1-2-1""#), "{svg}");
