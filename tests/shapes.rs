@@ -351,3 +351,109 @@ fn the_solver_routes_leapers_and_masks_to_the_plain_path_and_refuses_knight_rule
     ));
     assert_eq!(run.stats.nodes, 0);
 }
+
+#[test]
+fn counts_on_whole_knight_boards_equal_the_bitboard_engines() {
+    use ktour::count::shaped::count_on;
+    use ktour::count::{count, CountOptions, CountRequest, Orientation, Progress, Starts};
+    let options = CountOptions {
+        progress: Progress::Hidden,
+        ..CountOptions::default()
+    };
+    for (r, c, closure) in [
+        (3, 4, Closure::Open),
+        (4, 5, Closure::Open),
+        (5, 5, Closure::Open),
+        (3, 7, Closure::Open),
+        (5, 6, Closure::Closed),
+        (3, 10, Closure::Closed),
+        (4, 4, Closure::Open),
+    ] {
+        let board = Board::new(r, c).unwrap();
+        for orientation in [Orientation::Directed, Orientation::Undirected] {
+            for starts in [
+                Starts::All,
+                Starts::From(Square::new(0, 0)),
+                Starts::From(Square::new(1, 2)),
+            ] {
+                let request = CountRequest {
+                    board,
+                    closure,
+                    orientation,
+                    starts,
+                };
+                let want = count(&request, &options).unwrap().count;
+                let got = count_on(&Shape::full(board), closure, orientation, starts, None)
+                    .unwrap()
+                    .count;
+                assert_eq!(
+                    got,
+                    u128::from(want),
+                    "{board} {closure} {orientation:?} {starts:?}"
+                );
+            }
+        }
+    }
+    // OEIS A165134: 1,728 directed open tours of 5x5
+    let five = Shape::full(Board::square(5).unwrap());
+    let open = count_on(
+        &five,
+        Closure::Open,
+        Orientation::Directed,
+        Starts::All,
+        None,
+    )
+    .unwrap();
+    assert_eq!(open.count, 1728);
+}
+
+#[test]
+fn counts_on_masks_and_leapers_equal_plain_recursion() {
+    use ktour::count::reference::{closed_from, open_from};
+    use ktour::count::shaped::count_on;
+    use ktour::count::{Orientation, Starts};
+    let zebra = Leaper::new(2, 3).unwrap();
+    let giraffe = Leaper::new(1, 4).unwrap();
+    let shapes = [
+        mask(".....\n.....\n..#..\n.....\n.....\n", Leaper::KNIGHT),
+        mask("....\n.#..\n....\n....\n", Leaper::KNIGHT),
+        mask("#....\n.....\n.....\n....#\n", Leaper::KNIGHT),
+        mask("...\n.#.\n...\n", Leaper::KNIGHT),
+        mask("......\n.#....\n....#.\n......\n", Leaper::KNIGHT),
+        Shape::full(Board::new(4, 6).unwrap()).with_leaper(zebra),
+        Shape::full(Board::new(5, 5).unwrap()).with_leaper(zebra),
+        Shape::full(Board::new(4, 5).unwrap()).with_leaper(giraffe),
+        Shape::full(Board::new(5, 5).unwrap()).with_leaper(giraffe),
+        // the smallest giraffe board with tours we found: 16 directed open tours, no closed one
+        Shape::full(Board::new(5, 8).unwrap()).with_leaper(giraffe),
+        mask("#....\n.....\n.....\n.....\n", zebra),
+    ];
+    let mut nonzero = 0;
+    for shape in shapes {
+        let open: u64 = shape.squares().map(|s| open_from(shape.clone(), s)).sum();
+        let first = shape.squares().next().unwrap();
+        let closed = closed_from(shape.clone(), first);
+        let got = |closure, orientation, starts| {
+            count_on(&shape, closure, orientation, starts, None)
+                .unwrap()
+                .count
+        };
+        assert_eq!(
+            got(Closure::Open, Orientation::Directed, Starts::All),
+            u128::from(open),
+            "{shape}"
+        );
+        assert_eq!(
+            got(Closure::Closed, Orientation::Undirected, Starts::All),
+            u128::from(closed / 2),
+            "{shape}"
+        );
+        for s in shape.squares() {
+            let from = got(Closure::Open, Orientation::Directed, Starts::From(s));
+            assert_eq!(from, u128::from(open_from(shape.clone(), s)), "{shape} {s}");
+        }
+        nonzero += usize::from(open > 0) + usize::from(closed > 0);
+    }
+    // the shapes were chosen so that the cross-check compares tours, not only zeros
+    assert!(nonzero >= 6, "{nonzero}");
+}

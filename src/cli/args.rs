@@ -5,7 +5,8 @@ use anyhow::{bail, Context};
 use clap::Args;
 
 /// Exit codes: 0 found / valid, 1 not found (dead end, budget) or invalid tour, 2 invalid input,
-/// 3 no tour exists, 130 interrupted (sweeps).
+/// 3 no tour exists, 4 unknown (`exists` on a board with holes or another leaper that passes every
+/// necessary condition), 130 interrupted (sweeps).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExitStatus {
     /// A tour was found, or the answer is yes / valid.
@@ -16,6 +17,8 @@ pub enum ExitStatus {
     InvalidInput = 2,
     /// No tour exists, by theorem or by exhausted search.
     NoTour = 3,
+    /// No theorem decides (`exists` on any board): only a search can tell.
+    Unknown = 4,
     /// Stopped by Ctrl-C after saving what was done (128 + SIGINT, the shell convention).
     Interrupted = 130,
 }

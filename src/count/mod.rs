@@ -31,6 +31,7 @@ mod pool;
 mod progress;
 pub mod reference;
 mod search;
+pub mod shaped;
 mod symmetry;
 
 pub use pool::{cache_bytes, check_cache_memory};
@@ -235,6 +236,20 @@ pub enum CountError {
         max_nodes: u64,
         /// Whether the count had an endgame cache, which the estimate leaves out.
         cached: bool,
+    },
+    /// The start square is a hole, or off the board (a count on any board).
+    #[error("--start {start} is not a square of the {board} board with its holes")]
+    StartOffShape {
+        /// The rectangle.
+        board: Board,
+        /// The requested start.
+        start: Square,
+    },
+    /// A count on any board passed its limit on squares entered (it has no estimate).
+    #[error("the count passed --max-nodes {max_nodes} squares entered; raise it to go on (a count on a board with holes or another leaper searches with no symmetry and no cache)")]
+    NodeLimit {
+        /// The limit.
+        max_nodes: u64,
     },
     /// The endgame caches of the worker threads would not fit in memory together.
     #[error("the endgame cache needs about {needed_mib} MiB ({threads} threads x 2^{bits} slots of 24 bytes) but only {available_mib} MiB is available; lower --cache-bits (or the threads, with RAYON_NUM_THREADS)")]
