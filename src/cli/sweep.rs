@@ -107,11 +107,26 @@ struct SpecKeyArgs {
     /// Backtracking does not prune stranded squares (prune = false).
     #[arg(long)]
     no_prune: bool,
+    /// The (A,B) leaper of every run (leaper = "A,B"): A,B or camel, zebra, giraffe.
+    #[arg(long, value_name = "A,B")]
+    leaper: Option<String>,
+    /// Holes: a text file, one line a row, `.` a square, `#` a hole; the spec holds its text
+    /// (mask = "..."), and it is the sweep's one board.
+    #[arg(long, value_name = "FILE")]
+    mask: Option<std::path::PathBuf>,
 }
 
 impl SpecKeyArgs {
-    fn flags(&self) -> experiment::SpecFlags {
-        experiment::SpecFlags {
+    fn flags(&self) -> anyhow::Result<experiment::SpecFlags> {
+        let mask = match &self.mask {
+            Some(path) => Some((
+                path.display().to_string(),
+                std::fs::read_to_string(path)
+                    .with_context(|| format!("reading the mask {}", path.display()))?,
+            )),
+            None => None,
+        };
+        Ok(experiment::SpecFlags {
             name: self.name.clone(),
             sizes: self.sizes.clone(),
             boards: self.boards.clone(),
@@ -126,13 +141,15 @@ impl SpecKeyArgs {
             attempts: self.attempts,
             start_last: self.start_last,
             no_prune: self.no_prune,
-        }
+            leaper: self.leaper.clone(),
+            mask,
+        })
     }
 }
 
 /// The spec `args` name (a file, flags, both, or the built-in default) and how to name it.
 fn read_spec(args: &SweepArgs) -> anyhow::Result<(Spec, String)> {
-    let flags = args.keys.flags();
+    let flags = args.keys.flags()?;
     Ok(match (&args.spec, flags.is_empty()) {
         (Some(path), true) => (Spec::from_path(path)?, path.display().to_string()),
         (Some(path), false) => {
@@ -401,7 +418,7 @@ pub fn run(args: SweepArgs) -> anyhow::Result<ExitStatus> {
     }
     if report.interrupted {
         let spec_arg: String = (args.spec.iter().map(|p| p.display().to_string()))
-            .chain(args.keys.flags().words())
+            .chain(args.keys.flags().map(|f| f.words()).unwrap_or_default())
             .map(|w| format!(" {}", shell_word(&w)))
             .collect();
         let shard_arg = args

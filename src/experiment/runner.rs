@@ -467,12 +467,19 @@ fn add_runs(
         return Ok(());
     };
     let (board, closure) = (first.board, first.closure_sought());
-    let board_ok = exists::tour(board, closure).is_ok();
+    // on any board, feasible = not ruled out by the necessary conditions
+    let shape = plan.shape_of(board);
+    let board_ok = match &shape {
+        None => exists::tour(board, closure).is_ok(),
+        Some(shape) => exists::shape_tour_from(shape, None, closure).is_ok(),
+    };
     for (r, s) in reqs.iter().zip(out) {
-        tally.add_run(
-            s,
-            board_ok && exists::parity_allows(board, r.start, closure),
-        );
+        let feasible = board_ok
+            && match &shape {
+                None => exists::parity_allows(board, r.start, closure),
+                Some(shape) => exists::shape_tour_from(shape, Some(r.start), closure).is_ok(),
+            };
+        tally.add_run(s, feasible);
         if s.outcome == Outcome::DeadEnd {
             dead_ends.add(s.visited);
         }
@@ -720,6 +727,7 @@ pub fn run_planned_sweep(
                     out: Vec::new(),
                 };
                 worker.solver.set_lane_memory(opts.lane_memory);
+                worker.solver.set_shape(spec.leaper, spec.mask.clone());
                 loop {
                     if STOP.load(Ordering::SeqCst) {
                         break;

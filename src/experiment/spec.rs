@@ -4,7 +4,7 @@
 
 use super::size::PlanSize;
 use super::spec_file::{BoardEntry, Boards, BudgetSpec, Sizes, SpecFile, Starts};
-use crate::board::{Board, BoardError, Square, MAX_SIDE};
+use crate::board::{Board, BoardError, Leaper, Shape, ShapeError, Square, MAX_SIDE};
 use crate::solve::rules::LabelOrder;
 use crate::solve::{Closing, Method, Rule, RuleSeq};
 use std::path::Path;
@@ -170,6 +170,10 @@ pub struct Spec {
     pub closing: Closing,
     /// Whether `backtrack` prunes stranded squares.
     pub prune: bool,
+    /// The leaper of every run (the knight unless the spec names another).
+    pub leaper: Leaper,
+    /// The mask, when the spec draws one: the sweep's one board, with its holes.
+    pub mask: Option<Shape>,
 }
 
 impl Spec {
@@ -315,6 +319,30 @@ impl Spec {
                 }
             }
         }
+        let leaper: Leaper = match &raw.leaper {
+            Some(l) => l
+                .parse()
+                .map_err(|e: ShapeError| err("leaper", e.to_string()))?,
+            None => Leaper::KNIGHT,
+        };
+        let mask = match &raw.mask {
+            Some(text) => {
+                let shape =
+                    Shape::from_mask(text, leaper).map_err(|e| err("mask", e.to_string()))?;
+                match boards.as_slice() {
+                    [] => boards.push(shape.board()),
+                    [b] if *b == shape.board() => {}
+                    _ => {
+                        return Err(err(
+                            "mask",
+                            format!("the mask draws the {} board, and is the sweep's one board: drop sizes and boards, or give only that board", shape.board()),
+                        ))
+                    }
+                }
+                Some(shape)
+            }
+            None => None,
+        };
         if boards.is_empty() {
             return Err(err(
                 "sizes",
@@ -375,6 +403,13 @@ impl Spec {
                     squares.push(square);
                 }
                 StartSet::List(squares)
+            }
+        };
+        // On a mask, the starts are its squares: listed, holes refused.
+        let starts = match (&mask, starts) {
+            (None, starts) => starts,
+            (Some(shape), starts) => {
+                StartSet::List(mask_starts(shape, starts, raw.seed).map_err(|m| err("starts", m))?)
             }
         };
         // A rule twice (also as `first` and `order:12345678`, or inside `order:*`) would make two
@@ -486,6 +521,23 @@ impl Spec {
                 ),
             ));
         }
+        // Knight rules on whole boards only (`solve::shaped::refusal`).
+        let shape = match &mask {
+            Some(m) => m.clone(),
+            None => Shape::full(boards[0]).with_leaper(leaper),
+        };
+        for seq in &rules {
+            for &rule in seq.rules() {
+                for &method in &methods {
+                    if let Some(why) = crate::solve::shaped::refusal(&shape, method, rule) {
+                        return Err(err(
+                            "rules",
+                            format!("{rule} with {method} on {shape}: {why}"),
+                        ));
+                    }
+                }
+            }
+        }
         let budget = parse_budget(&raw.budget).map_err(|m| err("budget", m))?;
         if let Budget::PerSquare(k) = budget {
             // a product past u64 would wrap to a small budget, or to 0 = unlimited
@@ -505,6 +557,8 @@ impl Spec {
         let spec = Spec {
             attempts: raw.attempts,
             prune: raw.prune,
+            leaper,
+            mask,
             file: raw,
             boards,
             starts,
@@ -541,6 +595,37 @@ impl Spec {
             ));
         }
         Ok(spec)
+    }
+}
+
+/// The starts of a sweep on a mask, as a list of its squares: every square for `all`, a sample of
+/// its squares drawn from the experiment seed for `sample:K`; a corner or listed start on a hole,
+/// and `edges` (whose orbits are those of the whole board), are refused.
+fn mask_starts(shape: &Shape, starts: StartSet, seed: u64) -> Result<Vec<Square>, String> {
+    let board = shape.board();
+    let on_shape = |v: Vec<Square>| match v.iter().find(|&&s| !shape.contains(s)) {
+        Some(s) => Err(format!("{s} is a hole of the mask")),
+        None => Ok(v),
+    };
+    match starts {
+        StartSet::All => Ok(shape.squares().collect()),
+        StartSet::Corner => on_shape(vec![Square::new(0, 0)]),
+        StartSet::Corners => on_shape(StartSet::corners(board)),
+        StartSet::List(v) => on_shape(v),
+        StartSet::Edges => Err("\"edges\" takes the orbits of a whole board's symmetries, which holes break; give \"all\", a sample or a list".into()),
+        StartSet::Sample(k) => {
+            use rand::SeedableRng;
+            let squares: Vec<Square> = shape.squares().collect();
+            if k as usize > squares.len() {
+                return Err(format!("sample:{k} asks for more starts than the mask's {} squares", squares.len()));
+            }
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(
+                crate::experiment::plan::run_seed(seed, board, Square::new(0, 0), u32::MAX),
+            );
+            let mut idx = rand::seq::index::sample(&mut rng, squares.len(), k as usize).into_vec();
+            idx.sort_unstable();
+            Ok(idx.into_iter().map(|i| squares[i]).collect())
+        }
     }
 }
 

@@ -230,6 +230,14 @@ pub struct SpecFile {
     /// Whether `backtrack` prunes stranded squares.
     #[serde(default = "default_prune", skip_serializing_if = "is_default_prune")]
     pub prune: bool,
+    /// The leaper, `"A,B"` or a name (`camel`, `zebra`, `giraffe`); the knight when absent
+    /// (`docs/REFERENCE.md`, section 9).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leaper: Option<String>,
+    /// Holes, drawn in the spec itself: one line a row, `.` a square, `#` a hole. The mask is the
+    /// sweep's one board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mask: Option<String>,
 }
 
 /// Starts of a spec without `starts`.
@@ -340,6 +348,18 @@ pub fn spec_keys() -> Vec<SpecKey> {
             "the same, `--start-last` for \"start-last\"",
         ),
         key("prune", Some("true".into()), "", "the same, `--no-prune` for false"),
+        key(
+            "leaper",
+            None,
+            "the knight; `\"2,3\"` or a name (`camel`, `zebra`, `giraffe`) for another (a, b) leaper",
+            "the same, `--leaper`",
+        ),
+        key(
+            "mask",
+            None,
+            "no holes; the board drawn in the spec, a line a row, `.` a square and `#` a hole: the sweep's one board",
+            "`--mask FILE`",
+        ),
     ]
 }
 
@@ -422,7 +442,7 @@ mod tests {
         let keys = spec_keys();
         // every key of the file is in the table, and nothing else
         let full: SpecFile = toml::from_str(&format!(
-            "{minimal}boards = [[5, 6]]\nattempts = 2\nclosing = \"start-last\"\nprune = false"
+            "{minimal}boards = [[5, 6]]\nattempts = 2\nclosing = \"start-last\"\nprune = false\nleaper = \"zebra\"\nmask = \".\""
         ))
         .unwrap();
         let mut fields: Vec<String> = toml::Table::try_from(&full)

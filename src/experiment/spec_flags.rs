@@ -41,6 +41,10 @@ pub struct SpecFlags {
     pub start_last: bool,
     /// `--no-prune`: `prune = false`.
     pub no_prune: bool,
+    /// `--leaper`: `A,B` or a name.
+    pub leaper: Option<String>,
+    /// `--mask FILE`: the file's name and its text, which the spec holds.
+    pub mask: Option<(String, String)>,
 }
 
 impl SpecFlags {
@@ -72,6 +76,13 @@ impl SpecFlags {
                 }),
             ),
             ("prune", self.no_prune.then_some(Ok(Value::Boolean(false)))),
+            ("leaper", text(&self.leaper).map(Ok)),
+            (
+                "mask",
+                self.mask
+                    .as_ref()
+                    .map(|(_, t)| Ok(Value::String(t.clone()))),
+            ),
         ];
         given.drain(..).filter_map(|(k, v)| Some((k, v?))).collect()
     }
@@ -101,6 +112,8 @@ impl SpecFlags {
         add("budget", self.budget.clone());
         add("record", self.record.clone());
         add("attempts", self.attempts.map(|a| a.to_string()));
+        add("leaper", self.leaper.clone());
+        add("mask", self.mask.as_ref().map(|(f, _)| f.clone()));
         if let Some(c) = self.closed {
             words.push(format!("--closed={c}"));
         }
@@ -327,6 +340,77 @@ mod tests {
         assert_eq!(explicit.spec(None).unwrap().file, s.file);
     }
 
+    /// `--leaper` and `--mask` give their keys; the spec holds the mask's text, so `--print-spec`
+    /// writes a spec that reads back the same, and the mask is the one board.
+    #[test]
+    fn leaper_and_mask_flags_give_their_keys() {
+        let f = SpecFlags {
+            leaper: Some("zebra".into()),
+            mask: Some(("m.txt".into(), "....\n.#..\n....\n".into())),
+            rules: Some("pohl".into()),
+            ..SpecFlags::default()
+        };
+        let s = f.spec(None).unwrap();
+        assert_eq!(s.leaper, crate::board::Leaper::new(2, 3).unwrap());
+        let mask = s.mask.as_ref().unwrap();
+        assert_eq!(
+            (mask.board(), mask.len()),
+            (crate::board::Board::new(3, 4).unwrap(), 11)
+        );
+        assert_eq!(s.boards, [mask.board()]);
+        assert_eq!(
+            s.starts,
+            crate::experiment::spec::StartSet::List(mask.squares().collect())
+        );
+        let again = Spec::from_toml(&spec_toml(&s.file), "again").unwrap();
+        assert_eq!(
+            (again.leaper, again.mask.clone()),
+            (s.leaper, s.mask.clone())
+        );
+        assert!(f.words().join(" ").contains("--leaper zebra --mask m.txt"));
+        // knight rules on whole boards only; the one board is the mask's
+        for (flags, says) in [
+            (
+                SpecFlags {
+                    rules: Some("roth".into()),
+                    ..f.clone()
+                },
+                "whole boards",
+            ),
+            (
+                SpecFlags {
+                    sizes: Some("8".into()),
+                    ..f.clone()
+                },
+                "one board",
+            ),
+            (
+                SpecFlags {
+                    starts: Some("1,1".into()),
+                    ..f.clone()
+                },
+                "hole",
+            ),
+            (
+                SpecFlags {
+                    starts: Some("edges".into()),
+                    ..f.clone()
+                },
+                "edges",
+            ),
+            (
+                SpecFlags {
+                    leaper: Some("2,2".into()),
+                    ..f.clone()
+                },
+                "leaper",
+            ),
+        ] {
+            let e = flags.spec(None).unwrap_err().to_string();
+            assert!(e.contains(says), "{says}: {e}");
+        }
+    }
+
     #[test]
     fn each_flag_form_gives_its_key() {
         let f = SpecFlags {
@@ -346,6 +430,8 @@ mod tests {
             attempts: Some(2),
             start_last: true,
             no_prune: true,
+            leaper: None,
+            mask: None,
         };
         let s = f.spec(None).unwrap();
         let want = Spec::from_toml(

@@ -20,7 +20,7 @@ pub(crate) use seed::run_seed;
 
 use super::size::{chunk_runs, corner_only, rule_applies, PlanSize};
 use super::spec::{Budget, Spec};
-use crate::board::{Board, Closure, Square};
+use crate::board::{Board, Closure, Leaper, Shape, Square};
 use crate::solve::{Closing, Method, Request, RuleSeq};
 use starts::Starts;
 
@@ -106,6 +106,9 @@ pub struct Plan {
     attempts: Option<u32>,
     closing: Closing,
     prune: bool,
+    /// The leaper, and the mask of a sweep on one (`docs/REFERENCE.md`, section 9).
+    leaper: Leaper,
+    mask: Option<Shape>,
     groups: u64,
     runs: u64,
     chunks: u64,
@@ -260,10 +263,22 @@ impl Plan {
             attempts: spec.attempts,
             closing: spec.closing,
             prune: spec.prune,
+            leaper: spec.leaper,
+            mask: spec.mask.clone(),
             groups,
             runs,
             chunks,
         })
+    }
+
+    /// The shape runs on `board` are on, when it is not the whole board walked by the knight.
+    pub fn shape_of(&self, board: Board) -> Option<Shape> {
+        match &self.mask {
+            Some(m) => (!m.is_full_knight()).then(|| m.clone()),
+            None => {
+                (self.leaper != Leaper::KNIGHT).then(|| Shape::full(board).with_leaper(self.leaper))
+            }
+        }
     }
 
     /// Whether the runs look for closed tours.
