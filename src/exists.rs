@@ -101,6 +101,16 @@ pub fn shape_tour_from(
     start: Option<Square>,
     closure: Closure,
 ) -> Result<ShapeAnswer, NoTour> {
+    shape_tour_with(shape, &ShapeFacts::of(shape), start, closure)
+}
+
+/// [`shape_tour_from`] with the shape's facts found beforehand (once for many starts).
+pub fn shape_tour_with(
+    shape: &Shape,
+    facts: &ShapeFacts,
+    start: Option<Square>,
+    closure: Closure,
+) -> Result<ShapeAnswer, NoTour> {
     if shape.is_full_knight() {
         let board = shape.board();
         return match start {
@@ -109,7 +119,7 @@ pub fn shape_tour_from(
         }
         .map(|()| ShapeAnswer::Yes);
     }
-    if let Some(why) = shape_obstruction(shape, start, closure) {
+    if let Some(why) = facts.obstruction(start, closure) {
         return Err(NoTour::Shape {
             board: shape.board(),
             holes: shape.board().len() - shape.len(),
@@ -126,86 +136,128 @@ pub fn shape_tour_from(
 }
 
 /// The first necessary condition for a tour (from `start`, if given) that `shape` fails; `None`
-/// when it passes them all. The conditions hold on any graph: a tour needs a connected graph; a
-/// closed tour needs three squares and two moves at every square; an open tour has two ends, so at
-/// most two squares of one move, and a start among them when there are two; a leaper whose moves
-/// change colour (`a + b` odd) alternates colours, so a closed tour needs as many squares of each
-/// colour and an open one at most one more of one colour, on which it then starts.
+/// when it passes them all ([`ShapeFacts`]).
 pub fn shape_obstruction(
     shape: &Shape,
     start: Option<Square>,
     closure: Closure,
 ) -> Option<Obstruction> {
-    let n = shape.len() as usize;
-    if n == 1 {
-        return closure.is_closed().then_some(Obstruction::OneSquare);
-    }
-    if closure.is_closed() && n < 3 {
-        return Some(Obstruction::TwoSquares);
-    }
-    let board = shape.board();
-    let degree = |sq: Square| shape.neighbours(sq).count();
-    // connected: a walk from one square reaches every other
-    let first = shape.squares().next().expect("a shape keeps a square");
-    let mut reached = vec![false; board.len() as usize];
-    reached[board.index(first) as usize] = true;
-    let (mut stack, mut count) = (vec![first], 1usize);
-    while let Some(sq) = stack.pop() {
-        for (_, m) in shape.neighbours(sq) {
-            if !std::mem::replace(&mut reached[board.index(m) as usize], true) {
-                count += 1;
-                stack.push(m);
-            }
-        }
-    }
-    if count < n {
-        let apart = shape
-            .squares()
-            .find(|&s| !reached[board.index(s) as usize])
-            .expect("an unreached square");
-        let sublattice = !shape.leaper().is_free();
-        return Some(Obstruction::Disconnected(first, apart, sublattice));
-    }
-    let ends: Vec<Square> = shape.squares().filter(|&s| degree(s) == 1).collect();
-    if closure.is_closed() {
-        if let Some(&s) = ends.first() {
-            return Some(Obstruction::OneMoveSquare(s));
-        }
-    } else {
-        if ends.len() > 2 {
-            return Some(Obstruction::ManyEnds(
-                ends.len() as u32,
-                ends[0],
-                ends[1],
-                ends[2],
-            ));
-        }
-        if let (Some(s), 2) = (start, ends.len()) {
-            if !ends.contains(&s) {
-                return Some(Obstruction::StartNotAnEnd(ends[0], ends[1], s));
-            }
-        }
-    }
-    if shape.leaper().changes_colour() {
-        let light = shape
-            .squares()
-            .filter(|&s| Board::is_corner_colour(s))
-            .count() as u32;
-        let dark = n as u32 - light;
-        if closure.is_closed() && light != dark {
-            return Some(Obstruction::ColoursUnequal(light, dark));
-        }
-        if light.abs_diff(dark) > 1 {
-            return Some(Obstruction::ColoursApart(light, dark));
-        }
-        if let Some(s) = start.filter(|_| !closure.is_closed() && light != dark) {
-            if Board::is_corner_colour(s) != (light > dark) {
-                return Some(Obstruction::StartColour(s));
-            }
-        }
-    }
-    None
+    ShapeFacts::of(shape).obstruction(start, closure)
 }
+
+/// What the necessary conditions read of a shape, found once (a walk over its squares) so that
+/// each start is then judged at once. The conditions hold on any graph: a tour needs a connected
+/// graph; a closed tour needs three squares and two moves at every square; an open tour has two
+/// ends, so at most two squares of one move, and a start among them when there are two; a leaper
+/// whose moves change colour (`a + b` odd) alternates colours, so a closed tour needs as many
+/// squares of each colour and an open one at most one more of one colour, on which it then starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShapeFacts {
+    squares: u32,
+    /// Two squares no path joins, and whether the leaper keeps to a sublattice.
+    apart: Option<(Square, Square, bool)>,
+    /// The squares with one move (the first three).
+    ends: Vec<Square>,
+    /// How many squares have one move.
+    end_count: u32,
+    /// Squares of the corners' colour, and of the other, when moves change colour.
+    colours: Option<(u32, u32)>,
+}
+
+impl ShapeFacts {
+    /// The facts of `shape`.
+    pub fn of(shape: &Shape) -> ShapeFacts {
+        let board = shape.board();
+        let first = shape.squares().next().expect("a shape keeps a square");
+        let mut reached = vec![false; board.len() as usize];
+        reached[board.index(first) as usize] = true;
+        let (mut stack, mut count) = (vec![first], 1u32);
+        while let Some(sq) = stack.pop() {
+            for (_, m) in shape.neighbours(sq) {
+                if !std::mem::replace(&mut reached[board.index(m) as usize], true) {
+                    count += 1;
+                    stack.push(m);
+                }
+            }
+        }
+        let apart = (count < shape.len()).then(|| {
+            let other = shape
+                .squares()
+                .find(|&s| !reached[board.index(s) as usize])
+                .expect("an unreached square");
+            (first, other, !shape.leaper().is_free())
+        });
+        let mut ends = Vec::new();
+        let mut end_count = 0;
+        for s in shape
+            .squares()
+            .filter(|&s| shape.neighbours(s).count() == 1)
+        {
+            end_count += 1;
+            if ends.len() < 3 {
+                ends.push(s);
+            }
+        }
+        let colours = shape.leaper().changes_colour().then(|| {
+            let light = shape
+                .squares()
+                .filter(|&s| Board::is_corner_colour(s))
+                .count() as u32;
+            (light, shape.len() - light)
+        });
+        ShapeFacts {
+            squares: shape.len(),
+            apart,
+            ends,
+            end_count,
+            colours,
+        }
+    }
+
+    /// The first condition a tour from `start` (if given) fails.
+    pub fn obstruction(&self, start: Option<Square>, closure: Closure) -> Option<Obstruction> {
+        let n = self.squares;
+        if n == 1 {
+            return closure.is_closed().then_some(Obstruction::OneSquare);
+        }
+        if closure.is_closed() && n < 3 {
+            return Some(Obstruction::TwoSquares);
+        }
+        if let Some((a, b, sublattice)) = self.apart {
+            return Some(Obstruction::Disconnected(a, b, sublattice));
+        }
+        if closure.is_closed() {
+            if let Some(&s) = self.ends.first() {
+                return Some(Obstruction::OneMoveSquare(s));
+            }
+        } else {
+            if self.end_count > 2 {
+                let e = &self.ends;
+                return Some(Obstruction::ManyEnds(self.end_count, e[0], e[1], e[2]));
+            }
+            if let (Some(s), 2) = (start, self.end_count) {
+                if !self.ends.contains(&s) {
+                    return Some(Obstruction::StartNotAnEnd(self.ends[0], self.ends[1], s));
+                }
+            }
+        }
+        if let Some((light, dark)) = self.colours {
+            if closure.is_closed() && light != dark {
+                return Some(Obstruction::ColoursUnequal(light, dark));
+            }
+            if light.abs_diff(dark) > 1 {
+                return Some(Obstruction::ColoursApart(light, dark));
+            }
+            if let Some(s) = start.filter(|_| !closure.is_closed() && light != dark) {
+                if Board::is_corner_colour(s) != (light > dark) {
+                    return Some(Obstruction::StartColour(s));
+                }
+            }
+        }
+        None
+    }
+}
+
 fn sorted_sides(board: Board) -> (u32, u32) {
     let (r, c) = (board.rows(), board.cols());
     (r.min(c), r.max(c))

@@ -468,16 +468,21 @@ fn add_runs(
     };
     let (board, closure) = (first.board, first.closure_sought());
     // on any board, feasible = not ruled out by the necessary conditions
-    let shape = plan.shape_of(board);
+    let shape = plan.shape_of(board).map(|s| {
+        let facts = exists::ShapeFacts::of(&s);
+        (s, facts)
+    });
     let board_ok = match &shape {
         None => exists::tour(board, closure).is_ok(),
-        Some(shape) => exists::shape_tour_from(shape, None, closure).is_ok(),
+        Some((shape, facts)) => exists::shape_tour_with(shape, facts, None, closure).is_ok(),
     };
     for (r, s) in reqs.iter().zip(out) {
         let feasible = board_ok
             && match &shape {
                 None => exists::parity_allows(board, r.start, closure),
-                Some(shape) => exists::shape_tour_from(shape, Some(r.start), closure).is_ok(),
+                Some((shape, facts)) => {
+                    exists::shape_tour_with(shape, facts, Some(r.start), closure).is_ok()
+                }
             };
         tally.add_run(s, feasible);
         if s.outcome == Outcome::DeadEnd {

@@ -190,6 +190,8 @@ struct Frame {
 #[derive(Clone, Debug, Default)]
 pub struct Engine {
     graph: Option<Graph>,
+    /// The necessary conditions' reading of the graph's shape, found once per shape.
+    facts: Option<exists::ShapeFacts>,
     degree: Vec<u8>,
     seen: Vec<bool>,
     path: Vec<u32>,
@@ -201,6 +203,7 @@ impl Engine {
     pub fn set_shape(&mut self, shape: &Shape) {
         if self.graph.as_ref().map(Graph::shape) != Some(shape) {
             self.graph = Some(Graph::new(shape));
+            self.facts = Some(exists::ShapeFacts::of(shape));
         }
     }
 
@@ -244,7 +247,8 @@ impl Engine {
         }
         let timer = Instant::now();
         let closure = req.closure;
-        if let Err(reason) = exists::shape_tour_from(shape, Some(req.start), closure) {
+        let facts = self.facts.as_ref().expect("found with the graph");
+        if let Err(reason) = exists::shape_tour_with(shape, facts, Some(req.start), closure) {
             self.path.clear();
             return Ok(RunSummary {
                 outcome: Outcome::Impossible(Impossibility::Theorem(reason)),

@@ -1,0 +1,29 @@
+#!/bin/sh
+# Runs the leapers' sweeps (experiments/leapers-*.toml) into results/leapers/LEAPER/, each under
+# /usr/bin/time, appending its wall time, CPU time and peak memory to results/leapers/costs.csv;
+# then writes results/leapers/tables.md (scripts/leapers.py). Run from the repository root after
+# `cargo build --release`. A part already complete is skipped; one interrupted is resumed.
+#
+#   sh scripts/leapers-run.sh [LEAPER ...]    # default: camel zebra giraffe
+set -eu
+k=${KTOUR:-target/release/ktour}
+parts=${*:-camel zebra giraffe}
+costs=results/leapers/costs.csv
+mkdir -p results/leapers
+[ -f "$costs" ] || echo "part,wall_s,user_s,sys_s,max_rss_kb,threads,cpu" > "$costs"
+cpu=$(awk -F': ' '/^model name/{n=$2} /^cpu family/{f=$2} /^model\t/{m=$2} END{printf "%s (family %s, model %s)", n, f, m}' /proc/cpuinfo)
+threads=$(nproc)
+for part in $parts; do
+  out=results/leapers/$part
+  if grep -q '"status": "complete"' "$out/meta.json" 2>/dev/null; then
+    echo "$part: complete, skipped"
+    continue
+  fi
+  flag=--force
+  [ -f "$out/meta.json" ] && flag=--resume
+  t=$(mktemp)
+  /usr/bin/time -f "%e,%U,%S,%M" -o "$t" "$k" sweep "experiments/leapers-$part.toml" --out "$out" $flag --no-progress
+  echo "$part,$(cat "$t"),$threads,\"$cpu\"" >> "$costs"
+  rm -f "$t"
+done
+python3 scripts/leapers.py
