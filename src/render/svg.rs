@@ -151,8 +151,20 @@ impl<'a> Picture<'a> {
         match self.failed {
             None => {
                 let kind = if rec.closed { "closed" } else { "open" };
+                // a board with holes or another leaper says so
+                let holes = match rec.holes.len() {
+                    0 => String::new(),
+                    1 => " with 1 hole".into(),
+                    h => format!(" with {h} holes"),
+                };
+                let leaper = rec
+                    .leaper
+                    .as_ref()
+                    .map_or(String::new(), |l| format!(", ({l})-leaper"));
+                // a failed run on any board is drawn without the knight's analysis: as its path
+                let found = if rec.found { "tour" } else { "path" };
                 self.caption.push(format!(
-                    "{} {kind} tour{how}: {n} squares, start {}, end {}",
+                    "{}{holes}{leaper} {kind} {found}{how}: {n} squares, start {}, end {}",
                     self.board,
                     rec.squares[0],
                     rec.squares[n - 1]
