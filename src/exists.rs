@@ -36,7 +36,7 @@ pub enum NoTour {
         start: Square,
     },
     /// A board with holes or another leaper that fails a necessary condition ([`shape_obstruction`]).
-    #[error("no {closure} tour on {board}{} walked by the ({leaper})-leaper: {why}", if *.holes > 0 { format!(" with {holes} holes") } else { String::new() })]
+    #[error("no {closure} tour on {board}{}{}: {why}", if *.holes > 0 { format!(" with {holes} holes") } else { String::new() }, if *.leaper != Leaper::KNIGHT { format!(" walked by the ({leaper})-leaper") } else { String::new() })]
     Shape {
         /// The rectangle.
         board: Board,

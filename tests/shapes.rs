@@ -457,3 +457,199 @@ fn counts_on_masks_and_leapers_equal_plain_recursion() {
     // the shapes were chosen so that the cross-check compares tours, not only zeros
     assert!(nonzero >= 6, "{nonzero}");
 }
+
+fn ktour() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("ktour").unwrap()
+}
+
+/// The command line on any board: a tour solved around holes verifies (the record carries its
+/// holes), `exists` says no (3) or unknown (4), bad masks and leapers are one-line errors (2).
+#[test]
+fn the_command_line_takes_masks_and_leapers_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let mask = dir.path().join("m.txt");
+    let holey = "........\n........\n..#..#..\n...##...\n...##...\n..#..#..\n........\n........\n";
+    std::fs::write(&mask, holey).unwrap();
+    let tour = dir.path().join("t.json");
+    ktour()
+        .args([
+            "solve", "--closed", "--rule", "pohl", "--format", "json", "-o",
+        ])
+        .arg(&tour)
+        .arg("--mask")
+        .arg(&mask)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&tour).unwrap();
+    let rec: ktour::tour::TourRecord = serde_json::from_str(&text).unwrap();
+    assert_eq!(rec.holes.len(), 8);
+    let shape = rec.shape().unwrap();
+    assert_eq!(verify_tour_on(&shape, &rec.squares), Ok(TourKind::Closed));
+    ktour()
+        .arg("verify")
+        .arg(&tour)
+        .assert()
+        .success()
+        .stdout("valid closed tour\n");
+    // the same squares on the whole board are short of a tour
+    let moves = dir.path().join("t.txt");
+    let lines: String = rec
+        .squares
+        .iter()
+        .map(|s| format!("{},{}\n", s.row(), s.col()))
+        .collect();
+    std::fs::write(&moves, lines).unwrap();
+    ktour()
+        .arg("verify")
+        .arg(&moves)
+        .args(["--rows", "8", "--cols", "8"])
+        .assert()
+        .code(1);
+    ktour()
+        .arg("verify")
+        .arg(&moves)
+        .arg("--mask")
+        .arg(&mask)
+        .assert()
+        .success();
+    ktour()
+        .arg("render")
+        .arg(&tour)
+        .arg("-o")
+        .arg(dir.path().join("t.svg"))
+        .assert()
+        .success();
+    // exists: no by a condition (3), unknown (4)
+    ktour()
+        .args(["exists", "--size", "8", "--leaper", "camel"])
+        .assert()
+        .code(3);
+    ktour()
+        .arg("exists")
+        .arg("--mask")
+        .arg(&mask)
+        .assert()
+        .code(4);
+    // count: 5x8 giraffe, checked against plain recursion in the tests above
+    ktour()
+        .args(["count", "--rows", "5", "--cols", "8", "--leaper", "giraffe"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("\n16\n"));
+    // refusals: one line, exit 2
+    std::fs::write(dir.path().join("bad.txt"), "..x\n...\n").unwrap();
+    for args in [
+        vec!["solve", "--leaper", "2,2", "--size", "8"],
+        vec![
+            "solve",
+            "--leaper",
+            "1,3",
+            "--size",
+            "8",
+            "--method",
+            "construct",
+        ],
+        vec![
+            "solve",
+            "--size",
+            "8",
+            "--leaper",
+            "zebra",
+            "--rule",
+            "squirrel",
+            "--method",
+            "warnsdorff",
+        ],
+    ] {
+        let out = ktour()
+            .args(&args)
+            .assert()
+            .code(2)
+            .get_output()
+            .stderr
+            .clone();
+        assert_eq!(
+            String::from_utf8(out).unwrap().lines().count(),
+            1,
+            "{args:?}"
+        );
+    }
+    let out = ktour()
+        .arg("solve")
+        .arg("--mask")
+        .arg(dir.path().join("bad.txt"))
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert!(String::from_utf8(out).unwrap().contains("line 1, column 3"));
+    ktour()
+        .arg("solve")
+        .arg("--mask")
+        .arg(&mask)
+        .args(["--start", "2,2"])
+        .assert()
+        .code(2);
+    ktour()
+        .arg("solve")
+        .arg("--mask")
+        .arg(&mask)
+        .args(["--size", "9"])
+        .assert()
+        .code(2);
+}
+
+/// A sweep on a mask from flags: its starts are the mask's squares, its feasible runs those the
+/// conditions leave, and `--print-spec` holds the mask's text.
+#[test]
+fn a_sweep_runs_on_a_mask_and_a_leaper() {
+    let dir = tempfile::tempdir().unwrap();
+    let mask = dir.path().join("m.txt");
+    std::fs::write(&mask, "......\n.#....\n....#.\n......\n......\n").unwrap();
+    let out = dir.path().join("out");
+    ktour()
+        .args([
+            "sweep",
+            "--rules",
+            "first,pohl",
+            "--methods",
+            "warnsdorff,backtrack",
+            "--record",
+            "runs",
+            "--no-progress",
+            "--out",
+        ])
+        .arg(&out)
+        .arg("--mask")
+        .arg(&mask)
+        .assert()
+        .success();
+    let runs = std::fs::read_to_string(out.join("runs.csv")).unwrap();
+    // 28 squares x 2 rules x 2 methods, no run from a hole
+    assert_eq!(runs.lines().count(), 1 + 28 * 4);
+    assert!(!runs
+        .lines()
+        .any(|l| l.contains(",1,1,") && l.starts_with("5,6")));
+    let meta = std::fs::read_to_string(out.join("meta.json")).unwrap();
+    assert!(meta.contains("\"mask\""), "{meta}");
+    let spec = ktour()
+        .args([
+            "sweep",
+            "--rules",
+            "pohl",
+            "--print-spec",
+            "--leaper",
+            "zebra",
+            "--sizes",
+            "9",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert!(String::from_utf8(spec)
+        .unwrap()
+        .contains("leaper = \"zebra\""));
+}
