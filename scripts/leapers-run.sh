@@ -1,13 +1,13 @@
 #!/bin/sh
-# Runs the leapers' sweeps (experiments/leapers-*.toml) into results/leapers/LEAPER/, each under
+# Runs the leapers' sweeps (experiments/leapers-*.toml) into results/leapers/PART/, each under
 # /usr/bin/time, appending its wall time, CPU time and peak memory to results/leapers/costs.csv;
 # then writes results/leapers/tables.md (scripts/leapers.py). Run from the repository root after
 # `cargo build --release`. A part already complete is skipped; one interrupted is resumed.
 #
-#   sh scripts/leapers-run.sh [LEAPER ...]    # default: camel zebra giraffe
+#   sh scripts/leapers-run.sh [PART ...]    # default: camel zebra giraffe small-search-zebra small-search-giraffe
 set -eu
 k=${KTOUR:-target/release/ktour}
-parts=${*:-camel zebra giraffe}
+parts=${*:-camel zebra giraffe small-search-zebra small-search-giraffe}
 costs=results/leapers/costs.csv
 mkdir -p results/leapers
 [ -f "$costs" ] || echo "part,wall_s,user_s,sys_s,max_rss_kb,threads,cpu" > "$costs"
