@@ -11,6 +11,7 @@ mod output;
 mod plan;
 mod record;
 mod runner;
+mod seed;
 mod size;
 mod spec;
 mod spec_file;

@@ -620,7 +620,7 @@ fn mask_starts(shape: &Shape, starts: StartSet, seed: u64) -> Result<Vec<Square>
                 return Err(format!("sample:{k} asks for more starts than the mask's {} squares", squares.len()));
             }
             let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(
-                crate::experiment::plan::run_seed(seed, board, Square::new(0, 0), u32::MAX),
+                super::seed::run_seed(seed, board, Square::new(0, 0), u32::MAX),
             );
             let mut idx = rand::seq::index::sample(&mut rng, squares.len(), k as usize).into_vec();
             idx.sort_unstable();

@@ -12,11 +12,10 @@
 //! (see `output::journal`) tells a journal of another numbering from this one.
 
 mod chunks;
-mod seed;
 mod starts;
 
+pub(crate) use super::seed::run_seed;
 pub use chunks::{Chunk, Part, Shard};
-pub(crate) use seed::run_seed;
 
 use super::size::{chunk_runs, corner_only, rule_applies, PlanSize};
 use super::spec::{Budget, Spec};

@@ -3,8 +3,8 @@
 //! last two are held in memory (a sample must be drawn to be known); every start of 10,000 x 10,000
 //! is 10^8 starts and takes no memory at all.
 
-use super::seed::run_seed;
 use crate::board::{Board, Square};
+use crate::experiment::seed::run_seed;
 use crate::experiment::spec::StartSet;
 use rand::seq::index::sample;
 use rand::SeedableRng;

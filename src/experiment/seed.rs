@@ -1,7 +1,8 @@
 //! The seed of one run of a sweep, derived from (experiment seed, board, start, trial), so that any
 //! run can be replayed alone with `solve --seed`. Only a rule that reads the PRNG needs it to run;
 //! every run's seed is still written in `runs.csv`, so it is derived where it is needed, not for
-//! every run ([`super::Plan::requests`]).
+//! every run ([`super::Plan::requests`]). A leaf module: the plan and the spec (which samples a
+//! mask's squares) both read it.
 
 use crate::board::{Board, Square};
 
