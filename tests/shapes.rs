@@ -519,6 +519,33 @@ fn the_command_line_takes_masks_and_leapers_everywhere() {
         .arg(dir.path().join("t.svg"))
         .assert()
         .success();
+    // the animation: traced by the search on any board, its page draws the holes and reads the
+    // leaper's moves
+    let page = dir.path().join("a.html");
+    ktour()
+        .args([
+            "animate",
+            "--method",
+            "backtrack",
+            "--rule",
+            "pohl",
+            "--closed",
+            "-o",
+        ])
+        .arg(&page)
+        .arg("--mask")
+        .arg(&mask)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("\"holes\":[[2,2],[2,5],[3,3]"), "holes");
+    ktour()
+        .args(["animate", "--size", "10", "--leaper", "giraffe", "-o"])
+        .arg(&page)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("\"deltas\":[[-4,1],[-1,4]"), "deltas");
     // exists: no by a condition (3), unknown (4)
     ktour()
         .args(["exists", "--size", "8", "--leaper", "camel"])

@@ -1,9 +1,9 @@
 //! `ktour animate`: a self-contained HTML page (no network) replaying one traced run step by step.
 
 use super::args::parse_start;
-use super::{BoardArgs, ExitStatus};
+use super::{BoardArgs, ExitStatus, ShapeArgs};
 use crate::board::Closure;
-use crate::render::animate::{trace_run, AnimationError, MAX_BUDGET};
+use crate::render::animate::{trace_run_on, AnimationError, MAX_BUDGET};
 use crate::render::animation_html;
 use crate::solve::{Method, Request, Rule};
 use anyhow::Context;
@@ -15,6 +15,9 @@ use std::path::PathBuf;
 pub struct AnimateArgs {
     #[command(flatten)]
     board: BoardArgs,
+    /// Any board: the run is traced by the search on any board and the page draws the holes.
+    #[command(flatten)]
+    shape: ShapeArgs,
     /// Tie-break rule (`ktour rules` lists them).
     #[arg(long, default_value = "first")]
     rule: String,
@@ -39,7 +42,16 @@ pub struct AnimateArgs {
 }
 
 pub fn run(args: AnimateArgs) -> anyhow::Result<ExitStatus> {
-    let board = args.board.board()?;
+    let shape = match args.shape.given() {
+        true => Some(args.shape.shape(args.board.board_opt()?)?),
+        false => None,
+    };
+    let board = match &shape {
+        Some(s) => s.board(),
+        None => args.board.board()?,
+    };
+    // a whole board walked by the knight keeps the fast engine's trace
+    let shape = shape.filter(|s| !s.is_full_knight());
     let start = parse_start(&args.start, board)?;
     let method: Method = args.method.parse().map_err(anyhow::Error::msg)?;
     let rule: Rule = args.rule.parse()?;
@@ -54,7 +66,7 @@ pub fn run(args: AnimateArgs) -> anyhow::Result<ExitStatus> {
         closing: Default::default(),
         prune: true,
     };
-    let replay = match trace_run(&req) {
+    let replay = match trace_run_on(&req, shape.as_ref()) {
         Ok(r) => r,
         Err(AnimationError::NoTour(reason)) => {
             eprintln!("no tour: {reason}");

@@ -63,6 +63,10 @@ pub struct Replay {
     pub truncated: bool,
     /// How the run ended, in words (shown on the page).
     pub outcome: String,
+    /// The board's holes, drawn dark (`docs/REFERENCE.md`, section 9); empty on a whole board.
+    pub holes: Vec<Square>,
+    /// The leaper, when it is not the knight: the page's labels and degrees read its moves.
+    pub leaper: Option<crate::board::Leaper>,
 }
 
 /// An animation that cannot be made.
@@ -227,6 +231,8 @@ pub fn replay_warnsdorff(
         events,
         found,
         truncated,
+        holes: Vec::new(),
+        leaper: None,
     })
 }
 
@@ -238,6 +244,15 @@ pub const MAX_BUDGET: u64 = (MAX_EVENTS / 2) as u64;
 /// trace into a [`Replay`]. Refuses boards above [`MAX_ANIMATE_SIDE`] before running anything, and
 /// clamps the node budget of the searches to [`MAX_BUDGET`] (0, unlimited, included).
 pub fn trace_run(req: &Request) -> Result<Replay, AnimationError> {
+    trace_run_on(req, None)
+}
+
+/// [`trace_run`] on any board: `shape` (holes, another leaper; its board the request's) is traced
+/// by the search on any board, and the page draws its holes.
+pub fn trace_run_on(
+    req: &Request,
+    shape: Option<&crate::board::Shape>,
+) -> Result<Replay, AnimationError> {
     if req.board.rows().max(req.board.cols()) > MAX_ANIMATE_SIDE {
         return Err(AnimationError::TooLarge(req.board));
     }
@@ -248,11 +263,19 @@ pub fn trace_run(req: &Request) -> Result<Replay, AnimationError> {
     if req.budget == 0 || req.budget > MAX_BUDGET {
         req.budget = MAX_BUDGET;
     }
-    let trace = crate::solve::trace(&req)?;
+    let trace = match shape {
+        Some(shape) => crate::solve::trace_on(&req, shape)?,
+        None => crate::solve::trace(&req)?,
+    };
     if let Outcome::Impossible(Impossibility::Theorem(reason)) = trace.solution.outcome {
         return Err(AnimationError::NoTour(reason.to_string()));
     }
-    Ok(Replay::from_trace(&req, &trace))
+    let mut replay = Replay::from_trace(&req, &trace);
+    if let Some(shape) = shape {
+        replay.holes = shape.holes().collect();
+        replay.leaper = Some(shape.leaper()).filter(|&l| l != crate::board::Leaper::KNIGHT);
+    }
+    Ok(replay)
 }
 
 impl Replay {
@@ -285,11 +308,13 @@ impl Replay {
             events,
             found: outcome == Outcome::Found,
             truncated: outcome == Outcome::BudgetExhausted,
+            holes: Vec::new(),
+            leaper: None,
             outcome: match outcome {
                 Outcome::Found => "tour found".into(),
                 Outcome::DeadEnd => "dead end".into(),
                 Outcome::NotClosed => {
-                    "every square visited, but the ends are not a knight move apart".into()
+                    "every square visited, but the ends are not a move apart".into()
                 }
                 Outcome::BudgetExhausted => format!("node budget of {} exhausted", req.budget),
                 Outcome::Impossible(_) => "no tour (search exhausted)".into(),
@@ -352,6 +377,8 @@ pub fn animation_html(replay: &Replay) -> Result<String, AnimationError> {
         "outcome": if truncated && !replay.truncated { "cut at the event limit" } else { replay.outcome.as_str() },
         "final_len": len,
         "events": events,
+        "holes": replay.holes.iter().map(|h| [h.row(), h.col()]).collect::<Vec<_>>(),
+        "deltas": replay.leaper.map(|l| l.deltas().to_vec()),
     });
     // `</` cannot occur outside JSON strings; inside them `<\/` is the same string.
     let data = data.to_string().replace("</", "<\\/");

@@ -37,7 +37,7 @@ pub mod warnsdorff;
 pub use memory::{estimate_bytes, MemoryError};
 pub use restart::{attempt_seed, Attempted, RuleSeq};
 pub use rules::{Rule, RuleError, TieBreaker};
-pub use trace::{trace, Trace, TraceEvent};
+pub use trace::{trace, trace_on, Trace, TraceEvent};
 
 use crate::board::Closure;
 use crate::board::{Board, Layout, Leaper, Shape, Square};

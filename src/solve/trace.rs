@@ -78,3 +78,24 @@ pub fn trace(req: &Request) -> Result<Trace, SolveError> {
         solution: solver.solution(req, summary),
     })
 }
+
+/// [`trace`] on any board: `shape` (its board the request's), traced by the search on any board.
+pub fn trace_on(req: &Request, shape: &crate::board::Shape) -> Result<Trace, SolveError> {
+    let mut engine = super::shaped::Engine::default();
+    engine.set_shape(shape);
+    let (summary, events) = engine.run_traced(req)?;
+    let squares = match summary.outcome {
+        super::Outcome::Impossible(super::Impossibility::Theorem(_)) => Vec::new(),
+        _ => engine.path(),
+    };
+    Ok(Trace {
+        events,
+        solution: Solution {
+            request: *req,
+            outcome: summary.outcome,
+            squares,
+            stats: summary.stats,
+            orderings: None,
+        },
+    })
+}

@@ -13,7 +13,7 @@
 use super::rules::{DistanceTarget, Final, Key, LabelOrder};
 use super::{
     Closing, Impossibility, Method, Outcome, Request, RequestError, Rule, RunSummary, SolveError,
-    Stats,
+    Stats, TraceEvent,
 };
 use crate::board::{Closure, Shape, Square};
 use crate::exists;
@@ -196,6 +196,8 @@ pub struct Engine {
     seen: Vec<bool>,
     path: Vec<u32>,
     frames: Vec<Frame>,
+    /// The run's moves and undos, when it is traced ([`Engine::run_traced`]).
+    trace: Option<Vec<TraceEvent>>,
 }
 
 impl Engine {
@@ -225,6 +227,18 @@ impl Engine {
         let out = self.run_on(&graph, req);
         self.graph = Some(graph);
         out
+    }
+
+    /// [`Engine::run`], recording every move (with the candidates and their degrees) and every undo
+    /// for the animation, as the fast engine's trace does.
+    pub fn run_traced(
+        &mut self,
+        req: &Request,
+    ) -> Result<(RunSummary, Vec<TraceEvent>), SolveError> {
+        self.trace = Some(Vec::new());
+        let summary = self.run(req);
+        let events = self.trace.take().unwrap_or_default();
+        Ok((summary?, events))
     }
 
     fn run_on(&mut self, g: &Graph, req: &Request) -> Result<RunSummary, SolveError> {
@@ -300,6 +314,22 @@ impl Engine {
     }
 
     fn enter(&mut self, g: &Graph, v: u32, update: bool) {
+        if let (Some(events), Some(&from)) = (self.trace.as_mut(), self.path.last()) {
+            // the free neighbours of the square left, with their degrees before this move
+            let candidates: Vec<(Square, u8)> = g.nbr[from as usize]
+                .iter()
+                .filter(|&&m| m != NONE && !self.seen[m as usize])
+                .map(|&m| (g.square(m), self.degree[m as usize]))
+                .collect();
+            let min = candidates.iter().map(|c| c.1).min().unwrap_or(0);
+            let tied = candidates.iter().filter(|c| c.1 == min).count() > 1;
+            events.push(TraceEvent::Move {
+                from: g.square(from),
+                square: g.square(v),
+                candidates,
+                tied,
+            });
+        }
         self.seen[v as usize] = true;
         self.path.push(v);
         if update {
@@ -313,6 +343,11 @@ impl Engine {
 
     fn leave(&mut self, g: &Graph) {
         let v = self.path.pop().expect("a square to leave");
+        if let Some(events) = self.trace.as_mut() {
+            events.push(TraceEvent::Undo {
+                square: g.square(v),
+            });
+        }
         self.seen[v as usize] = false;
         for &m in &g.nbr[v as usize] {
             if m != NONE {
