@@ -2,7 +2,7 @@
 """The leapers' tables, rebuilt from their committed CSVs in seconds.
 
 Reads results/leapers/*/summary.csv and meta.json (written by the sweeps of
-experiments/leapers-*.toml) and writes results/leapers/tables.md: for each leaper and rule, pure
+experiments/leapers.toml, a family of three) and writes results/leapers/tables.md: for each leaper and rule, pure
 Warnsdorff's success over every start, by ranges of n, with the runs the necessary conditions
 leave (feasible); the boards where no start succeeded; the largest n with a success.
 

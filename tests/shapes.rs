@@ -680,3 +680,84 @@ fn a_sweep_runs_on_a_mask_and_a_leaper() {
         .unwrap()
         .contains("leaper = \"zebra\""));
 }
+
+/// A spec with a list of leapers is a family: one whole sweep a leaper, each in its own folder and
+/// each equal (timing aside) to the sweep of a spec naming that leaper alone; resuming the family
+/// finds every member done.
+#[test]
+fn a_list_of_leapers_makes_one_sweep_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("fam.toml");
+    std::fs::write(
+        &spec,
+        "name = \"fam\"\nsizes = \"8..=10\"\nleaper = [\"zebra\", \"1,4\"]\nrules = [\"first\", \"pohl+random\"]\nseed = 3\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    ktour()
+        .arg("sweep")
+        .arg(&spec)
+        .arg("--out")
+        .arg(&out)
+        .arg("--no-progress")
+        .assert()
+        .success();
+    let timeless = |path: std::path::PathBuf| -> Vec<String> {
+        let mut rows = csv::Reader::from_path(path).unwrap();
+        let head = rows.headers().unwrap().clone();
+        rows.records()
+            .map(|r| {
+                let r = r.unwrap();
+                head.iter()
+                    .zip(r.iter())
+                    .filter(|(h, _)| !h.contains("elapsed"))
+                    .map(|(_, v)| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            })
+            .collect()
+    };
+    for (folder, leaper) in [("zebra", "zebra"), ("giraffe", "1,4")] {
+        let alone = dir.path().join(format!("alone-{folder}"));
+        ktour()
+            .args([
+                "sweep",
+                "--sizes",
+                "8..=10",
+                "--rules",
+                "first,pohl+random",
+                "--seed",
+                "3",
+                "--no-progress",
+                "--leaper",
+                leaper,
+                "--out",
+            ])
+            .arg(&alone)
+            .assert()
+            .success();
+        let member = timeless(out.join(folder).join("summary.csv"));
+        assert_eq!(member.len(), 6);
+        assert_eq!(member, timeless(alone.join("summary.csv")), "{folder}");
+    }
+    let printed = ktour()
+        .arg("sweep")
+        .arg(&spec)
+        .arg("--print-spec")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let printed = String::from_utf8(printed).unwrap();
+    assert!(printed.contains("name = \"fam-zebra\"") && printed.contains("name = \"fam-giraffe\""));
+    ktour()
+        .arg("sweep")
+        .arg(&spec)
+        .arg("--out")
+        .arg(&out)
+        .args(["--resume", "--no-progress"])
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("0 runs in"));
+}

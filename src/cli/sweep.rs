@@ -147,22 +147,30 @@ impl SpecKeyArgs {
     }
 }
 
-/// The spec `args` name (a file, flags, both, or the built-in default) and how to name it.
-fn read_spec(args: &SweepArgs) -> anyhow::Result<(Spec, String)> {
+/// The spec `args` name (a file, flags, both, or the built-in default) and how to name it: one
+/// spec, or the members of a family (lists of leapers or masks), each with its sub-folder.
+fn read_spec(args: &SweepArgs) -> anyhow::Result<(Vec<(String, Spec)>, String)> {
     let flags = args.keys.flags()?;
     Ok(match (&args.spec, flags.is_empty()) {
-        (Some(path), true) => (Spec::from_path(path)?, path.display().to_string()),
+        (Some(path), true) => {
+            let text = Spec::read_text(path)?;
+            let label = path.display().to_string();
+            (experiment::member_specs(&text, &label)?, label)
+        }
         (Some(path), false) => {
             let text = Spec::read_text(path)?;
             let label = path.display().to_string();
             (
-                flags.spec(Some((&text, &label)))?,
+                flags.specs(Some((&text, &label)))?,
                 format!("{label} and flags"),
             )
         }
-        (None, false) => (flags.spec(None)?, "flags".to_string()),
+        (None, false) => (flags.specs(None)?, "flags".to_string()),
         (None, true) => (
-            Spec::from_toml(DEFAULT_SPEC, "experiments/default.toml (built in)")?,
+            vec![(
+                String::new(),
+                Spec::from_toml(DEFAULT_SPEC, "experiments/default.toml (built in)")?,
+            )],
             "the built-in default experiment".to_string(),
         ),
     })
@@ -347,15 +355,63 @@ fn parse_shard(s: &str) -> anyhow::Result<(u32, u32)> {
 }
 
 pub fn run(args: SweepArgs) -> anyhow::Result<ExitStatus> {
-    let (spec, spec_label) = read_spec(&args)?;
+    let (members, spec_label) = read_spec(&args)?;
+    // a family's members run in turn, each into a folder of its own under the family's
+    let family = members.len() > 1 || members.iter().any(|(f, _)| !f.is_empty());
+    let base = args.out.clone().unwrap_or_else(|| {
+        let name = &members[0].1.file.name;
+        let family_name = match members[0].0.as_str() {
+            "" => name.as_str(),
+            folder => name.strip_suffix(&format!("-{folder}")).unwrap_or(name),
+        };
+        PathBuf::from("results").join(family_name)
+    });
     if args.print_spec {
-        print!("{}", experiment::spec_toml(&spec.file));
-        return Ok(ExitStatus::Success);
+        let mut text = String::new();
+        for (folder, spec) in &members {
+            if family {
+                text += &format!("# member {folder}, into {}\n", base.join(folder).display());
+            }
+            text += &experiment::spec_toml(&spec.file);
+        }
+        // one write; a reader that stops early (`| head`) is no error
+        return match std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes()) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                Err(anyhow::Error::from(e).context("writing standard output"))
+            }
+            _ => Ok(ExitStatus::Success),
+        };
     }
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("results").join(&spec.file.name));
+    for (folder, spec) in &members {
+        let label = match folder.as_str() {
+            "" => spec_label.clone(),
+            f => format!("{spec_label}, member {f}"),
+        };
+        let out = match folder.as_str() {
+            "" => base.clone(),
+            f => base.join(f),
+        };
+        let status = run_one(&args, spec, &label, out, &base)?;
+        if status != ExitStatus::Success {
+            return Ok(status);
+        }
+    }
+    Ok(ExitStatus::Success)
+}
+
+/// One sweep (a spec, or one member of a family) into `out`.
+/// One sweep (a spec, or one member of a family) into `out`; `base` is what `--out` names (the
+/// family's folder), for the command that resumes it.
+fn run_one(
+    args: &SweepArgs,
+    spec: &Spec,
+    spec_label: &str,
+    out: PathBuf,
+    base: &std::path::Path,
+) -> anyhow::Result<ExitStatus> {
+    let spec_label = spec_label.to_string();
+    // resuming a family: a member not begun yet starts afresh
+    let resume = args.resume && (out == base || out.exists());
     let threads = match args.threads {
         Some(t) => t,
         None => std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS)),
@@ -364,7 +420,7 @@ pub fn run(args: SweepArgs) -> anyhow::Result<ExitStatus> {
     let opts = SweepOptions {
         out: out.clone(),
         threads,
-        resume: args.resume,
+        resume,
         force: args.force,
         shard,
         progress: if args.no_progress {
@@ -377,14 +433,14 @@ pub fn run(args: SweepArgs) -> anyhow::Result<ExitStatus> {
         command: std::env::args().collect::<Vec<_>>().join(" "),
         lane_memory: args.lane_memory,
     };
-    let plan = experiment::Plan::new(&spec).with_context(|| spec_label.clone())?;
+    let plan = experiment::Plan::new(spec).with_context(|| spec_label.clone())?;
     let plan_runs = plan.total_runs();
     if plan_runs == 0 {
         // before the banner; the library refuses it too
         return Err(experiment::SweepError::NoRuns).with_context(|| spec_label.clone());
     }
     if args.dry_run {
-        print_dry_run(&spec, &spec_label, &plan, &opts);
+        print_dry_run(spec, &spec_label, &plan, &opts);
         return Ok(ExitStatus::Success);
     }
     eprintln!(
@@ -395,7 +451,7 @@ pub fn run(args: SweepArgs) -> anyhow::Result<ExitStatus> {
         if threads == 1 { "" } else { "s" },
         out.display()
     );
-    let report = experiment::run_planned_sweep(&spec, &plan, &opts)
+    let report = experiment::run_planned_sweep(spec, &plan, &opts)
         .with_context(|| format!("sweep into {}", out.display()))?;
     print!("{}", report.table);
     let rate = report.runs_done_now as f64 / report.elapsed.as_secs_f64().max(1e-9);
@@ -429,7 +485,7 @@ pub fn run(args: SweepArgs) -> anyhow::Result<ExitStatus> {
             "interrupted after {} of {} chunks; everything finished is saved. Resume with:\n  ktour sweep{spec_arg} --out {}{shard_arg} --resume",
             report.chunks_done,
             report.chunks_total,
-            out.display()
+            base.display()
         );
         return Ok(ExitStatus::Interrupted);
     }

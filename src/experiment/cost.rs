@@ -30,6 +30,12 @@ fn step_ns(rule: Rule, lanes: usize) -> f64 {
     }
 }
 
+/// Nanoseconds a pure-Warnsdorff step takes on any board other than a whole one walked by the knight
+/// (the search on any board, `solve::shaped`): 66-67 ns a step on one core in the leapers' sweeps
+/// (`results/leapers/README.md`: 5.89 x 10^9 zebra steps in 390 s CPU, 8.33 x 10^9 giraffe steps in
+/// 559 s, on the Xeon family 6, model 207), whatever the rule.
+const SHAPED_STEP_NS: f64 = 67.0;
+
 /// What a sweep (or one shard of it) will do.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SweepCost {
@@ -112,8 +118,11 @@ pub fn sweep_cost(spec: &Spec, plan: &Plan, shard: &Shard, lane_memory: f64) -> 
                 if step_costs.len() <= group.rule_index {
                     step_costs.resize(group.rule_index + 1, [None; 2]);
                 }
-                let ns = *step_costs[group.rule_index][(lanes > 1) as usize]
-                    .get_or_insert_with(|| step_ns(group.rule.first(), lanes));
+                let ns = match plan.shape_of(board) {
+                    Some(_) => SHAPED_STEP_NS,
+                    None => *step_costs[group.rule_index][(lanes > 1) as usize]
+                        .get_or_insert_with(|| step_ns(group.rule.first(), lanes)),
+                };
                 cost.walk_core_seconds += squares as f64 * ns * 1e-9;
             }
             Method::Backtrack | Method::Naive => {

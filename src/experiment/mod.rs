@@ -5,6 +5,7 @@ mod cost;
 mod delivery;
 mod disk;
 mod failures;
+mod family;
 pub mod memory;
 mod options;
 mod output;
@@ -25,6 +26,7 @@ pub use failures::{
     failures_csv, failures_text, read_failures, FailedRun, FailuresError, GroupFailures,
     FAILURES_HEADER,
 };
+pub use family::{member_specs, members, Member};
 pub use options::{SweepOptions, SweepProgress};
 pub use output::{
     git_commit, merge, MergeReport, Meta, OutputError, ShardRun, CHUNKS, DEADENDS, LOCK, META,

@@ -130,6 +130,28 @@ impl SpecFlags {
     /// validated as a spec file is. Without `name` from a file or `--name`, the spec is named
     /// [`ADHOC`] and a checksum of its settings, so that the same settings give the same folder.
     pub fn spec(&self, file: Option<(&str, &str)>) -> Result<Spec, SpecError> {
+        let (text, label, unnamed) = self.text(file)?;
+        let mut spec = Spec::from_toml(&text, &label)?;
+        if unnamed {
+            // the name takes no part in a sweep but its folder: a checksum of the rest names it
+            let checksum = crc32fast::hash(spec_toml(&spec.file).as_bytes());
+            spec.file.name = format!("{ADHOC}-{checksum:08x}");
+        }
+        Ok(spec)
+    }
+
+    /// The members these flags make over `file` ([`super::family`]): `(sub-folder, spec)`, one with
+    /// an empty folder when the spec has no lists of leapers or masks (then [`SpecFlags::spec`]'s).
+    pub fn specs(&self, file: Option<(&str, &str)>) -> Result<Vec<(String, Spec)>, SpecError> {
+        let (text, label, _) = self.text(file)?;
+        match super::family::members(&text, &label)?.as_slice() {
+            [one] if one.folder.is_empty() => Ok(vec![(String::new(), self.spec(file)?)]),
+            _ => super::family::member_specs(&text, &label),
+        }
+    }
+
+    /// The spec's TOML, the label its errors name it by, and whether it was given no name.
+    fn text(&self, file: Option<(&str, &str)>) -> Result<(String, String, bool), SpecError> {
         let values = self.values();
         let flags = values
             .iter()
@@ -163,13 +185,7 @@ impl SpecFlags {
             file: label.clone(),
             message: e.to_string(),
         })?;
-        let mut spec = Spec::from_toml(&text, &label)?;
-        if unnamed {
-            // the name takes no part in a sweep but its folder: a checksum of the rest names it
-            let checksum = crc32fast::hash(spec_toml(&spec.file).as_bytes());
-            spec.file.name = format!("{ADHOC}-{checksum:08x}");
-        }
-        Ok(spec)
+        Ok((text, label, unnamed))
     }
 }
 

@@ -274,6 +274,9 @@ pub fn trace_run_on(
     if let Some(shape) = shape {
         replay.holes = shape.holes().collect();
         replay.leaper = Some(shape.leaper()).filter(|&l| l != crate::board::Leaper::KNIGHT);
+        if replay.leaper.is_some() {
+            replay.outcome = replay.outcome.replace("a knight move", "a move");
+        }
     }
     Ok(replay)
 }
@@ -314,7 +317,7 @@ impl Replay {
                 Outcome::Found => "tour found".into(),
                 Outcome::DeadEnd => "dead end".into(),
                 Outcome::NotClosed => {
-                    "every square visited, but the ends are not a move apart".into()
+                    "every square visited, but the ends are not a knight move apart".into()
                 }
                 Outcome::BudgetExhausted => format!("node budget of {} exhausted", req.budget),
                 Outcome::Impossible(_) => "no tour (search exhausted)".into(),
