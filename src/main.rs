@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     ignore_file_size_signal();
+    end_quietly_on_closed_pipe();
     let cli = Cli::parse();
     match ktour::cli::run(cli) {
         Ok(status) => status.into(),
@@ -26,5 +27,18 @@ fn ignore_file_size_signal() {
     // code is installed, and the call has no other effect on the process.
     unsafe {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
+
+/// A reader that stops early (`ktour solve --size 300 2>&1 | head -1`) ends ktour as it ends other
+/// Unix tools, by SIGPIPE, quietly, instead of Rust's default (the signal ignored, so that the next
+/// `println!` or `eprintln!` panics). Results are never written to a pipe: a sweep's files are
+/// unaffected, and an interrupted sweep resumes.
+fn end_quietly_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: restores a signal's default disposition before any other thread exists; no handler
+    // code is installed.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

@@ -575,3 +575,40 @@ fn rotations_bound_rotate_and_belong_to_it() {
             .stderr(predicate::function(|e: &str| e.trim().lines().count() == 1));
     }
 }
+
+/// A reader that stops early ends ktour by SIGPIPE, quietly, as it ends other Unix tools: no panic
+/// message on standard error (Rust's default ignores the signal, and the next print panicked).
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_ktour_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ktour"))
+        .args([
+            "solve",
+            "--size",
+            "200",
+            "--method",
+            "construct",
+            "--format",
+            "moves",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert_eq!(first.trim(), "0,0");
+    // the reader is dropped here: the pipe is closed with most of the 40,000 lines unwritten
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.signal(), Some(13), "{:?}", out.status);
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
