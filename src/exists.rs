@@ -333,6 +333,38 @@ mod tests {
         Board::new(r, c).unwrap()
     }
 
+    /// Knuth, "Leaper graphs" (Mathematical Gazette 78, 1994), Theorem 1: the {r,s}-leaper graph of
+    /// an m x n board, 2 <= m <= n, 1 <= r <= s, is connected if and only if r + s is relatively
+    /// prime to s - r, n >= 2s and m >= r + s. Our connectivity condition (a walk over the squares)
+    /// against the theorem, for every leaper with s <= 7 on every board up to 16 x 16.
+    #[test]
+    fn connectivity_is_knuths_theorem() {
+        fn gcd(a: u32, b: u32) -> u32 {
+            if b == 0 {
+                a
+            } else {
+                gcd(b, a % b)
+            }
+        }
+        let mut connected = 0;
+        for r in 1..=6u32 {
+            for s in r + 1..=7 {
+                let leaper = Leaper::new(r, s).unwrap();
+                for m in 2..=16u32 {
+                    for n in m..=16u32 {
+                        let shape = Shape::full(b(m as u64, n as u64)).with_leaper(leaper);
+                        let ours = ShapeFacts::of(&shape).apart.is_none();
+                        let knuth = gcd(r + s, s - r) == 1 && n >= 2 * s && m >= r + s;
+                        assert_eq!(ours, knuth, "({r},{s}) on {m}x{n}");
+                        connected += usize::from(ours);
+                    }
+                }
+            }
+        }
+        // the comparison is not all "no": 496 of the 2,520 (leaper, board) pairs are connected
+        assert_eq!(connected, 496);
+    }
+
     #[test]
     fn open_exceptions() {
         assert!(open_tour(b(1, 1)).is_ok());
