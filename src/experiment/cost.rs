@@ -31,10 +31,10 @@ fn step_ns(rule: Rule, lanes: usize) -> f64 {
 }
 
 /// Nanoseconds a pure-Warnsdorff step takes on any board other than a whole one walked by the knight
-/// (the search on any board, `solve::shaped`): 66-67 ns a step on one core in the leapers' sweeps
-/// (`results/leapers/README.md`: 5.89 x 10^9 zebra steps in 390 s CPU, 8.33 x 10^9 giraffe steps in
-/// 559 s, on the Xeon family 6, model 207), whatever the rule.
-const SHAPED_STEP_NS: f64 = 67.0;
+/// (the search on any board, `solve::shaped`), whatever the rule: 41 ns over the zebra's sizes
+/// 5..100 step 5 and the six rules of `experiments/leapers.toml`, one core (`benches/README.md`,
+/// 2026-11-24, Xeon family 6, model 207).
+const SHAPED_STEP_NS: f64 = 41.0;
 
 /// What a sweep (or one shard of it) will do.
 #[derive(Clone, Debug, PartialEq)]

@@ -32,9 +32,23 @@ pub struct Graph {
     /// `vertex[board.index(sq)]`, [`NONE`] for holes.
     vertex: Vec<u32>,
     nbr: Vec<[u32; 8]>,
+    /// `nbr` with every missing move leading to the sentinel vertex `len` instead of [`NONE`],
+    /// so that the search's loops read a degree for all eight labels without a test.
+    links: Vec<[u32; 8]>,
+    /// The degrees of the empty shape, the sentinel's [`SENTINEL`] last: a run starts from a copy.
+    initial: Vec<u32>,
     /// The `center` key of each vertex (doubled squared distance from the board's centre).
     centre: Vec<i64>,
 }
+
+/// A degree at or above this is no free square: visited, or the sentinel.
+const LIMIT: u32 = 1 << 30;
+/// Added to the degree of a square while it is on the path, taken off when it is left: its free
+/// neighbours stay counted under it (decremented at most eight times, it stays above [`LIMIT`]).
+const VISITED: u32 = 1 << 31;
+/// The sentinel vertex's degree: decremented once for each missing move of each square entered
+/// (at most 8 x 10^8 a run, the board's limit), it stays above [`LIMIT`].
+const SENTINEL: u32 = 3 << 30;
 
 impl Graph {
     /// The graph of `shape`.
@@ -45,7 +59,7 @@ impl Graph {
         for (v, &sq) in squares.iter().enumerate() {
             vertex[board.index(sq) as usize] = v as u32;
         }
-        let nbr = squares
+        let nbr: Vec<[u32; 8]> = squares
             .iter()
             .map(|&sq| {
                 let mut out = [NONE; 8];
@@ -57,11 +71,23 @@ impl Graph {
             .collect();
         let target = DistanceTarget::center(board);
         let centre = squares.iter().map(|&sq| target.key(sq)).collect();
+        let sentinel = squares.len() as u32;
+        let links = nbr
+            .iter()
+            .map(|ns: &[u32; 8]| ns.map(|m| if m == NONE { sentinel } else { m }))
+            .collect();
+        let initial = nbr
+            .iter()
+            .map(|ns: &[u32; 8]| ns.iter().filter(|&&m| m != NONE).count() as u32)
+            .chain([SENTINEL])
+            .collect();
         Graph {
             shape: shape.clone(),
             squares,
             vertex,
             nbr,
+            links,
+            initial,
             centre,
         }
     }
@@ -192,8 +218,9 @@ pub struct Engine {
     graph: Option<Graph>,
     /// The necessary conditions' reading of the graph's shape, found once per shape.
     facts: Option<exists::ShapeFacts>,
-    degree: Vec<u8>,
-    seen: Vec<bool>,
+    /// Free neighbours of each vertex, plus [`VISITED`] while it is on the path; the sentinel's
+    /// [`SENTINEL`] last. A candidate is a neighbour whose degree is below [`LIMIT`].
+    degree: Vec<u32>,
     path: Vec<u32>,
     frames: Vec<Frame>,
     /// The run's moves and undos, when it is traced ([`Engine::run_traced`]).
@@ -272,15 +299,7 @@ impl Engine {
                 attempts: 1,
             });
         }
-        let n = g.len();
-        self.degree.clear();
-        self.degree.extend(
-            g.nbr
-                .iter()
-                .map(|ns| ns.iter().filter(|&&v| v != NONE).count() as u8),
-        );
-        self.seen.clear();
-        self.seen.resize(n, false);
+        self.degree.clone_from(&g.initial);
         self.path.clear();
         // Under the start-last closing the start counts as a free neighbour in every degree: its
         // entry is the only one that leaves its neighbours' degrees alone.
@@ -316,10 +335,10 @@ impl Engine {
     fn enter(&mut self, g: &Graph, v: u32, update: bool) {
         if let (Some(events), Some(&from)) = (self.trace.as_mut(), self.path.last()) {
             // the free neighbours of the square left, with their degrees before this move
-            let candidates: Vec<(Square, u8)> = g.nbr[from as usize]
+            let candidates: Vec<(Square, u8)> = g.links[from as usize]
                 .iter()
-                .filter(|&&m| m != NONE && !self.seen[m as usize])
-                .map(|&m| (g.square(m), self.degree[m as usize]))
+                .filter(|&&m| self.degree[m as usize] < LIMIT)
+                .map(|&m| (g.square(m), self.degree[m as usize] as u8))
                 .collect();
             let min = candidates.iter().map(|c| c.1).min().unwrap_or(0);
             let tied = candidates.iter().filter(|c| c.1 == min).count() > 1;
@@ -330,13 +349,11 @@ impl Engine {
                 tied,
             });
         }
-        self.seen[v as usize] = true;
+        self.degree[v as usize] += VISITED;
         self.path.push(v);
         if update {
-            for &m in &g.nbr[v as usize] {
-                if m != NONE {
-                    self.degree[m as usize] -= 1;
-                }
+            for &m in &g.links[v as usize] {
+                self.degree[m as usize] -= 1;
             }
         }
     }
@@ -348,11 +365,9 @@ impl Engine {
                 square: g.square(v),
             });
         }
-        self.seen[v as usize] = false;
-        for &m in &g.nbr[v as usize] {
-            if m != NONE {
-                self.degree[m as usize] += 1;
-            }
+        self.degree[v as usize] -= VISITED;
+        for &m in &g.links[v as usize] {
+            self.degree[m as usize] += 1;
         }
     }
 
@@ -360,10 +375,11 @@ impl Engine {
     /// degrees, or its distance from the centre.
     fn key(&self, g: &Graph, pohl: bool, q: u32) -> i64 {
         if pohl {
-            g.nbr[q as usize]
+            g.links[q as usize]
                 .iter()
-                .filter(|&&m| m != NONE && !self.seen[m as usize])
-                .map(|&m| i64::from(self.degree[m as usize]))
+                .map(|&m| self.degree[m as usize])
+                .filter(|&d| d < LIMIT)
+                .map(i64::from)
                 .sum()
         } else {
             g.centre[q as usize]
@@ -373,9 +389,10 @@ impl Engine {
     /// The free neighbours of `v`, `(label, vertex)` in the chooser's scan order.
     fn free(&self, g: &Graph, v: u32, scan: &[u8; 8], out: &mut [(u8, u32); 8]) -> usize {
         let mut len = 0;
+        let links = &g.links[v as usize];
         for &l in scan {
-            let m = g.nbr[v as usize][l as usize];
-            if m != NONE && !self.seen[m as usize] {
+            let m = links[l as usize];
+            if self.degree[m as usize] < LIMIT {
                 out[len] = (l, m);
                 len += 1;
             }
@@ -385,25 +402,26 @@ impl Engine {
 
     /// Pure Warnsdorff: the free neighbour of least degree, ties to the rule.
     fn walk(&mut self, g: &Graph, c: &mut Chooser, closure: Closure, stats: &mut Stats) -> Outcome {
-        let mut cands = [(0u8, 0u32); 8];
         loop {
             let cur = *self.path.last().expect("the start");
-            let len = self.free(g, cur, &c.scan, &mut cands);
-            if len == 0 {
-                break;
-            }
-            let min = cands[..len]
-                .iter()
-                .map(|&(_, m)| self.degree[m as usize])
-                .min()
-                .expect("a candidate");
+            // one pass in scan order: the candidates of least degree so far, restarted at each new
+            // minimum (a visited square or the sentinel is above LIMIT, never equal to it)
+            let links = &g.links[cur as usize];
             let mut keep = [(0u8, 0u32); 8];
-            let mut kept = 0;
-            for &cand in &cands[..len] {
-                if self.degree[cand.1 as usize] == min {
-                    keep[kept] = cand;
+            let (mut kept, mut min) = (0, LIMIT);
+            for &l in &c.scan {
+                let m = links[l as usize];
+                let d = self.degree[m as usize];
+                if d < min {
+                    (min, kept) = (d, 0);
+                }
+                if d == min {
+                    keep[kept] = (l, m);
                     kept += 1;
                 }
+            }
+            if kept == 0 {
+                break;
             }
             if kept > 1 {
                 stats.ties += 1;
@@ -536,12 +554,15 @@ impl Engine {
                 }
                 true
             } else {
+                // a free square's degree is its count; visited ones and the sentinel are far above 0
                 let stranded = || {
-                    g.nbr[q as usize].iter().any(|&m| {
-                        m != NONE && !self.seen[m as usize] && self.degree[m as usize] == 0
-                    })
+                    g.links[q as usize]
+                        .iter()
+                        .any(|&m| self.degree[m as usize] == 0)
                 };
-                (prune && left > 1 && stranded()) || (closed && self.degree[start as usize] == 0)
+                // the start is on the path: its free neighbours are counted under VISITED
+                (prune && left > 1 && stranded())
+                    || (closed && self.degree[start as usize] == VISITED)
             };
             if dead {
                 self.leave(g);
