@@ -156,6 +156,54 @@ impl StreamCheck for Text {
     }
 }
 
+/// Largest mask file read (`--mask`): a line a row and a byte a square, so about 10^8 squares, the
+/// most a sweep takes.
+pub const MASK_LIMIT: u64 = 128 << 20;
+
+/// The text of a mask file, read bounded: a pipe or a device given by mistake (`/dev/zero`) is
+/// refused as soon as it cannot be a mask, not read forever.
+pub fn read_mask(path: &Path) -> io::Result<String> {
+    let bytes = read_bounded(
+        path,
+        MASK_LIMIT,
+        "the most a mask may be: a line a row, a byte a square",
+        &mut MaskBytes::default(),
+    )?;
+    // only ASCII passed the check
+    String::from_utf8(bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+}
+
+/// A mask as it streams: only `.`, `#`, spaces and line ends, so that anything else (`yes`, a
+/// binary file) is refused at its first wrong byte, named as [`crate::board::Shape::from_mask`]
+/// names it.
+#[derive(Clone, Debug, Default)]
+pub struct MaskBytes {
+    checked: usize,
+    line: usize,
+    column: usize,
+}
+
+impl StreamCheck for MaskBytes {
+    fn check(&mut self, bytes: &[u8], _ended: bool) -> Result<(), String> {
+        for &b in &bytes[self.checked..] {
+            match b {
+                b'\n' => (self.line, self.column) = (self.line + 1, 0),
+                b'.' | b'#' | b' ' | b'\t' | b'\r' => self.column += 1,
+                _ => {
+                    return Err(format!(
+                        "line {}, column {}: {:?} is neither '.' (a square) nor '#' (a hole)",
+                        self.line + 1,
+                        self.column + 1,
+                        char::from(b)
+                    ))
+                }
+            }
+        }
+        self.checked = bytes.len();
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

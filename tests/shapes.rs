@@ -618,6 +618,23 @@ fn the_command_line_takes_masks_and_leapers_everywhere() {
         .args(["--start", "2,2"])
         .assert()
         .code(2);
+    // a mask that never ends is refused at its first wrong byte, not read forever
+    #[cfg(unix)]
+    for device in ["/dev/zero", "/dev/urandom"] {
+        let out = ktour()
+            .args(["solve", "--mask", device])
+            .timeout(std::time::Duration::from_secs(20))
+            .assert()
+            .code(2)
+            .get_output()
+            .stderr
+            .clone();
+        let err = String::from_utf8(out).unwrap();
+        assert!(
+            err.contains("line 1, column 1") && err.lines().count() == 1,
+            "{err}"
+        );
+    }
     ktour()
         .arg("solve")
         .arg("--mask")

@@ -101,7 +101,7 @@ impl ShapeArgs {
             })?;
             return Ok(Shape::full(board).with_leaper(leaper));
         };
-        let text = std::fs::read_to_string(path)
+        let text = crate::input::read_mask(path)
             .with_context(|| format!("reading the mask {}", path.display()))?;
         let shape = Shape::from_mask(&text, leaper)
             .with_context(|| format!("--mask {}", path.display()))?;

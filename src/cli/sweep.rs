@@ -121,7 +121,7 @@ impl SpecKeyArgs {
         let mask = match &self.mask {
             Some(path) => Some((
                 path.display().to_string(),
-                std::fs::read_to_string(path)
+                crate::input::read_mask(path)
                     .with_context(|| format!("reading the mask {}", path.display()))?,
             )),
             None => None,
