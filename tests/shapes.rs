@@ -567,6 +567,7 @@ fn the_command_line_takes_masks_and_leapers_everywhere() {
     std::fs::write(dir.path().join("bad.txt"), "..x\n...\n").unwrap();
     for args in [
         vec!["solve", "--leaper", "2,2", "--size", "8"],
+        vec!["exists", "--leaper", "zebra", "--size", "65535"],
         vec![
             "solve",
             "--leaper",

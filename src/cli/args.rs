@@ -99,6 +99,10 @@ impl ShapeArgs {
                     "give the board size: --size N, or --rows R --cols C, or --mask FILE"
                 )
             })?;
+            let max = crate::solve::shaped::MAX_SQUARES;
+            if leaper != Leaper::KNIGHT && board.len() as u64 > max {
+                bail!("the {board} board has {} squares; another leaper is walked by the search on any board, which takes at most {max} (10^8)", board.len());
+            }
             return Ok(Shape::full(board).with_leaper(leaper));
         };
         let text = crate::input::read_mask(path)

@@ -50,3 +50,31 @@ pub(super) fn check(board: Board, method: Method) -> Result<(), MemoryError> {
     }
     Ok(())
 }
+
+/// Bytes the search on any board (`solve::shaped`) takes for a shape on `board`: per square of the
+/// board its vertex number (4 B); per square of the shape its square (4 B), its neighbours twice
+/// (with and without the sentinel, 64 B), its initial and current degree (8 B), its centre key (8 B),
+/// its place on the path (4 B) and for the searches a 40-byte frame; the necessary conditions' walk
+/// a byte per square of the board.
+pub fn shaped_estimate_bytes(board: Board, method: Method) -> u64 {
+    let squares = board.len() as u64;
+    let frames = match method {
+        Method::Backtrack | Method::Naive => 40 * squares,
+        _ => 0,
+    };
+    5 * squares + 92 * squares + frames
+}
+
+/// Whether the search on any board fits for `board` ([`shaped_estimate_bytes`]).
+pub(super) fn check_shaped(board: Board, method: Method) -> Result<(), MemoryError> {
+    let needed = shaped_estimate_bytes(board, method);
+    let available = available_bytes();
+    if !fits_in(needed, available) {
+        return Err(MemoryError {
+            board,
+            needed_mib: needed.div_ceil(1 << 20),
+            available_mib: available >> 20,
+        });
+    }
+    Ok(())
+}

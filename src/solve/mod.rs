@@ -602,6 +602,11 @@ impl Solver {
         }
         self.last_shaped = false;
         if let Some(shape) = self.shape_for(board)? {
+            // checked once per (board, method), as the fast engine's need is
+            if self.memory_ok != Some((board, req.method)) {
+                memory::check_shaped(board, req.method)?;
+                self.memory_ok = Some((board, req.method));
+            }
             self.shaped.set_shape(&shape);
             self.orderings = None;
             self.last_shaped = true;

@@ -24,6 +24,10 @@ use std::time::Instant;
 /// No neighbour by this label.
 const NONE: u32 = u32::MAX;
 
+/// Most squares of a board the search on any board takes (as a sweep's boards): its graph and the
+/// necessary conditions' walk take about 100 bytes a square, and the walk minutes past this.
+pub const MAX_SQUARES: u64 = 100_000_000;
+
 /// A shape's graph: its squares as vertices `0..len`, row by row, and each one's neighbours by label.
 #[derive(Clone, Debug)]
 pub struct Graph {
