@@ -22,6 +22,10 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
+#[path = "common.rs"]
+mod common;
+use common::thread_cpu;
+
 fn requests(board: Board, closed: bool, rule: Rule, starts: &[Square]) -> Vec<Request> {
     starts
         .iter()
@@ -165,27 +169,6 @@ fn c_search(binary: &PathBuf, args: &[String]) -> (u64, Duration, Duration) {
     }
 }
 
-/// CPU time of the calling thread (wall time where there is no such clock).
-#[cfg(unix)]
-fn thread_cpu() -> Duration {
-    let mut t = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `t` is a valid timespec for the call to fill.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    assert_eq!(rc, 0, "clock_gettime");
-    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
-}
-
-#[cfg(not(unix))]
-fn thread_cpu() -> Duration {
-    use std::sync::OnceLock;
-    use std::time::Instant;
-    static ZERO: OnceLock<Instant> = OnceLock::new();
-    ZERO.get_or_init(Instant::now).elapsed()
-}
-
 /// `naive` and the C baseline on the same searches, and their ratio from alternated runs.
 fn naive_vs_c(c: &mut Criterion) {
     let baseline = c_baseline();
@@ -258,6 +241,7 @@ fn naive_vs_c(c: &mut Criterion) {
                 })
                 .collect();
             ratios.sort_by(f64::total_cmp);
+            println!("{}", common::machine_line());
             println!(
                 "naive/{name}: ktour / C baseline = {:.3} in CPU time (median of 7 alternated \
                  runs; {:.3} to {:.3})",

@@ -58,6 +58,7 @@ fn runner(c: &mut Criterion) {
                     progress: SweepProgress::Hidden,
                     command: "bench".into(),
                     lane_memory: ktour::solve::DEFAULT_LANE_MEMORY,
+                    symmetry: true,
                 };
                 b.iter(|| {
                     let r = run_sweep(&spec, &opts).unwrap();

@@ -14,6 +14,9 @@ use ktour::solve::reference::textbook_warnsdorff as textbook;
 use ktour::solve::{Outcome, Request, Rule, RunSummary, Solver};
 use std::time::Duration;
 
+#[path = "common.rs"]
+mod common;
+
 fn config() -> Criterion {
     Criterion::default()
         .sample_size(10)
@@ -71,6 +74,7 @@ fn bench_board(c: &mut Criterion, n: u64, sample_step: usize) {
         batch_steps(&mut solver, &first),
         "textbook and kernel agree"
     );
+    let textbook_steps = steps;
     group.throughput(Throughput::Elements(steps));
     group.bench_function(BenchmarkId::new("textbook", "first"), |b| {
         b.iter(|| {
@@ -93,6 +97,37 @@ fn bench_board(c: &mut Criterion, n: u64, sample_step: usize) {
             }
         })
     });
+    // the ratio itself, from alternated runs in this process: what travels between machines
+    let mut out = Vec::with_capacity(first.len());
+    let ((median, low, high), ktour, text) = common::alternated(
+        7,
+        || {
+            out.clear();
+            solver.run_batch(black_box(&first), &mut out).unwrap();
+        },
+        || {
+            for s in &starts {
+                black_box(textbook(
+                    n as i32,
+                    n as i32,
+                    (s.row() as i32, s.col() as i32),
+                    &mut grid,
+                ));
+            }
+        },
+    );
+    let per_step = |t: Duration| t.as_nanos() as f64 / textbook_steps as f64;
+    println!("{}", common::machine_line());
+    println!(
+        "warnsdorff/{n}x{n}: textbook / ktour-batch (first, {} starts) = {:.2}x in CPU time \
+         (median of 7 alternated pairs; {:.2}x to {:.2}x); {:.2} ns a step against {:.2}",
+        starts.len(),
+        1.0 / median,
+        1.0 / high,
+        1.0 / low,
+        per_step(ktour),
+        per_step(text)
+    );
     for rule in RULES {
         let rule: Rule = rule.parse().unwrap();
         let reqs = if rule == Rule::Squirrel {

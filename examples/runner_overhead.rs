@@ -50,6 +50,7 @@ fn main() {
             progress: SweepProgress::Hidden,
             command: "overhead".into(),
             lane_memory: ktour::solve::DEFAULT_LANE_MEMORY,
+            symmetry: true,
         };
         let t = Instant::now();
         run_sweep(&spec, &opts).unwrap();

@@ -39,6 +39,7 @@ pub mod exact;
 pub mod exists;
 pub mod experiment;
 pub mod input;
+pub mod machine;
 pub mod memory;
 pub mod render;
 pub mod solve;

@@ -21,3 +21,4 @@ mod solve;
 mod startmap;
 mod sweep;
 mod sweep_flags;
+mod symmetry;

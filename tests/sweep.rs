@@ -28,14 +28,14 @@ fn interrupted_spec() -> String {
     SPEC.replace("trials = 2", "trials = 8")
 }
 
-fn write_spec(dir: &Path, text: &str) -> PathBuf {
+pub(crate) fn write_spec(dir: &Path, text: &str) -> PathBuf {
     let p = dir.join("spec.toml");
     std::fs::write(&p, text).unwrap();
     p
 }
 
 /// A CSV file's rows without its timing columns.
-fn rows_without_timing(path: &Path) -> Vec<Vec<String>> {
+pub(crate) fn rows_without_timing(path: &Path) -> Vec<Vec<String>> {
     let mut r = csv::Reader::from_path(path).unwrap();
     let headers = r.headers().unwrap().clone();
     let keep: Vec<usize> = headers
@@ -79,7 +79,7 @@ fn same_dead_ends(a: &Path, b: &Path) {
     }
 }
 
-fn same_results(a: &Path, b: &Path) {
+pub(crate) fn same_results(a: &Path, b: &Path) {
     same_dead_ends(a, b);
     for f in ["runs.csv", "summary.csv", "chunks.csv"] {
         let (x, y) = (
@@ -97,7 +97,7 @@ fn same_results(a: &Path, b: &Path) {
     }
 }
 
-fn sweep(spec: &Path, out: &Path, extra: &[&str]) -> Cmd {
+pub(crate) fn sweep(spec: &Path, out: &Path, extra: &[&str]) -> Cmd {
     let mut c = Cmd::cargo_bin("ktour").unwrap();
     c.arg("sweep").arg(spec).arg("--out").arg(out).args(extra);
     c

@@ -7,10 +7,12 @@
 mod layout;
 mod shape;
 mod square;
+mod symmetry;
 
 pub use layout::{Layout, BORDER};
 pub use shape::{Leaper, Shape, ShapeError, MAX_LEAP};
 pub use square::Square;
+pub use symmetry::{symmetries, Symmetry};
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -51,6 +51,11 @@ pub struct SweepArgs {
     /// faster. Results are the same whatever the value.
     #[arg(long, value_name = "BYTES", default_value_t = crate::solve::DEFAULT_LANE_MEMORY, value_parser = parse_lane_memory)]
     lane_memory: f64,
+    /// Walk every run, even those a board symmetry maps onto another run of the sweep (fixed
+    /// orderings mirrored: `order:*` on n x n walks 1 run in 8 otherwise). The files are the same
+    /// either way, timing aside; this is for timing the walks themselves.
+    #[arg(long)]
+    no_symmetry: bool,
     // last: its help heading holds for the arguments after it
     #[command(flatten)]
     keys: SpecKeyArgs,
@@ -200,7 +205,13 @@ fn parse_lane_memory(s: &str) -> Result<f64, String> {
 /// `--dry-run`: what the sweep (or its shard) would do, on standard output.
 fn print_dry_run(spec: &Spec, spec_label: &str, plan: &experiment::Plan, opts: &SweepOptions) {
     let (i, k) = opts.shard.unwrap_or((1, 1));
-    let cost = experiment::sweep_cost(spec, plan, &plan.shard(i, k), opts.lane_memory);
+    let cost = experiment::sweep_cost(
+        spec,
+        plan,
+        &plan.shard(i, k),
+        opts.lane_memory,
+        opts.symmetry,
+    );
     let threads = opts.threads.max(1);
     let of_shard = opts
         .shard
@@ -219,6 +230,12 @@ fn print_dry_run(spec: &Spec, spec_label: &str, plan: &experiment::Plan, opts: &
             experiment::RecordLevel::Runs => "runs",
         }
     );
+    if cost.mirrored_runs > 0 {
+        println!(
+            "symmetry: {} runs are mirror images of runs walked (a board symmetry maps each onto one of them, rule mirrored), written from those walks; the figures below leave them out (--no-symmetry walks them)",
+            cost.mirrored_runs
+        );
+    }
     if cost.walk_runs > 0 {
         println!(
             "pure Warnsdorff: {} runs, at most {} steps; {} of one core, {} on {threads} thread{}, if every walk went the whole way (per-step costs measured in benches/README.md)",
@@ -432,6 +449,7 @@ fn run_one(
         },
         command: std::env::args().collect::<Vec<_>>().join(" "),
         lane_memory: args.lane_memory,
+        symmetry: !args.no_symmetry,
     };
     let plan = experiment::Plan::new(spec).with_context(|| spec_label.clone())?;
     let plan_runs = plan.total_runs();
@@ -456,10 +474,19 @@ fn run_one(
     print!("{}", report.table);
     let rate = report.runs_done_now as f64 / report.elapsed.as_secs_f64().max(1e-9);
     eprintln!(
-        "{} runs in {:.1} s ({:.0} runs/s){}",
+        "{} runs in {:.1} s ({:.0} runs/s){}{}",
         report.runs_done_now,
         report.elapsed.as_secs_f64(),
         rate,
+        if report.runs_mirrored > 0 {
+            format!(
+                "; {} of them walked, the other {} mirror images of those (board symmetry; --no-symmetry walks every run)",
+                report.runs_done_now - report.runs_mirrored,
+                report.runs_mirrored
+            )
+        } else {
+            String::new()
+        },
         if report.runs_resumed > 0 {
             format!(
                 ", {} resumed from an earlier invocation",

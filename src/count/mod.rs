@@ -22,7 +22,7 @@
 //!
 //! The code: this file holds the request, options, result and error types; `search.rs` the search
 //! over roots that [`count`] runs, `pool.rs` the per-thread endgame caches and their memory check,
-//! `progress.rs` the progress bar, and `symmetry.rs` the board symmetries.
+//! and `progress.rs` the progress bar; the board symmetries are `board::symmetries`.
 
 pub mod bitboard;
 pub mod estimate;
@@ -32,11 +32,10 @@ mod progress;
 pub mod reference;
 mod search;
 pub mod shaped;
-mod symmetry;
 
+pub use crate::board::symmetries;
 pub use pool::{cache_bytes, check_cache_memory};
 pub use search::count;
-pub use symmetry::symmetries;
 
 use crate::board::{Board, Closure, Square};
 use bitboard::MAX_SQUARES;

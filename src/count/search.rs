@@ -9,11 +9,11 @@
 use super::bitboard::{Branch, End, EndgameCache, KnightBits, PathCount};
 use super::pool::{cache_bytes, check_cache_memory, Pooled};
 use super::progress::ProgressReporter;
-use super::symmetry::symmetries;
 use super::{
     estimate, Cache, CountError, CountOptions, CountRequest, CountResult, Counted, Orientation,
     StartCount, Starts, Symmetry,
 };
+use crate::board::symmetries;
 use crate::board::{Closure, Square};
 use rayon::prelude::*;
 use std::collections::HashMap;

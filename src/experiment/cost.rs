@@ -4,7 +4,7 @@
 //! measured in `benches/README.md`. Nothing is run or written.
 
 use super::disk::OutputSize;
-use super::plan::{Plan, Shard};
+use super::plan::{Orbits, Plan, Shard};
 use super::spec::Spec;
 use crate::solve::rules::Kind;
 use crate::solve::{Method, Rule};
@@ -41,6 +41,9 @@ const SHAPED_STEP_NS: f64 = 41.0;
 pub struct SweepCost {
     /// Runs.
     pub runs: u64,
+    /// Runs whose rows are written from a mirror-image run's walk (`plan::Orbits`), not walked;
+    /// not in the walk and search figures below.
+    pub mirrored_runs: u64,
     /// Chunks (the units of the journal, resume and shards).
     pub chunks: u64,
     /// Groups (board x rule x method) with runs.
@@ -71,9 +74,17 @@ pub struct SweepCost {
 /// The cost of shard `shard` of `plan` (the whole plan is shard 1 of 1) with workers walking as
 /// `lane_memory` allows: counted group by group, each group's runs in the shard found without
 /// listing its chunks, so that a sweep of 10^9 runs is costed as fast as one of ten.
-pub fn sweep_cost(spec: &Spec, plan: &Plan, shard: &Shard, lane_memory: f64) -> SweepCost {
+pub fn sweep_cost(
+    spec: &Spec,
+    plan: &Plan,
+    shard: &Shard,
+    lane_memory: f64,
+    symmetry: bool,
+) -> SweepCost {
+    let orbits = symmetry.then(|| Orbits::of(plan)).flatten();
     let mut cost = SweepCost {
         runs: 0,
+        mirrored_runs: 0,
         chunks: shard.len(),
         groups: 0,
         walk_runs: 0,
@@ -82,7 +93,7 @@ pub fn sweep_cost(spec: &Spec, plan: &Plan, shard: &Shard, lane_memory: f64) -> 
         search_nodes: Some(0),
         walk_core_seconds: 0.0,
         worker_bytes: super::runner::worker_memory(spec, lane_memory).map_or(0, |(bytes, _)| bytes),
-        plan_bytes: plan.bytes(),
+        plan_bytes: plan.bytes() + orbits.as_ref().map_or(0, Orbits::bytes),
         tally_bytes: plan
             .groups_touched_bound(shard)
             .saturating_mul(super::memory::TALLY_BYTES)
@@ -108,6 +119,16 @@ pub fn sweep_cost(spec: &Spec, plan: &Plan, shard: &Shard, lane_memory: f64) -> 
         let lanes = lanes_of.1;
         cost.runs += runs;
         cost.groups += 1;
+        // the runner mirrors whole groups whose orbit's canonical group comes before them
+        let mirrored = orbits
+            .as_ref()
+            .filter(|_| runs == group.runs && plan.in_one_chunk(&group))
+            .and_then(|o| o.orbit(plan, &group))
+            .is_some_and(|o| o.canonical != group.id);
+        if mirrored {
+            cost.mirrored_runs += runs;
+            continue;
+        }
         match group.method {
             Method::Warnsdorff | Method::Rotate => {
                 // a group's runs (at most 2^32) times a board's squares (at most 10^8) fit in u64,
@@ -157,6 +178,7 @@ mod tests {
             &plan,
             &plan.shard(1, 1),
             crate::solve::DEFAULT_LANE_MEMORY,
+            true,
         );
         assert_eq!(cost.runs, 1_000_000);
         assert_eq!(cost.walk_steps, 1_000_000_000_000);

@@ -8,6 +8,7 @@ mod failures;
 mod family;
 pub mod memory;
 mod options;
+mod orbit_memo;
 mod output;
 mod plan;
 mod record;

@@ -24,6 +24,9 @@ pub struct SweepOptions {
     /// Bytes per square a worker's interleaved walks may take on large boards
     /// ([`crate::solve::Solver::set_lane_memory`]; results do not depend on it).
     pub lane_memory: f64,
+    /// Walk one group of each orbit of mirror-image groups and write the others' rows from it
+    /// (`plan::Orbits`); the CSV files are the same either way, timing aside.
+    pub symmetry: bool,
 }
 
 /// How a sweep shows its progress on standard error.

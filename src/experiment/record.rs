@@ -329,6 +329,11 @@ impl Tally {
 pub struct DeadEndLengths(Vec<(u32, u64)>);
 
 impl DeadEndLengths {
+    /// The bytes its list takes.
+    pub fn bytes(&self) -> usize {
+        self.0.capacity() * std::mem::size_of::<(u32, u64)>()
+    }
+
     /// Count a dead end after `squares` squares.
     pub fn add(&mut self, squares: u32) {
         self.add_n(squares, 1);

@@ -14,8 +14,9 @@
 use super::delivery::{Delivery, Take};
 use super::disk::OutputSize;
 use super::options::{SweepOptions, SweepProgress};
+use super::orbit_memo::{OrbitMemo, Walked};
 use super::output::{self, ChunkLines, OutDir, Writers};
-use super::plan::{Chunk, Group, Part, Plan, Shard};
+use super::plan::{Chunk, Group, Orbit, Orbits, Part, Plan, Shard};
 use super::record::{DeadEndLengths, RunRow, Tallies, Tally};
 use super::size::CHUNK_STEPS;
 use super::spec::Spec;
@@ -29,7 +30,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// What a sweep did.
@@ -43,6 +44,9 @@ pub struct SweepReport {
     pub runs_done_now: u64,
     /// Runs of this shard, done before this invocation (resume).
     pub runs_resumed: u64,
+    /// Of the runs done now, those whose rows were written from a mirror-image run's walk
+    /// (`plan::Orbits`), not walked themselves.
+    pub runs_mirrored: u64,
     /// Whether Ctrl-C stopped it.
     pub interrupted: bool,
     /// Wall-clock time of this invocation.
@@ -141,6 +145,8 @@ struct BlockResult {
     parts: Vec<(u32, Tally, DeadEndLengths)>,
     /// Their runs, and the squares of the boards of their runs.
     runs: u64,
+    /// Of them, those written from a mirror-image run's walk.
+    mirrored: u64,
     work: u64,
     lines: ChunkLines,
 }
@@ -158,6 +164,7 @@ struct InOrder<'a> {
     written: u64,
     tallies: Tallies,
     runs_done_now: u64,
+    runs_mirrored: u64,
     first_error: Option<SweepError>,
     last_flush: Instant,
     bar: &'a ProgressBar,
@@ -194,6 +201,7 @@ impl Take<Result<BlockResult, SweepError>> for InOrder<'_> {
             }
             self.work.0 += r.work as u128;
             self.runs_done_now += r.runs;
+            self.runs_mirrored += r.mirrored;
             self.bar.inc(r.runs);
             self.written += r.chunks;
             self.stopped = !r.whole;
@@ -275,6 +283,28 @@ struct Worker {
     parts: Vec<Part>,
     reqs: Vec<Request>,
     out: Vec<RunSummary>,
+    /// Per part of the chunk: its orbit, and where its runs are mirrored from, if they are.
+    orbits: Vec<Option<Orbit>>,
+    mirrored: Vec<Option<Mirrored>>,
+    /// The groups with mirrors walked in the chunk: canonical group, runs, members of the orbit.
+    walked: Vec<(u32, Arc<Walked>, u32)>,
+    /// A mirrored group's requests and runs.
+    mirrored_reqs: Vec<Request>,
+    mirrored_out: Vec<RunSummary>,
+}
+
+/// Where a mirrored group's runs come from.
+enum Mirrored {
+    /// A member walked in an earlier chunk.
+    Kept(Arc<Walked>),
+    /// A member walked earlier in the same chunk.
+    InChunk,
+}
+
+/// A sweep's mirror-image groups: which they are, and the walked ones kept for the others.
+struct Mirrors {
+    orbits: Orbits,
+    memo: OrbitMemo,
 }
 
 impl Worker {
@@ -290,6 +320,7 @@ impl Worker {
         seq: u64,
         chunks: &[Chunk],
         record: RecordLevel,
+        mirrors: Option<&Mirrors>,
     ) -> (BlockResult, Option<SweepError>) {
         let mut result = BlockResult {
             seq,
@@ -297,11 +328,12 @@ impl Worker {
             whole: true,
             parts: Vec::new(),
             runs: 0,
+            mirrored: 0,
             work: 0,
             lines: ChunkLines::default(),
         };
         for chunk in chunks {
-            if let Err(e) = self.run_chunk(plan, chunk, record, &mut result) {
+            if let Err(e) = self.run_chunk(plan, chunk, record, mirrors, &mut result) {
                 result.whole = false;
                 return (result, Some(e));
             }
@@ -319,10 +351,11 @@ impl Worker {
         plan: &Plan,
         chunk: &Chunk,
         record: RecordLevel,
+        mirrors: Option<&Mirrors>,
         result: &mut BlockResult,
     ) -> Result<(), SweepError> {
         let (mark, first) = (result.lines.mark()?, result.parts.len());
-        let ran = self.add_chunk(plan, chunk, record, result);
+        let ran = self.add_chunk(plan, chunk, record, mirrors, result);
         if ran.is_err() {
             result.lines.rollback(mark)?;
             result.parts.truncate(first);
@@ -331,11 +364,16 @@ impl Worker {
     }
 
     /// The work of [`Worker::run_chunk`], whose tallies and lines it takes back if this fails.
+    /// Groups mirrored from a group walked before (`mirrors`, or earlier in this chunk) are not
+    /// walked; the runs of the others are walked first, in batches across groups; then every
+    /// group's runs are tallied and written in order; then the walked groups that have mirrors are
+    /// kept for them.
     fn add_chunk(
         &mut self,
         plan: &Plan,
         chunk: &Chunk,
         record: RecordLevel,
+        mirrors: Option<&Mirrors>,
         result: &mut BlockResult,
     ) -> Result<(), SweepError> {
         self.parts.clear();
@@ -346,38 +384,47 @@ impl Worker {
                 .iter()
                 .map(|p| (p.group.id, Tally::default(), DeadEndLengths::default())),
         );
-        // pieces (part, from, to) of at most MAX_BATCH_RUNS runs, batched until BATCH_RUNS
+        self.find_mirrors(plan, mirrors);
+        // pieces (part, from, to) of at most MAX_BATCH_RUNS runs of the parts to walk, batched
+        // until BATCH_RUNS
+        let mirrored = &self.mirrored;
         let mut pieces = self.parts.iter().enumerate().flat_map(|(k, p)| {
-            (p.from..p.to)
+            let (from, to) = if mirrored[k].is_some() {
+                (0, 0)
+            } else {
+                (p.from, p.to)
+            };
+            (from..to)
                 .step_by(MAX_BATCH_RUNS as usize)
-                .map(move |from| (k, from, (from + MAX_BATCH_RUNS).min(p.to)))
+                .map(move |from| (k, from, (from + MAX_BATCH_RUNS).min(to)))
         });
         let mut batch: Vec<(usize, u32, u32)> = Vec::new();
+        self.reqs.clear();
+        self.out.clear();
         loop {
             batch.clear();
-            self.reqs.clear();
+            let at = self.reqs.len();
             for piece in pieces.by_ref() {
                 let (k, from, to) = piece;
                 plan.requests(&self.parts[k].group, from, to, &mut self.reqs);
                 batch.push(piece);
-                if self.reqs.len() >= BATCH_RUNS {
+                if self.reqs.len() - at >= BATCH_RUNS {
                     break;
                 }
             }
             if batch.is_empty() {
                 break;
             }
-            self.out.clear();
             let ran = run_pieces(
                 &mut self.solver,
                 &self.parts,
                 &batch,
-                &self.reqs,
+                &self.reqs[at..],
                 &mut self.out,
             );
             if let Err(source) = ran {
                 // the run that failed is the first without a summary
-                let (mut at, mut job) = (self.out.len(), None);
+                let (mut at, mut job) = (self.out.len() - at, None);
                 for &(k, from, to) in &batch {
                     let n = (to - from) as usize;
                     if at < n {
@@ -393,28 +440,146 @@ impl Worker {
                     source,
                 });
             }
-            let mut at = 0;
-            for &(k, from, to) in &batch {
-                let n = (to - from) as usize;
-                let part = &self.parts[k];
-                let (_, tally, dead_ends) = &mut result.parts[first + k];
+        }
+        // every part in order: walked runs from `out`, mirrored ones from their orbit's walked
+        // group (whose tally is theirs: without run rows to write, nothing is done per run)
+        self.walked.clear();
+        let mut at = 0;
+        for k in 0..self.parts.len() {
+            let part = &self.parts[k];
+            let (_, tally, dead_ends) = &mut result.parts[first + k];
+            let orbit = self.orbits[k];
+            let walked = match (&self.mirrored[k], orbit) {
+                (Some(Mirrored::Kept(w)), _) => Some(w.clone()),
+                (Some(Mirrored::InChunk), Some(o)) => Some(
+                    self.walked
+                        .iter()
+                        .find(|(c, _, _)| *c == o.canonical)
+                        .map(|(_, w, _)| w.clone())
+                        .expect("a member walked earlier in the chunk"),
+                ),
+                _ => None,
+            };
+            if let (Some(walked), Some(orbit)) = (walked, orbit) {
+                if record != RecordLevel::Runs {
+                    (*tally, *dead_ends) = (walked.tally, walked.dead_ends.clone());
+                    continue;
+                }
+                self.mirrored_reqs.clear();
+                plan.requests(&part.group, part.from, part.to, &mut self.mirrored_reqs);
+                self.mirrored_out.clear();
+                let board = plan.boards()[part.group.board];
+                for r in &self.mirrored_reqs {
+                    let i = plan
+                        .start_index(part.group.board, orbit.to_canonical.apply(board, r.start))
+                        .expect("the orbit's symmetries keep the starts");
+                    self.mirrored_out.push(walked.runs[i as usize]);
+                }
                 add_runs(
                     plan,
                     &part.group,
-                    from,
-                    &self.reqs[at..at + n],
-                    &self.out[at..at + n],
+                    part.from,
+                    &self.mirrored_reqs,
+                    &self.mirrored_out,
                     record,
                     (tally, dead_ends),
                     &mut result.lines,
                 )?;
-                at += n;
+                continue;
             }
+            let n = (part.to - part.from) as usize;
+            let (reqs, out) = (&self.reqs[at..at + n], &self.out[at..at + n]);
+            at += n;
+            add_runs(
+                plan,
+                &part.group,
+                part.from,
+                reqs,
+                out,
+                record,
+                (tally, dead_ends),
+                &mut result.lines,
+            )?;
+            // a walked group with mirrors, in its canonical group's order of runs (a run ruled
+            // out by a theorem names its start in its reason, which no file writes: the files
+            // have the outcome's name only)
+            let Some(orbit) = orbit else {
+                continue;
+            };
+            // the runs themselves only where their rows are written
+            let mut runs = Vec::new();
+            if record == RecordLevel::Runs {
+                let board = plan.boards()[part.group.board];
+                runs = out.to_vec();
+                for (r, s) in reqs.iter().zip(out) {
+                    let i = plan
+                        .start_index(part.group.board, orbit.to_canonical.apply(board, r.start))
+                        .expect("the orbit's symmetries keep the starts");
+                    runs[i as usize] = *s;
+                }
+            }
+            let walked = Walked {
+                runs,
+                tally: *tally,
+                dead_ends: dead_ends.clone(),
+            };
+            self.walked
+                .push((orbit.canonical, Arc::new(walked), orbit.members));
         }
         for (part, (_, tally, dead_ends)) in self.parts.iter().zip(&result.parts[first..]) {
             result.lines.add_part(chunk.id, part, tally, dead_ends)?;
         }
+        result.mirrored += self
+            .parts
+            .iter()
+            .zip(&self.mirrored)
+            .filter(|(_, m)| m.is_some())
+            .map(|(p, _)| (p.to - p.from) as u64)
+            .sum::<u64>();
+        // kept for the members in later chunks: those of this chunk are served
+        if let Some(m) = mirrors {
+            for (canonical, walked, members) in self.walked.drain(..) {
+                let here = self
+                    .orbits
+                    .iter()
+                    .zip(&self.mirrored)
+                    .filter(|(o, m)| {
+                        matches!(m, Some(Mirrored::InChunk))
+                            && o.is_some_and(|o| o.canonical == canonical)
+                    })
+                    .count() as u32;
+                m.memo.give(canonical, members, here + 1, walked);
+            }
+        }
         Ok(())
+    }
+
+    /// Each part's orbit (whole groups with mirrors only), and whether its runs are mirrored from
+    /// a group walked in an earlier chunk (kept in the memo) or earlier in this one.
+    fn find_mirrors(&mut self, plan: &Plan, mirrors: Option<&Mirrors>) {
+        self.orbits.clear();
+        self.mirrored.clear();
+        for p in &self.parts {
+            let orbit = mirrors
+                .filter(|_| p.from == 0 && p.to as u64 == p.group.runs)
+                .and_then(|m| m.orbits.orbit(plan, &p.group));
+            let mirrored = match (mirrors, orbit) {
+                (Some(m), Some(o)) => match m.memo.take(o.canonical) {
+                    Some(w) => Some(Mirrored::Kept(w)),
+                    // walked in this chunk by an earlier member
+                    None if self.orbits.iter().zip(&self.mirrored).any(|(q, m)| {
+                        m.is_none() && q.is_some_and(|q| q.canonical == o.canonical)
+                    }) =>
+                    {
+                        Some(Mirrored::InChunk)
+                    }
+                    None => None,
+                },
+                _ => None,
+            };
+            self.orbits.push(orbit);
+            self.mirrored.push(mirrored);
+        }
     }
 }
 
@@ -694,6 +859,14 @@ pub fn run_planned_sweep(
     bar.set_position(runs_resumed);
     bar.reset_eta();
 
+    let mirrors = opts
+        .symmetry
+        .then(|| Orbits::of(plan))
+        .flatten()
+        .map(|orbits| Mirrors {
+            orbits,
+            memo: OrbitMemo::default(),
+        });
     install_interrupt_handler();
     STOP.store(false, Ordering::SeqCst);
     let blocks = Mutex::new(Blocks {
@@ -712,6 +885,7 @@ pub fn run_planned_sweep(
         written: 0,
         tallies,
         runs_done_now: 0,
+        runs_mirrored: 0,
         first_error: None,
         last_flush: Instant::now(),
         bar: &bar,
@@ -723,13 +897,18 @@ pub fn run_planned_sweep(
     });
     pool.scope(|scope| {
         for _ in 0..threads {
-            let (blocks, delivery) = (&blocks, &delivery);
+            let (blocks, delivery, mirrors) = (&blocks, &delivery, mirrors.as_ref());
             scope.spawn(move |_| {
                 let mut worker = Worker {
                     solver: Solver::new(),
                     parts: Vec::new(),
                     reqs: Vec::new(),
                     out: Vec::new(),
+                    orbits: Vec::new(),
+                    mirrored: Vec::new(),
+                    walked: Vec::new(),
+                    mirrored_reqs: Vec::new(),
+                    mirrored_out: Vec::new(),
                 };
                 worker.solver.set_lane_memory(opts.lane_memory);
                 worker.solver.set_shape(spec.leaper, spec.mask.clone());
@@ -744,7 +923,7 @@ pub fn run_planned_sweep(
                     let Some((seq, chunks)) = taken else {
                         break;
                     };
-                    let (result, error) = worker.run_block(plan, seq, &chunks, record);
+                    let (result, error) = worker.run_block(plan, seq, &chunks, record, mirrors);
                     // what finished before an error is still written
                     delivery.deliver(Ok(result));
                     if let Some(e) = error {
@@ -761,6 +940,7 @@ pub fn run_planned_sweep(
         written,
         tallies,
         runs_done_now,
+        runs_mirrored,
         mut first_error,
         ..
     } = delivery.into_turn();
@@ -790,7 +970,8 @@ pub fn run_planned_sweep(
             );
         })
     });
-    if let Err(e) = summary_written.and_then(|()| dir.write_deadends(plan, &tallies)) {
+    let deadends_written = pool.install(|| dir.write_deadends(plan, &tallies));
+    if let Err(e) = summary_written.and(deadends_written) {
         first_error.get_or_insert(e.into());
     }
     let table = table.finish();
@@ -818,6 +999,7 @@ pub fn run_planned_sweep(
         chunks_total: mine.len(),
         runs_done_now,
         runs_resumed,
+        runs_mirrored,
         interrupted: !complete,
         elapsed: started.elapsed(),
         table,
@@ -847,6 +1029,7 @@ mod tests {
             progress: SweepProgress::Hidden,
             command: String::new(),
             lane_memory: crate::solve::DEFAULT_LANE_MEMORY,
+            symmetry: true,
         };
         let squirrel_off_its_domain =
             spec("name = \"t\"\nsizes = [4, 6]\nrules = [\"squirrel\"]\nstarts = [[1, 2]]\n");
@@ -874,6 +1057,7 @@ mod tests {
             progress: SweepProgress::Hidden,
             command: String::new(),
             lane_memory: crate::solve::DEFAULT_LANE_MEMORY,
+            symmetry: true,
         };
         let refused = |resume| match run_sweep(&spec, &opts(resume)) {
             Err(SweepError::Output(e @ output::OutputError::Locked { .. })) => e.to_string(),

@@ -38,6 +38,19 @@ impl RuleSeq {
         self.rules().iter().any(|r| r.is_random())
     }
 
+    /// Every rule of the sequence mirrored ([`Rule::mirrored`]), or `None` if one does not map.
+    pub fn mirrored(&self, labels: &[u8; 8]) -> Option<RuleSeq> {
+        Some(match self {
+            RuleSeq::One(r) => RuleSeq::One(r.mirrored(labels)?),
+            RuleSeq::Many(v) => RuleSeq::Many(
+                v.iter()
+                    .map(|r| r.mirrored(labels))
+                    .collect::<Option<Vec<Rule>>>()?
+                    .into(),
+            ),
+        })
+    }
+
     /// The rule of attempt `i` (0-based): the sequence in turn, again from its start once it is done.
     pub fn of_attempt(&self, i: u32) -> Rule {
         let rules = self.rules();

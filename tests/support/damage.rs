@@ -34,6 +34,7 @@ pub fn options(out: &Path, resume: bool, shard: Option<(u32, u32)>) -> SweepOpti
         progress: SweepProgress::Hidden,
         command: "damage".into(),
         lane_memory: 2.0,
+        symmetry: true,
     }
 }
 

@@ -8,7 +8,7 @@ use super::files::{
 };
 use super::journal::{load_journal, write_journal};
 use super::lock::FolderLock;
-use super::meta::{cpu_model, git_commit, hostname, now, read_meta, write_meta, Meta};
+use super::meta::{git_commit, hostname, now, read_meta, write_meta, Meta};
 use super::repair::repair_runs;
 use super::writers::{same_but_timing, summarize, summary_bytes, write_deadends, Writers};
 use crate::experiment::options::SweepOptions;
@@ -16,6 +16,7 @@ use crate::experiment::plan::{Group, Plan};
 use crate::experiment::record::{ChunkRow, Tallies, Tally};
 use crate::experiment::spec::Spec;
 use crate::experiment::spec_file::{RecordLevel, SpecFile};
+use crate::machine::cpu_model;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};

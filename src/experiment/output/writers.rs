@@ -3,7 +3,7 @@
 //! ([`Writers`]), and `summary.csv` written at the end from the groups' tallies, in pieces.
 
 use super::files::{
-    csv_err, io, require_regular, write_atomic_with, OutputError, CHUNKS, RUNS, SUMMARY,
+    csv_err, io, require_regular, write_atomic_with, OutputError, CHUNKS, DEADENDS, RUNS, SUMMARY,
 };
 use crate::experiment::plan::{Group, Part, Plan};
 use crate::experiment::record::{
@@ -352,33 +352,54 @@ pub(super) fn same_but_timing(a: &[u8], b: &[u8]) -> bool {
 }
 
 /// Write `deadends.csv` at `path` (atomically): per group with dead ends, in plan order, a row per
-/// dead-end length.
+/// dead-end length; formatted in parallel pieces (on the caller's pool) as `summary.csv` is.
 pub(super) fn write_deadends(
     path: &Path,
     plan: &Plan,
     tallies: &Tallies,
 ) -> Result<(), OutputError> {
     let closed = plan.closed();
+    let lines = |part: &[(u32, DeadEndLengths)]| -> Result<Vec<u8>, OutputError> {
+        let mut rows = Vec::new();
+        for (id, ends) in part {
+            let g = plan.group(*id);
+            let b = plan.boards()[g.board];
+            let (rule, method) = (plan.rule_name(&g), g.method.name());
+            rows.extend(ends.iter().map(|(length, count)| DeadEndRow {
+                rows: b.rows(),
+                cols: b.cols(),
+                rule: rule.to_string(),
+                method: method.to_string(),
+                closed,
+                length,
+                count,
+            }));
+        }
+        let mut out = Vec::new();
+        csv_lines(&rows, false, &mut out, DEADENDS)?;
+        Ok(out)
+    };
     write_atomic_with(path, |w| {
         w.write_all(header_of::<DeadEndRow>().as_bytes())?;
-        let mut out = csv::WriterBuilder::new().has_headers(false).from_writer(w);
         // the tallies come in group order, and only groups that ran: each group found by its number
-        for (id, _, ends) in tallies.iter().filter(|(.., d)| !d.is_empty()) {
-            let g = plan.group(id);
-            let b = plan.boards()[g.board];
-            let (rule, method) = (plan.rule_name(&g).to_string(), g.method.to_string());
-            for (length, count) in ends.iter() {
-                out.serialize(DeadEndRow {
-                    rows: b.rows(),
-                    cols: b.cols(),
-                    rule: rule.clone(),
-                    method: method.clone(),
-                    closed,
-                    length,
-                    count,
-                })?;
+        let mut ends = tallies.iter().filter(|(.., d)| !d.is_empty());
+        loop {
+            let batch: Vec<(u32, DeadEndLengths)> = ends
+                .by_ref()
+                .take(SUMMARY_BATCH)
+                .map(|(id, _, d)| (id, d))
+                .collect();
+            if batch.is_empty() {
+                return Ok(());
+            }
+            let pieces = batch
+                .par_chunks(1024)
+                .map(lines)
+                .collect::<Result<Vec<Vec<u8>>, OutputError>>()
+                .map_err(|e| std::io::Error::other(e.to_string()))?;
+            for piece in pieces {
+                w.write_all(&piece)?;
             }
         }
-        out.flush()
     })
 }

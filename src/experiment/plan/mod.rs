@@ -12,10 +12,12 @@
 //! (see `output::journal`) tells a journal of another numbering from this one.
 
 mod chunks;
+mod orbits;
 mod starts;
 
 pub(crate) use super::seed::run_seed;
 pub use chunks::{Chunk, Part, Shard};
+pub use orbits::{Orbit, Orbits};
 
 use super::size::{chunk_runs, corner_only, rule_applies, PlanSize};
 use super::spec::{Budget, Spec};

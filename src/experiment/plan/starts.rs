@@ -134,6 +134,27 @@ impl Starts {
         })
     }
 
+    /// The place of `sq` among the starts of board `b` (`board`), if it is one of them. `Edges`
+    /// answers by search (one square of each orbit: no symmetry keeps them, so this is asked only
+    /// to find that out).
+    pub(super) fn index_of(&self, b: usize, board: Board, sq: Square) -> Option<u64> {
+        if sq.row() as u32 >= board.rows() || sq.col() as u32 >= board.cols() {
+            return None;
+        }
+        match self {
+            Starts::All => Some(board.index(sq) as u64),
+            Starts::Corner => (sq == Square::new(0, 0)).then_some(0),
+            Starts::Corners => {
+                let (v, n) = corners(board);
+                v[..n].iter().position(|&c| c == sq).map(|i| i as u64)
+            }
+            Starts::Edges => (0..self.count(b, board)).find(|&i| self.nth(b, board, i) == sq),
+            Starts::Listed(v) => v.iter().position(|&c| c == sq).map(|i| i as u64),
+            // row-major, so sorted
+            Starts::Sampled(lists) => lists[b].binary_search(&sq).ok().map(|i| i as u64),
+        }
+    }
+
     /// Whether the corner (0,0) is a start of board `b` (where corner-only rules run from).
     pub(super) fn has_corner(&self, b: usize) -> bool {
         let corner = Square::new(0, 0);

@@ -122,6 +122,25 @@ impl Rule {
         matches!(self, Rule::Chain(c) if c.last.is_random())
     }
 
+    /// The rule the runs mirrored by a board symmetry follow, given the symmetry's label map
+    /// (`board::Symmetry::labels`): a chain ending in a fixed order, its order mapped label by label,
+    /// since its keys (the degree, Pohl's sums, the distance from the board's centre) are equal on
+    /// mirrored squares. `None` for the rules that do not map so: a random final (its draws follow
+    /// the run's seed, which the start square sets), Roth's original (an off-centre point) and
+    /// Squirrel & Cull's (orderings switched at fixed squares).
+    pub fn mirrored(self, labels: &[u8; 8]) -> Option<Rule> {
+        match self {
+            Rule::Chain(Chain {
+                keys,
+                last: Final::Order(o),
+            }) => Some(Rule::Chain(Chain {
+                keys,
+                last: Final::Order(o.mapped(labels)),
+            })),
+            _ => None,
+        }
+    }
+
     /// Whether the rule has tie keys or a random final: anything but one fixed order of the labels
     /// (what a method without degrees, `naive`, cannot honour).
     pub fn needs_degrees(self) -> bool {

@@ -52,6 +52,22 @@ impl LabelOrder {
         &self.0
     }
 
+    /// Its place in lexicographic order ([`LabelOrder::nth_permutation`] undone), below 40,320.
+    pub fn rank(&self) -> u32 {
+        let mut rank = 0u32;
+        for i in 0..8 {
+            let smaller_later = self.0[i + 1..].iter().filter(|&&l| l < self.0[i]).count() as u32;
+            rank = rank * (8 - i as u32) + smaller_later;
+        }
+        rank
+    }
+
+    /// This ordering with every label replaced by its image under `labels` (a board symmetry's
+    /// label map, `board::Symmetry::labels`): the ordering the mirrored walk breaks its ties by.
+    pub fn mapped(self, labels: &[u8; 8]) -> LabelOrder {
+        LabelOrder(self.0.map(|l| labels[l as usize]))
+    }
+
     /// All 40,320 orderings, in lexicographic order of their digits (`order:*`).
     pub fn all() -> impl Iterator<Item = LabelOrder> {
         (0..40_320u32).map(Self::nth_permutation)
@@ -150,6 +166,13 @@ impl fmt::Display for LabelOrder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rank_undoes_nth_permutation() {
+        for k in 0..40_320 {
+            assert_eq!(LabelOrder::nth_permutation(k).rank(), k);
+        }
+    }
 
     #[test]
     fn offsets_name_the_same_orderings_as_digits() {

@@ -1,0 +1,244 @@
+//! Which groups of a plan are mirror images of each other (`docs/REFERENCE.md`, "Symmetry of runs").
+//! A board symmetry `g` maps the run from `s` with a fixed-order rule `R` onto the run from `g(s)`
+//! with `R` mirrored ([`crate::solve::Rule::mirrored`]), square by square, with the same outcome
+//! and counters. So where a board's start set is kept by `g` and the spec lists both `R` and its
+//! mirror, the two groups have the same runs, start by start: a sweep walks the first of them in plan
+//! order (the orbit's *canonical* group) and writes the others' rows from its results. All 40,320
+//! orderings on a square board fall into 5,040 orbits of 8.
+//!
+//! What is held: for each rule, the index of its mirror under each of the 8 symmetries (or none),
+//! and for each board the set of its symmetries that keep its start set; nothing per run or group.
+//! Runs on a mask or with another leaper are not reduced (holes break the symmetry; another
+//! leaper's labels are not the knight's), nor `rotate` (its closing is not checked to mirror), nor
+//! rules that read the PRNG (a run's seed follows its start square).
+
+use super::{Group, Plan, Starts};
+use crate::board::{Board, Symmetry};
+use crate::solve::{Method, RuleSeq};
+use std::collections::HashMap;
+
+/// No mirror in the spec's rules.
+const NONE: u32 = u32::MAX;
+
+/// The mirror tables of a plan.
+#[derive(Clone, Debug)]
+pub struct Orbits {
+    /// `mirror[r][k]`: the index of rule `r` mirrored by the symmetry of kind `k`, or [`NONE`].
+    mirror: Vec<[u32; 8]>,
+    /// For each board, the kinds (bits) of its symmetries that keep its start set.
+    keep: Vec<u8>,
+}
+
+/// A group's place in its orbit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Orbit {
+    /// The orbit's canonical group: the first in plan order, the one that is walked.
+    pub canonical: u32,
+    /// The groups of the orbit in the plan, this one and the canonical one included.
+    pub members: u32,
+    /// The symmetry that maps this group onto the canonical one: run `i` of this group, from `s`,
+    /// is the canonical group's run from `to_canonical.apply(s)`.
+    pub to_canonical: Symmetry,
+}
+
+/// Methods whose runs are checked to mirror (tests/symmetry.rs).
+fn method_mirrors(m: Method) -> bool {
+    matches!(m, Method::Warnsdorff | Method::Backtrack | Method::Naive)
+}
+
+impl Orbits {
+    /// The tables of `plan`, or `None` when no group of it has a mirror.
+    pub fn of(plan: &Plan) -> Option<Orbits> {
+        if plan.mask.is_some()
+            || plan.leaper != crate::board::Leaper::KNIGHT
+            || !plan.methods.iter().any(|&m| method_mirrors(m))
+        {
+            return None;
+        }
+        // one fixed order (all of `order:*`) is found by its rank, other rules by hashing
+        let fixed = |r: &RuleSeq| match r {
+            RuleSeq::One(rule) => rule.fixed_order(),
+            RuleSeq::Many(_) => None,
+        };
+        let mut by_rank: Vec<u32> = Vec::new();
+        let mut index: HashMap<&RuleSeq, u32> = HashMap::new();
+        for (i, r) in plan.rules.iter().enumerate() {
+            match fixed(r) {
+                Some(o) => {
+                    by_rank.resize(40_320, NONE);
+                    by_rank[o.rank() as usize] = i as u32;
+                }
+                None => {
+                    index.insert(r, i as u32);
+                }
+            }
+        }
+        let find = |image: &RuleSeq| match fixed(image) {
+            Some(o) => by_rank.get(o.rank() as usize).copied().unwrap_or(NONE),
+            None => index.get(image).copied().unwrap_or(NONE),
+        };
+        let labels: Vec<[u8; 8]> = (0..8).map(|k| Symmetry::of_kind(k).labels()).collect();
+        let mut any = false;
+        let mirror: Vec<[u32; 8]> = plan
+            .rules
+            .iter()
+            .enumerate()
+            .map(|(i, rule)| {
+                let mut row = [NONE; 8];
+                for (k, slot) in row.iter_mut().enumerate() {
+                    if let Some(image) = rule.mirrored(&labels[k]) {
+                        *slot = find(&image);
+                        any |= *slot != NONE && *slot != i as u32;
+                    }
+                }
+                row
+            })
+            .collect();
+        if !any {
+            return None;
+        }
+        let keep = plan
+            .boards
+            .iter()
+            .enumerate()
+            .map(|(b, &board)| keeping(&plan.starts, b, board, plan.spans[b].starts))
+            .collect();
+        Some(Orbits { mirror, keep })
+    }
+
+    /// The bytes the tables hold.
+    pub fn bytes(&self) -> u64 {
+        (self.mirror.capacity() * std::mem::size_of::<[u32; 8]>() + self.keep.capacity()) as u64
+    }
+
+    /// The orbit of `group` in `plan`, when it has other members.
+    pub fn orbit(&self, plan: &Plan, group: &Group) -> Option<Orbit> {
+        if !method_mirrors(group.method) || group.rule.is_random() {
+            return None;
+        }
+        let keep = self.keep[group.board];
+        let row = &self.mirror[group.rule_index];
+        let (mut best, mut to_canonical, mut members) = (NONE, Symmetry::IDENTITY, 0);
+        for k in 0..8u8 {
+            let r = row[k as usize];
+            if keep & (1 << k) == 0 || r == NONE {
+                continue;
+            }
+            members += 1;
+            if r < best {
+                (best, to_canonical) = (r, Symmetry::of_kind(k));
+            }
+        }
+        if members < 2 {
+            return None;
+        }
+        let method = plan
+            .methods
+            .iter()
+            .position(|&m| m == group.method)
+            .expect("the group's method is the plan's");
+        let canonical = plan.group_at(group.board, best as usize, method).id;
+        Some(Orbit {
+            canonical,
+            members,
+            to_canonical,
+        })
+    }
+}
+
+/// The kinds of the symmetries of `board` that keep its start set (the `b`-th board's, `count`
+/// starts), as bits; the identity always.
+fn keeping(starts: &Starts, b: usize, board: Board, count: u64) -> u8 {
+    let mut keep = 0u8;
+    for g in Symmetry::of(board) {
+        let kept = matches!(starts, Starts::All)
+            || (0..count).all(|i| {
+                let image = g.apply(board, starts.nth(b, board, i));
+                starts.index_of(b, board, image).is_some()
+            });
+        if kept {
+            keep |= 1 << g.kind();
+        }
+    }
+    keep
+}
+
+impl Plan {
+    /// Whether every run of `group` is in one chunk (a chunk's share of it is the whole group,
+    /// which is what the runner mirrors).
+    pub fn in_one_chunk(&self, group: &Group) -> bool {
+        let span = &self.spans[group.board];
+        let first = group.first_job - span.first_job;
+        group.runs > 0 && first / span.chunk_runs == (first + group.runs - 1) / span.chunk_runs
+    }
+
+    /// The place of `sq` among the starts of board `b` (the run from it in a group of one trial
+    /// a start), if it is one.
+    pub fn start_index(&self, b: usize, sq: crate::board::Square) -> Option<u32> {
+        self.starts
+            .index_of(b, self.boards[b], sq)
+            .map(|i| i as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::spec::Spec;
+
+    fn plan(text: &str) -> Plan {
+        Plan::new(&Spec::from_toml(text, "t").unwrap()).unwrap()
+    }
+
+    /// All orderings on a square board from every start: orbits of 8, each group in one, its
+    /// canonical member first; the mirror of each run's start is a start.
+    #[test]
+    fn orderings_on_a_square_board_fall_into_orbits_of_eight() {
+        let p = plan("name = \"t\"\nsizes = [6]\nrules = [\"order:*\"]\n");
+        let orbits = Orbits::of(&p).unwrap();
+        let mut canonical = std::collections::HashMap::new();
+        for group in p.groups() {
+            let o = orbits.orbit(&p, &group).unwrap();
+            assert_eq!(o.members, 8);
+            assert!(o.canonical <= group.id);
+            *canonical.entry(o.canonical).or_insert(0) += 1;
+        }
+        assert_eq!(canonical.len(), 5040);
+        assert!(canonical.values().all(|&n| n == 8));
+    }
+
+    /// Orbits shrink to what the starts and the rules keep: the corner of a square board is kept
+    /// by the identity and the transpose; a rectangle's corner by the identity only; a rule whose
+    /// mirror is not in the spec, random rules, rotate and other leapers have none.
+    #[test]
+    fn orbits_follow_the_starts_and_the_rules() {
+        let p = plan("name = \"t\"\nsizes = [8]\nboards = [[5, 7]]\nstarts = \"corner\"\nrules = [\"order:*\"]\n");
+        let orbits = Orbits::of(&p).unwrap();
+        for group in p.groups() {
+            let o = orbits.orbit(&p, &group);
+            match p.boards()[group.board].rows() {
+                8 => assert_eq!(o.map(|o| o.members), Some(2)),
+                _ => assert_eq!(o, None),
+            }
+        }
+        let p = plan("name = \"t\"\nsizes = [8]\nstarts = \"corners\"\nrules = [\"first\", \"order:65432187\", \"random\", \"pohl\"]\nmethods = [\"warnsdorff\", \"rotate\"]\n");
+        let orbits = Orbits::of(&p).unwrap();
+        let members: Vec<Option<u32>> = p
+            .groups()
+            .map(|g| orbits.orbit(&p, &g).map(|o| o.members))
+            .collect();
+        // first and 65432187 are mirrors (by the transpose); `pohl` is
+        // `pohl+first`, whose mirrors are not listed; rotate is not reduced
+        assert_eq!(
+            members,
+            [Some(2), None, Some(2), None, None, None, None, None]
+        );
+        for text in [
+            "name = \"t\"\nsizes = [8]\nrules = [\"first\", \"random\"]\n",
+            "name = \"t\"\nsizes = [8]\nrules = [\"order:*\"]\nleaper = \"zebra\"\n",
+            "name = \"t\"\nsizes = [8]\nrules = [\"order:*\"]\nmethods = [\"rotate\"]\nclosed = true\n",
+        ] {
+            assert!(Orbits::of(&plan(text)).is_none(), "{text}");
+        }
+    }
+}
