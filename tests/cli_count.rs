@@ -128,7 +128,7 @@ fn searches_that_would_run_for_years_are_refused_with_exit_2() {
         .code(2)
         .stderr(contains("Knuth"))
         .stderr(contains("years"))
-        .stderr(contains("at most 7 wide"));
+        .stderr(contains("more memory than"));
     ktour()
         .args(["count", "--rows", "5", "--cols", "8", "--max-nodes", "1e6"])
         .assert()
@@ -180,10 +180,25 @@ fn frontier_method_gives_the_same_counts() {
     assert!(json.contains("\"method\":\"frontier\""), "{json}");
     // Refusals name the way out.
     ktour()
-        .args(["count", "-n", "8", "--method", "frontier"])
+        .args(["count", "-n", "9", "--method", "frontier"])
         .assert()
-        .failure()
-        .stderr(contains("at most 7"));
+        .code(2)
+        .stderr(contains("at most 8"));
+    // a limit on states that memory could not hold
+    ktour()
+        .args([
+            "count",
+            "-n",
+            "8",
+            "--closed",
+            "--method",
+            "frontier",
+            "--max-states",
+            "100000000000",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("lower --max-states"));
     ktour()
         .args(["count", "-n", "5", "--method", "frontier", "--start", "0,0"])
         .assert()

@@ -181,15 +181,20 @@ fn counts_past_u128_are_refused() {
 
 #[test]
 fn too_wide_boards_are_refused() {
-    let b = board(8, 8);
+    let b = board(9, 12);
     assert_eq!(
         count_frontier(b, Closure::Open),
         Err(CountError::TooWide {
             board: b,
-            width: 8,
+            width: 9,
             max: MAX_WIDTH
         })
     );
+    // A limit on states that memory could not hold is refused before counting.
+    assert!(matches!(
+        count_frontier_with(board(8, 8), Closure::Closed, usize::MAX / 64, &mut |_| {}),
+        Err(CountError::StatesTooMany { .. })
+    ));
     // A limit on states stops a count that would not fit in memory, early.
     assert!(matches!(
         count_frontier_with(board(6, 6), Closure::Open, 1000, &mut |_| {}),

@@ -1,6 +1,6 @@
 //! `ktour count`: the exact number of tours, by backtracking on a board of at most 64 squares (see
 //! [`crate::count`]) or, with `--method frontier`, by dynamic programming over a frontier on a board
-//! at most 7 squares wide (see [`crate::count::frontier`]).
+//! at most 8 squares wide (see [`crate::count::frontier`]).
 
 use super::args::parse_start;
 use super::{BoardArgs, ExitStatus, ShapeArgs};
@@ -26,7 +26,7 @@ pub enum CountFormat {
 pub enum CountMethod {
     /// Exhaustive backtracking search (at most 64 squares; per-start counts).
     Search,
-    /// Dynamic programming over a row-major frontier (shorter side at most 7, any length; no
+    /// Dynamic programming over a row-major frontier (shorter side at most 8, any length; no
     /// per-start counts).
     Frontier,
 }
@@ -41,7 +41,7 @@ pub struct CountArgs {
     #[command(flatten)]
     shape: ShapeArgs,
     /// Counting method: `search` (backtracking) or `frontier` (transfer matrix; far faster on wide
-    /// boards such as 6x6 and 7x7, and for long boards at most 7 wide; prints the number of frontier
+    /// boards such as 6x6 and 7x7, and for long boards at most 8 wide; prints the number of frontier
     /// states after each row on standard error).
     #[arg(long, value_enum, default_value_t = CountMethod::Search)]
     method: CountMethod,
@@ -279,11 +279,22 @@ fn run_frontier(
             "--method frontier counts over all starts only: drop --start/--per-start or use --method search"
         );
     }
+    // a line a row, and a line a square while squares take long (a count of hours shows it moves)
+    let mut last_line = std::time::Duration::ZERO;
     let mut report = |p: &FrontierProgress| {
+        if !p.row_end && p.elapsed < last_line + std::time::Duration::from_secs(10) {
+            return;
+        }
+        last_line = p.elapsed;
         eprintln!(
-            "frontier: row {}/{}: {} states, {:.1} s",
-            p.rows_done,
-            p.rows,
+            "frontier: {} {}/{}: {} states, {:.1} s",
+            if p.row_end { "row" } else { "square" },
+            if p.row_end {
+                p.rows_done
+            } else {
+                p.squares_done
+            },
+            if p.row_end { p.rows } else { p.squares },
             p.states,
             p.elapsed.as_secs_f64()
         );

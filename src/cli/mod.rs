@@ -57,7 +57,7 @@ pub enum Command {
     /// List the tie-break rules with their sources.
     Rules(rules::RulesArgs),
     /// Count tours exactly: open (directed) or closed (cycles); by search (at most 64 squares) or
-    /// `--method frontier` (at most 7 wide).
+    /// `--method frontier` (at most 8 wide).
     Count(count::CountArgs),
     /// Exact probabilities of pure Warnsdorff under a random tie-break rule (the whole tree of tie
     /// choices): a complete tour, a closed tour, a dead end after exactly L squares; or, with

@@ -184,7 +184,7 @@ pub enum CountError {
         squares: u64,
     },
     /// Too wide for the frontier counter ([`frontier::MAX_WIDTH`]).
-    #[error("{board} is {width} squares wide on its shorter side; the frontier counter handles at most {max} (its state is a u64 of 2 x width + 2 cells)")]
+    #[error("{board} is {width} squares wide on its shorter side; the frontier counter handles at most {max} (its state is 2 x width + 2 cells of 4 bits, in a u128)")]
     TooWide {
         /// The board.
         board: Board,
@@ -194,7 +194,7 @@ pub enum CountError {
         max: u32,
     },
     /// The frontier counter passed its limit on states.
-    #[error("the frontier count of {board} passed {max_states} states at square {square} (row-major, shorter side across): raise --max-states if memory allows (24 bytes per state, in the lists of two consecutive steps)")]
+    #[error("the frontier count of {board} passed {max_states} states at square {square} (row-major, shorter side across): raise --max-states if memory allows (24 bytes per state, 32 on boards 8 wide, in the lists of two consecutive steps)")]
     TooManyStates {
         /// The board.
         board: Board,
@@ -250,6 +250,34 @@ pub enum CountError {
         /// The limit.
         max_nodes: u64,
     },
+    /// `--max-states` allows more frontier states than memory holds.
+    #[error("the frontier count of {board} may hold {max_states} states (--max-states) in the lists of two consecutive steps, {state_bytes} bytes each, about {needed_mib} MiB with its sorting batches, but only {available_mib} MiB is available: lower --max-states (the count then stops at that many states, with what it reached)")]
+    StatesTooMany {
+        /// The board.
+        board: Board,
+        /// The limit asked for.
+        max_states: usize,
+        /// Bytes a state takes.
+        state_bytes: usize,
+        /// Estimated need.
+        needed_mib: u64,
+        /// Available memory.
+        available_mib: u64,
+    },
+    /// A frontier step's states passed what memory holds before its limit on states did.
+    #[error("the frontier count of {board} ran out of memory at square {square} (row-major, shorter side across): the next states held {held} entries of {state_bytes} bytes with {available_mib} MiB available when the square began; this board needs more memory than this machine has (or a count that spills to disk, which ktour does not have)")]
+    FrontierMemory {
+        /// The board.
+        board: Board,
+        /// The square being added.
+        square: u32,
+        /// Entries the next step's lists held when it stopped.
+        held: usize,
+        /// Bytes an entry takes.
+        state_bytes: usize,
+        /// Memory available when the square began.
+        available_mib: u64,
+    },
     /// The endgame caches of the worker threads would not fit in memory together.
     #[error("the endgame cache needs about {needed_mib} MiB ({threads} threads x 2^{bits} slots of 24 bytes) but only {available_mib} MiB is available; lower --cache-bits (or the threads, with RAYON_NUM_THREADS)")]
     CacheTooLarge {
@@ -290,10 +318,16 @@ const CACHE_NOT_ESTIMATED: &str = " of the search without --endgame-cache, which
 
 /// What to do instead of a search refused as too long.
 fn too_many_nodes_advice(board: Board) -> &'static str {
-    if board.rows().min(board.cols()) <= frontier::MAX_WIDTH {
-        "Use --method frontier (boards at most 7 wide; its time grows with the width, not the tours), or raise --max-nodes to search anyway"
-    } else {
-        "The frontier method handles boards at most 7 wide, so there is no faster way here; raise --max-nodes to search anyway"
+    match board.rows().min(board.cols()) {
+        w if w < frontier::MAX_WIDTH => {
+            "Use --method frontier (boards at most 8 wide; its time grows with the width, not the tours), or raise --max-nodes to search anyway"
+        }
+        w if w == frontier::MAX_WIDTH => {
+            "--method frontier takes boards 8 wide, but needs more memory than a 24 GB machine has on 8x8 and longer (its states pass 200 million in row 5 of 8x8: README, \"The frontier method\"); raise --max-nodes to search anyway"
+        }
+        _ => {
+            "The frontier method handles boards at most 8 wide, so there is no faster way here; raise --max-nodes to search anyway"
+        }
     }
 }
 

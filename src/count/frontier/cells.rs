@@ -1,7 +1,8 @@
 //! The frontier state and its transitions: the 4-bit cells of the window (empty, done, a tail, or a
 //! label pairing the two ends of a piece), what adding a square with zero, one or two edges does to
 //! them, the finalizing of squares whose edges are all decided, the pruning of states that cannot
-//! complete, and the canonical numbering and packing of a state into a `u64`.
+//! complete, and the canonical numbering and packing of a state into a key (a `u64` on boards at most 7
+//! wide, a `u128` on 8-wide ones: [`Key`]).
 //!
 //! Source: the transfer-matrix counting of Hamiltonian paths and cycles described in the module
 //! documentation of `frontier` (after Knuth's frontier programs); its invariants are listed there
@@ -15,6 +16,53 @@ pub(super) const TAIL: u8 = 2;
 pub(super) const FIRST_LABEL: u8 = 3;
 pub(super) const FRESH: u8 = 15;
 
+/// Cells of the window and the new square on the widest board counted: `2 * 8 + 2`.
+pub(super) const CELLS: usize = 18;
+
+/// A packed state: 4 bits a cell, cell `k` in bits `4k..4k+4`. A `u64` holds the 16 cells of a
+/// 7-wide board's window and new square; a `u128` the 18 of an 8-wide one, at 32 bytes an entry
+/// instead of 24, so it is used only there.
+pub(super) trait Key:
+    Copy + Ord + Default + Send + Sync + std::fmt::Debug + 'static
+{
+    /// Cells it holds.
+    const CELLS: usize;
+    /// Cell `k`.
+    fn cell(self, k: usize) -> u8;
+    /// Cells `c[from..from + w]`, packed.
+    fn pack(c: &[u8], from: usize, w: usize) -> Self;
+}
+
+impl Key for u64 {
+    const CELLS: usize = 16;
+    #[inline(always)]
+    fn cell(self, k: usize) -> u8 {
+        ((self >> (4 * k)) & 0xF) as u8
+    }
+    #[inline(always)]
+    fn pack(c: &[u8], from: usize, w: usize) -> Self {
+        c[from..from + w]
+            .iter()
+            .enumerate()
+            .fold(0, |s, (k, &x)| s | (x as u64) << (4 * k))
+    }
+}
+
+impl Key for u128 {
+    const CELLS: usize = 32;
+    #[inline(always)]
+    fn cell(self, k: usize) -> u8 {
+        ((self >> (4 * k)) & 0xF) as u8
+    }
+    #[inline(always)]
+    fn pack(c: &[u8], from: usize, w: usize) -> Self {
+        c[from..from + w]
+            .iter()
+            .enumerate()
+            .fold(0, |s, (k, &x)| s | (x as u128) << (4 * k))
+    }
+}
+
 /// What adding a square's edges did to a state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Outcome {
@@ -27,7 +75,7 @@ pub(super) enum Outcome {
 }
 
 /// The new square (at `w`) takes one edge to the cell at `j`.
-pub(super) fn one_edge(c: &mut [u8; 17], j: usize, w: usize) {
+pub(super) fn one_edge(c: &mut [u8; CELLS], j: usize, w: usize) {
     match c[j] {
         EMPTY => {
             c[j] = FRESH;
@@ -43,7 +91,7 @@ pub(super) fn one_edge(c: &mut [u8; 17], j: usize, w: usize) {
 
 /// The new square (at `w`) takes edges to the cells at `j` and `k`, becoming an interior square.
 pub(super) fn two_edges(
-    c: &mut [u8; 17],
+    c: &mut [u8; CELLS],
     j: usize,
     k: usize,
     w: usize,
@@ -96,7 +144,7 @@ fn complete_if(ok: bool) -> Outcome {
 }
 
 /// Change the (one remaining) cell holding `from` to `to`.
-fn relabel(c: &mut [u8; 17], from: u8, to: u8) {
+fn relabel(c: &mut [u8; CELLS], from: u8, to: u8) {
     for x in c.iter_mut() {
         if *x == from {
             *x = to;
@@ -108,7 +156,7 @@ fn relabel(c: &mut [u8; 17], from: u8, to: u8) {
 
 /// Finalize the square at `p`: all its edges are decided. Returns whether the state survives.
 pub(super) fn finalize(
-    c: &mut [u8; 17],
+    c: &mut [u8; CELLS],
     p: usize,
     w: usize,
     closed: bool,
@@ -134,7 +182,7 @@ pub(super) fn finalize(
 /// Whether every cell can still reach its degree: 2 for closed tours; for open tours 1, with at most
 /// two terminals in all (the `TAIL` cells plus the empty cells with a single undecided edge left), and
 /// 2 on squares that cannot be terminals.
-pub(super) fn feasible(c: &[u8; 17], step: &Step, w: usize, closed: bool) -> bool {
+pub(super) fn feasible(c: &[u8; CELLS], step: &Step, w: usize, closed: bool) -> bool {
     let mut terminals = 0;
     for (p, &cell) in c.iter().enumerate().take(w + 1).skip(1) {
         let more = step.undecided[p];
@@ -162,7 +210,7 @@ pub(super) fn feasible(c: &[u8; 17], step: &Step, w: usize, closed: bool) -> boo
 
 /// After the last square: whether the cells form the end of a single open path, whose remaining
 /// degree-1 squares may be terminals.
-pub(super) fn final_is_path(c: &[u8], terminal_ok: &[bool; 17]) -> bool {
+pub(super) fn final_is_path(c: &[u8], terminal_ok: &[bool; CELLS]) -> bool {
     let mut ends = c.iter().enumerate().filter(|&(_, &x)| x != DONE);
     match (ends.next(), ends.next(), ends.next()) {
         (Some((p, &TAIL)), None, None) => terminal_ok[p],
@@ -189,14 +237,6 @@ pub(super) fn normalize(c: &mut [u8]) {
     }
 }
 
-/// Pack `w` cells from `c[from..]`.
-pub(super) fn pack(c: &[u8], from: usize, w: usize) -> u64 {
-    c[from..from + w]
-        .iter()
-        .enumerate()
-        .fold(0, |s, (k, &x)| s | (x as u64) << (4 * k))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,5 +246,19 @@ mod tests {
         let mut c = [1, 7, 15, 2, 7, 15, 0];
         normalize(&mut c);
         assert_eq!(c, [1, 3, 4, 2, 3, 4, 0]);
+    }
+
+    /// Both keys pack and unpack the same cells.
+    #[test]
+    fn keys_hold_their_cells() {
+        let c: Vec<u8> = (0..CELLS as u8).map(|k| (k * 7 + 3) % 16).collect();
+        let narrow = u64::pack(&c, 1, 16);
+        let wide = u128::pack(&c, 0, 18);
+        for (k, &x) in c[1..17].iter().enumerate() {
+            assert_eq!(narrow.cell(k), x);
+        }
+        for (k, &x) in c.iter().enumerate() {
+            assert_eq!(wide.cell(k), x);
+        }
     }
 }

@@ -1,4 +1,5 @@
-//! The storage of the frontier states of one step: sorted lists of (state, ways) entries of 24 bytes,
+//! The storage of the frontier states of one step: sorted lists of (state, ways) entries of 24 bytes
+//! (32 with the `u128` keys of 8-wide boards),
 //! gathered from the emitted transitions in batches that are sorted, summed by state and merged in
 //! place, with every sum of ways checked against `u128::MAX`; and the merge of the lists that the
 //! threads gathered side by side into one sorted list held in key ranges ([`merge_lists`]).
@@ -7,21 +8,22 @@
 //! `frontier` (a sorted list where a hash map took 40 to 80 bytes a state).
 
 use super::add_wrapping;
+use super::cells::Key;
 use crate::count::Wrapped;
 use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// One frontier state and its number of partial tours, in 24 bytes (a `u128` field would align the
-/// pair to 32).
+/// One frontier state and its number of partial tours, in 24 bytes with a `u64` key (a `u128` ways
+/// field would align the pair to 32).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Entry {
-    pub(super) state: u64,
+pub(super) struct Entry<K> {
+    pub(super) state: K,
     ways: [u64; 2],
 }
 
-impl Entry {
-    pub(super) fn new(state: u64, ways: u128) -> Self {
+impl<K: Key> Entry<K> {
+    pub(super) fn new(state: K, ways: u128) -> Self {
         Entry {
             state,
             ways: [ways as u64, (ways >> 64) as u64],
@@ -44,16 +46,16 @@ impl Entry {
 /// sorted (on all threads), summed by state and merged into the sorted list. A state costs 24 bytes
 /// (a hash map of `u64 -> u128` took 40 to 80 with its growth), states are read back in order, and
 /// the peak is the two lists of consecutive steps plus one batch.
-pub(super) struct Gather {
-    sorted: Vec<Entry>,
-    batch: Vec<Entry>,
+pub(super) struct Gather<K> {
+    sorted: Vec<Entry<K>>,
+    batch: Vec<Entry<K>>,
     /// Entries of a full batch.
     limit: usize,
     /// A sum of ways wrapped (checked by [`Gather::finish`]).
     wrapped: bool,
 }
 
-impl Gather {
+impl<K: Key> Gather<K> {
     /// Entries per batch of all the gathers of a step together: 384 MiB.
     pub(super) const BATCH: usize = 1 << 24;
 
@@ -68,7 +70,7 @@ impl Gather {
         }
     }
 
-    pub(super) fn add(&mut self, state: u64, ways: u128) {
+    pub(super) fn add(&mut self, state: K, ways: u128) {
         self.batch.push(Entry::new(state, ways));
         if self.batch.len() >= self.limit {
             self.compact();
@@ -96,7 +98,7 @@ impl Gather {
     }
 
     /// The sorted, distinct states, or [`Wrapped`] if a sum of ways passed `u128::MAX`.
-    pub(super) fn finish(mut self) -> Result<Vec<Entry>, Wrapped> {
+    pub(super) fn finish(mut self) -> Result<Vec<Entry<K>>, Wrapped> {
         self.compact();
         if self.wrapped {
             return Err(Wrapped);
@@ -110,37 +112,37 @@ impl Gather {
 /// about `ranges` of them, split at quantiles of the lists' keys and merged in parallel. Every
 /// state's sum is the same whatever the lists, so the result does not depend on how the step was
 /// split. [`Wrapped`] if a sum passes `u128::MAX`.
-pub(super) fn merge_lists(
-    mut lists: Vec<Vec<Entry>>,
+pub(super) fn merge_lists<K: Key>(
+    mut lists: Vec<Vec<Entry<K>>>,
     ranges: usize,
-) -> Result<Vec<Vec<Entry>>, Wrapped> {
+) -> Result<Vec<Vec<Entry<K>>>, Wrapped> {
     lists.retain(|l| !l.is_empty());
     if lists.len() <= 1 {
         return Ok(lists);
     }
     let ranges = ranges.max(1);
     // every list's quantiles, then evenly spaced among them: splits of about equal size
-    let mut samples: Vec<u64> = lists
+    let mut samples: Vec<K> = lists
         .iter()
         .flat_map(|l| (1..ranges).map(move |q| l[q * l.len() / ranges].state))
         .collect();
     samples.sort_unstable();
-    let mut splits: Vec<u64> = (1..ranges)
+    let mut splits: Vec<K> = (1..ranges)
         .map(|q| samples[q * samples.len() / ranges])
         .collect();
     splits.dedup();
     // range r holds the keys in [bounds[r], bounds[r + 1])
-    let bounds: Vec<Option<u64>> = std::iter::once(None)
+    let bounds: Vec<Option<K>> = std::iter::once(None)
         .chain(splits.into_iter().map(Some))
         .chain(std::iter::once(None))
         .collect();
-    let merged: Vec<Result<Vec<Entry>, Wrapped>> = bounds
+    let merged: Vec<Result<Vec<Entry<K>>, Wrapped>> = bounds
         .par_windows(2)
         .map(|w| {
-            let at = |l: &[Entry], key: Option<u64>| {
+            let at = |l: &[Entry<K>], key: Option<K>| {
                 key.map_or(l.len(), |k| l.partition_point(|e| e.state < k))
             };
-            let parts: Vec<&[Entry]> = lists
+            let parts: Vec<&[Entry<K>]> = lists
                 .iter()
                 .map(|l| &l[w[0].map_or(0, |k| at(l, Some(k)))..at(l, w[1])])
                 .collect();
@@ -154,10 +156,10 @@ pub(super) fn merge_lists(
 }
 
 /// The sorted, distinct `parts` merged into one, equal states summed (a heap of the parts' heads).
-fn merge_parts(parts: &[&[Entry]]) -> Result<Vec<Entry>, Wrapped> {
-    let mut out: Vec<Entry> = Vec::with_capacity(parts.iter().map(|p| p.len()).sum());
+fn merge_parts<K: Key>(parts: &[&[Entry<K>]]) -> Result<Vec<Entry<K>>, Wrapped> {
+    let mut out: Vec<Entry<K>> = Vec::with_capacity(parts.iter().map(|p| p.len()).sum());
     let mut next = vec![0; parts.len()];
-    let mut heads: BinaryHeap<Reverse<(u64, usize)>> = parts
+    let mut heads: BinaryHeap<Reverse<(K, usize)>> = parts
         .iter()
         .enumerate()
         .filter(|(_, p)| !p.is_empty())
@@ -184,9 +186,9 @@ fn merge_parts(parts: &[&[Entry]]) -> Result<Vec<Entry>, Wrapped> {
 /// Merge the sorted, distinct `more` into the sorted, distinct `into`, summing the ways of equal
 /// states. In place, from the back: the list grows by `more.len()` (a reallocation, not a second
 /// list), so the peak is one list, not two. Sets `wrapped` if a sum passes `u128::MAX`.
-fn merge_into(into: &mut Vec<Entry>, more: &[Entry], wrapped: &mut bool) {
+fn merge_into<K: Key>(into: &mut Vec<Entry<K>>, more: &[Entry<K>], wrapped: &mut bool) {
     let (na, nb) = (into.len(), more.len());
-    into.resize(na + nb, Entry::new(0, 0));
+    into.resize(na + nb, Entry::new(K::default(), 0));
     // `into[..i]` and `more[..j]` are still to merge; the merged tail is `into[k..]`, and
     // `k - i >= j` throughout, so writing at `k - 1` never overwrites an unread entry.
     let (mut i, mut j, mut k) = (na, nb, na + nb);
@@ -214,7 +216,7 @@ fn merge_into(into: &mut Vec<Entry>, more: &[Entry], wrapped: &mut bool) {
 
 /// Sum the ways of equal consecutive states of the sorted `v` into one entry each. Sets `wrapped` if a
 /// sum passes `u128::MAX`.
-fn sum_runs(v: &mut Vec<Entry>, wrapped: &mut bool) {
+fn sum_runs<K: Key>(v: &mut Vec<Entry<K>>, wrapped: &mut bool) {
     let mut out = 0;
     for i in 0..v.len() {
         if out > 0 && v[out - 1].state == v[i].state {
@@ -242,12 +244,12 @@ mod tests {
         for &(s, w) in &emitted {
             *want.entry(s).or_insert(0u128) += w;
         }
-        let want: Vec<Entry> = want.into_iter().map(|(s, w)| Entry::new(s, w)).collect();
+        let want: Vec<Entry<u64>> = want.into_iter().map(|(s, w)| Entry::new(s, w)).collect();
         for batch in [1, 2, 3, 64, 1000, 10_000] {
-            let mut g = Gather {
+            let mut g = Gather::<u64> {
                 sorted: Vec::new(),
                 batch: Vec::new(),
-                limit: Gather::BATCH,
+                limit: Gather::<u64>::BATCH,
                 wrapped: false,
             };
             for chunk in emitted.chunks(batch) {
@@ -263,7 +265,7 @@ mod tests {
     #[test]
     fn merged_lists_are_one_sorted_list_of_the_sums_whatever_the_ranges() {
         // lists of overlapping, sorted, distinct states, as the parts of a step gather them
-        let lists: Vec<Vec<Entry>> = (0..5u64)
+        let lists: Vec<Vec<Entry<u64>>> = (0..5u64)
             .map(|l| {
                 let states: std::collections::BTreeSet<u64> =
                     (0..400 * l).map(|i| (i * 7919 + l * 31) % 997).collect();
@@ -277,19 +279,19 @@ mod tests {
         for e in lists.iter().flatten() {
             *want.entry(e.state).or_insert(0u128) += e.ways();
         }
-        let want: Vec<Entry> = want.into_iter().map(|(s, w)| Entry::new(s, w)).collect();
+        let want: Vec<Entry<u64>> = want.into_iter().map(|(s, w)| Entry::new(s, w)).collect();
         for ranges in [1, 2, 3, 8, 100, 5000] {
             let merged = merge_lists(lists.clone(), ranges).unwrap();
             assert!(merged.iter().all(|r| !r.is_empty()), "{ranges} ranges");
-            let flat: Vec<Entry> = merged.into_iter().flatten().collect();
+            let flat: Vec<Entry<u64>> = merged.into_iter().flatten().collect();
             assert_eq!(flat, want, "{ranges} ranges");
         }
         // one list is already merged
         assert_eq!(merge_lists(vec![want.clone()], 4), Ok(vec![want.clone()]));
-        assert_eq!(merge_lists(Vec::new(), 4), Ok(Vec::new()));
+        assert_eq!(merge_lists::<u64>(Vec::new(), 4), Ok(Vec::new()));
         // a sum past u128::MAX in any range
         let half = u128::MAX / 2 + 1;
-        let big = |s| vec![Entry::new(1, 1), Entry::new(s, half), Entry::new(900, 2)];
+        let big = |s: u64| vec![Entry::new(1u64, 1), Entry::new(s, half), Entry::new(900, 2)];
         for ranges in [1, 2, 3] {
             assert_eq!(merge_lists(vec![big(5), big(5)], ranges), Err(Wrapped));
             assert!(merge_lists(vec![big(5), big(6)], ranges).is_ok());
@@ -301,7 +303,7 @@ mod tests {
         let half = u128::MAX / 2 + 1;
         // within one batch (summed runs) and across batches (merged lists)
         for batch in [1, 3] {
-            let mut g = Gather::new(4, Gather::BATCH);
+            let mut g = Gather::<u64>::new(4, Gather::<u64>::BATCH);
             for ways in [half, 1, half] {
                 g.add(5, ways);
                 if batch == 1 {
@@ -311,7 +313,7 @@ mod tests {
             assert_eq!(g.finish(), Err(Wrapped), "batches of {batch}");
         }
         // u128::MAX itself is still a count
-        let mut g = Gather::new(4, Gather::BATCH);
+        let mut g = Gather::<u64>::new(4, Gather::<u64>::BATCH);
         g.add(5, half);
         g.add(5, half - 1);
         assert_eq!(g.finish(), Ok(vec![Entry::new(5, u128::MAX)]));

@@ -62,7 +62,8 @@
 //! - Cell `k` (bits `4k..4k+4`) of a state holds square `i - W + k` while square `i` is being added;
 //!   during the step the new square sits at position `W`, and afterwards position 0 (square `i - W`,
 //!   whose last neighbour is `i`) must be finalized, so the state is shifted down by one cell.
-//!   `W + 1 <= 16` cells fit in a `u64`, hence [`MAX_WIDTH`] = 7.
+//!   `W + 1 <= 16` cells fit in a `u64` (boards at most 7 wide); an 8-wide board's 18 take a `u128`
+//!   key ([`cells::Key`]), hence [`MAX_WIDTH`] = 8. The same code runs both (tests compare them).
 //! - Labels are canonical (3, 4, ... by first appearance over the window) after every step; `FRESH`
 //!   (15) is a temporary label for a new piece and never survives `normalize`. At most 8 pieces fit
 //!   in 16 cells, so real labels stay below 11.
@@ -80,17 +81,27 @@ mod plan;
 use super::{CountError, Counted, Orientation, Wrapped};
 use crate::board::Board;
 use crate::board::Closure;
-use cells::{feasible, final_is_path, finalize, normalize, one_edge, pack, two_edges, Outcome};
-use cells::{DONE, EMPTY};
+use cells::{feasible, final_is_path, finalize, normalize, one_edge, two_edges, Key, Outcome};
+use cells::{CELLS, DONE, EMPTY};
 use gather::{merge_lists, Entry, Gather};
 use plan::{Plan, Step};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// The widest board (shorter side) the frontier counter handles: `2 * 7 + 2 = 16` cells of 4 bits
-/// fill a `u64`.
-pub const MAX_WIDTH: u32 = 7;
+/// The widest board (shorter side) the frontier counter handles: its window and new square are
+/// `2 * 8 + 2 = 18` cells of 4 bits, held in a `u128` (boards at most 7 wide fill a `u64`).
+pub const MAX_WIDTH: u32 = 8;
+
+/// Bytes a state takes in a step's list: 24 with the `u64` key of boards at most 7 wide, 32 with
+/// the `u128` key of 8-wide ones.
+pub fn state_bytes(width: u32) -> usize {
+    if width <= 7 {
+        std::mem::size_of::<gather::Entry<u64>>()
+    } else {
+        std::mem::size_of::<gather::Entry<u128>>()
+    }
+}
 
 /// The answer of [`count_frontier`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -133,13 +144,19 @@ impl FrontierCount {
     }
 }
 
-/// Progress after each board row (of the transposed board), for [`count_frontier_with`].
+/// Progress after each square added, for [`count_frontier_with`].
 #[derive(Clone, Copy, Debug)]
 pub struct FrontierProgress {
-    /// Rows done.
+    /// Squares added (row-major on the board turned so that its shorter side is across).
+    pub squares_done: u32,
+    /// Squares in all.
+    pub squares: u32,
+    /// Rows done (whole rows: `squares_done / width`).
     pub rows_done: u32,
     /// Rows in all.
     pub rows: u32,
+    /// Whether this square ends a row.
+    pub row_end: bool,
     /// Frontier states now held.
     pub states: usize,
     /// Time since the count began.
@@ -152,7 +169,7 @@ pub fn count_frontier(board: Board, closure: Closure) -> Result<FrontierCount, C
     count_frontier_with(board, closure, usize::MAX, &mut |_| {})
 }
 
-/// [`count_frontier`], calling `progress` after every row, and giving up with
+/// [`count_frontier`], calling `progress` after every square, and giving up with
 /// [`CountError::TooManyStates`] as soon as one step holds more than `max_states` states (each costs
 /// 24 bytes, in the list of the current step and those of the next, plus sorting batches of 384
 /// MiB at most in all: the parts' lists of the next step, which overlap a little, and then their
@@ -178,6 +195,23 @@ pub fn count_frontier_with(
             max: MAX_WIDTH,
         });
     }
+    // what the limit allows must fit: two steps' lists at the limit, and the sorting batches
+    if max_states != usize::MAX {
+        let each = state_bytes(cols);
+        let needed = (max_states as u64)
+            .saturating_mul(2 * each as u64)
+            .saturating_add((Gather::<u128>::BATCH * each) as u64);
+        let available = crate::memory::available_bytes();
+        if !crate::memory::fits_in(needed, available) {
+            return Err(CountError::StatesTooMany {
+                board,
+                max_states,
+                state_bytes: each,
+                needed_mib: needed >> 20,
+                available_mib: available >> 20,
+            });
+        }
+    }
     // the transitions below test it at every cell: one flag, read once
     let closed = closure.is_closed();
     let mut result = FrontierCount {
@@ -194,19 +228,61 @@ pub fn count_frontier_with(
         return Ok(result);
     }
     let plan = Plan::new(rows, cols);
+    if plan.w < u64::CELLS {
+        count_rows::<u64>(
+            &plan,
+            (rows, cols),
+            closed,
+            max_states,
+            progress,
+            result,
+            began,
+        )
+    } else {
+        count_rows::<u128>(
+            &plan,
+            (rows, cols),
+            closed,
+            max_states,
+            progress,
+            result,
+            began,
+        )
+    }
+}
+
+/// The row-by-row count of [`count_frontier_with`] with states packed in `K`.
+fn count_rows<K: Key>(
+    plan: &Plan,
+    (rows, cols): (u32, u32),
+    closed: bool,
+    max_states: usize,
+    progress: &mut dyn FnMut(&FrontierProgress),
+    mut result: FrontierCount,
+    began: Instant,
+) -> Result<FrontierCount, CountError> {
+    let (board, closure) = (result.board, result.closure);
     let w = plan.w;
+    debug_assert!(w < K::CELLS && w < CELLS);
     // Every cell of the window starts DONE: virtual squares before the board.
-    let mut current = vec![vec![Entry::new(pack(&[DONE; 16], 0, w), 1)]];
+    let mut current = vec![vec![Entry::new(K::pack(&[DONE; CELLS], 0, w), 1)]];
     let n = plan.n;
     let threads = rayon::current_num_threads().max(1);
+    let entry_bytes = std::mem::size_of::<Entry<K>>();
+    let batch_bytes = (Gather::<K>::BATCH * entry_bytes) as u64;
     for i in 0..n {
+        let held_by_parts = AtomicUsize::new(0);
+        let available = crate::memory::available_bytes();
+        let usable = crate::memory::usable_share(available).saturating_sub(batch_bytes);
         let step = Expansion {
             step: &plan.steps[i],
             w,
             closed,
             last: i + 1 == n,
             max_states,
-            batch: Gather::BATCH / threads,
+            batch: Gather::<K>::BATCH / threads,
+            held: &held_by_parts,
+            budget: (usable / 2 / entry_bytes as u64) as usize,
         };
         // Parts of about equal size, a few per thread so that a slow one does not hold up the
         // others; small steps and single threads in one part, whose list then needs no merge.
@@ -217,9 +293,9 @@ pub fn count_frontier_with(
             4 * threads
         };
         let size = held.div_ceil(parts).max(1);
-        let chunks: Vec<&[Entry]> = current.iter().flat_map(|l| l.chunks(size)).collect();
+        let chunks: Vec<&[Entry<K>]> = current.iter().flat_map(|l| l.chunks(size)).collect();
         let give_up = AtomicBool::new(false);
-        let done: Vec<Expanded> = chunks
+        let done: Vec<Expanded<K>> = chunks
             .par_iter()
             .map(|chunk| step.expand(chunk, &give_up))
             .collect();
@@ -227,6 +303,15 @@ pub fn count_frontier_with(
         drop(chunks);
         drop(current);
         let (mut tours_wrapped, mut partial_wrapped) = (false, false);
+        if done.iter().any(|p| p.out_of_memory) {
+            return Err(CountError::FrontierMemory {
+                board,
+                square: i as u32,
+                held: held_by_parts.load(Ordering::Relaxed),
+                state_bytes: entry_bytes,
+                available_mib: available >> 20,
+            });
+        }
         let mut lists = Vec::with_capacity(done.len());
         for part in done {
             result.transitions += part.transitions;
@@ -276,14 +361,15 @@ pub fn count_frontier_with(
             });
         }
         result.peak_states = result.peak_states.max(held);
-        if (i + 1) % cols as usize == 0 {
-            progress(&FrontierProgress {
-                rows_done: ((i + 1) / cols as usize) as u32,
-                rows,
-                states: held,
-                elapsed: began.elapsed(),
-            });
-        }
+        progress(&FrontierProgress {
+            squares_done: i as u32 + 1,
+            squares: n as u32,
+            rows_done: ((i + 1) / cols as usize) as u32,
+            rows,
+            row_end: (i + 1) % cols as usize == 0,
+            states: held,
+            elapsed: began.elapsed(),
+        });
     }
     result.elapsed = began.elapsed();
     Ok(result)
@@ -299,23 +385,29 @@ struct Expansion<'a> {
     max_states: usize,
     /// Entries of a gathering batch of one part.
     batch: usize,
+    /// Entries the parts' lists hold together, and the most that memory allows them (half of what
+    /// is usable when the step begins, less the batches: the merge copies them once more).
+    held: &'a AtomicUsize,
+    budget: usize,
 }
 
 /// What a part of a step's states gave.
-struct Expanded {
+struct Expanded<K> {
     /// The next states it reached, sorted, with their ways, or [`Wrapped`].
-    states: Result<Vec<Entry>, Wrapped>,
+    states: Result<Vec<Entry<K>>, Wrapped>,
     /// Tours completed (undirected), wrapping; `tours_wrapped` if they did.
     tours: u128,
     tours_wrapped: bool,
     transitions: u64,
+    /// It stopped because the parts' lists together passed what memory holds.
+    out_of_memory: bool,
 }
 
 impl Expansion<'_> {
     /// Every transition of the states of `part`: each state with no edge, one edge or two edges to
     /// the new square. Stops early, setting `give_up`, when this part's next states pass the limit
     /// (the step's do then too), or when another part set it.
-    fn expand(&self, part: &[Entry], give_up: &AtomicBool) -> Expanded {
+    fn expand<K: Key>(&self, part: &[Entry<K>], give_up: &AtomicBool) -> Expanded<K> {
         let (step, w, closed, last) = (self.step, self.w, self.closed, self.last);
         let mut next = Gather::new(part.len(), self.batch);
         let mut out = Expanded {
@@ -323,18 +415,29 @@ impl Expansion<'_> {
             tours: 0,
             tours_wrapped: false,
             transitions: 0,
+            out_of_memory: false,
         };
+        let mut reported = 0;
         for entry in part {
             let (state, ways) = (entry.state, entry.ways());
-            if next.distinct() > self.max_states {
+            let distinct = next.distinct();
+            if distinct > self.max_states {
                 give_up.store(true, Ordering::Relaxed);
+            }
+            if distinct > reported {
+                let more = distinct - reported;
+                reported = distinct;
+                if self.held.fetch_add(more, Ordering::Relaxed) + more > self.budget {
+                    out.out_of_memory = true;
+                    give_up.store(true, Ordering::Relaxed);
+                }
             }
             if give_up.load(Ordering::Relaxed) {
                 return out;
             }
-            let mut cells = [DONE; 17];
+            let mut cells = [DONE; CELLS];
             for (k, cell) in cells.iter_mut().take(w).enumerate() {
-                *cell = ((state >> (4 * k)) & 0xF) as u8;
+                *cell = state.cell(k);
             }
             cells[w] = EMPTY;
             // Earlier neighbours that can still take an edge.
@@ -347,7 +450,7 @@ impl Expansion<'_> {
                 }
             }
             let open = &open[..m];
-            let mut emit = |c: &mut [u8; 17], outcome: Outcome| {
+            let mut emit = |c: &mut [u8; CELLS], outcome: Outcome| {
                 out.transitions += 1;
                 match outcome {
                     Outcome::Dead => {}
@@ -368,7 +471,7 @@ impl Expansion<'_> {
                         }
                         debug_assert_eq!(c[0], DONE, "the square leaving the window is finalized");
                         normalize(&mut c[1..=w]);
-                        next.add(pack(c, 1, w), ways);
+                        next.add(K::pack(c, 1, w), ways);
                     }
                 }
             };
@@ -427,5 +530,71 @@ mod tests {
             count_frontier(b(5, 5), Closure::Open).unwrap().directed(),
             Ok(1728)
         );
+    }
+
+    /// The `u128` key of 8-wide boards counts what the `u64` key counts, on boards both can hold,
+    /// with the same states after every row.
+    #[test]
+    fn wide_keys_count_what_narrow_keys_count() {
+        let run = |rows: u32, cols: u32, closure: Closure, wide: bool| {
+            let board = Board::new(rows as u64, cols as u64).unwrap();
+            let result = FrontierCount {
+                board,
+                closure,
+                undirected: 0,
+                peak_states: 1,
+                transitions: 0,
+                elapsed: Duration::ZERO,
+            };
+            let plan = Plan::new(rows, cols);
+            let mut states = Vec::new();
+            let mut progress = |p: &FrontierProgress| states.push(p.states);
+            let closed = closure.is_closed();
+            let began = Instant::now();
+            let r = if wide {
+                count_rows::<u128>(
+                    &plan,
+                    (rows, cols),
+                    closed,
+                    usize::MAX,
+                    &mut progress,
+                    result,
+                    began,
+                )
+            } else {
+                count_rows::<u64>(
+                    &plan,
+                    (rows, cols),
+                    closed,
+                    usize::MAX,
+                    &mut progress,
+                    result,
+                    began,
+                )
+            }
+            .unwrap();
+            (r.undirected, r.peak_states, r.transitions, states)
+        };
+        for (rows, cols) in [(5, 5), (6, 6), (9, 4), (10, 3), (7, 5)] {
+            for closure in [Closure::Open, Closure::Closed] {
+                assert_eq!(
+                    run(rows, cols, closure, true),
+                    run(rows, cols, closure, false),
+                    "{rows}x{cols} {closure:?}"
+                );
+            }
+        }
+    }
+
+    /// An 8-wide board is counted with the wide key, and refused cleanly past its state limit.
+    #[test]
+    fn eight_wide_boards_are_counted_within_their_limit() {
+        let b = Board::square(8).unwrap();
+        match count_frontier_with(b, Closure::Closed, 10_000, &mut |_| {}) {
+            Err(CountError::TooManyStates { max_states, .. }) => assert_eq!(max_states, 10_000),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(state_bytes(8), 32);
+        assert_eq!(state_bytes(7), 24);
     }
 }

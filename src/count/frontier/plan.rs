@@ -5,6 +5,8 @@
 //! Source: the row-major transfer-matrix method of the module documentation of `frontier`; the
 //! colour rule for the ends of open tours on odd boards is in `docs/REFERENCE.md`, section 6.
 
+use super::cells::CELLS;
+
 /// The precomputed geometry of every step.
 pub(super) struct Plan {
     pub(super) n: usize,
@@ -18,10 +20,10 @@ pub(super) struct Plan {
 pub(super) struct Step {
     pub(super) back: Vec<usize>,
     pub(super) finalize: Vec<usize>,
-    pub(super) undecided: [u8; 17],
+    pub(super) undecided: [u8; CELLS],
     /// Whether the square at each position may be an end of an open tour: on a board with an odd
     /// number of squares both ends are on the corners' colour (every move changes colour).
-    pub(super) terminal_ok: [bool; 17],
+    pub(super) terminal_ok: [bool; CELLS],
 }
 
 impl Plan {
@@ -36,8 +38,8 @@ impl Plan {
             .map(|_| Step {
                 back: Vec::new(),
                 finalize: Vec::new(),
-                undecided: [0; 17],
-                terminal_ok: [true; 17],
+                undecided: [0; CELLS],
+                terminal_ok: [true; CELLS],
             })
             .collect();
         for (i, step) in steps.iter_mut().enumerate() {
