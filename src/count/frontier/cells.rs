@@ -8,16 +8,13 @@
 //! documentation of `frontier` (after Knuth's frontier programs); its invariants are listed there
 //! under ADVICE FOR HACKERS.
 
-use super::plan::Step;
+use super::plan::{Step, CELLS};
 
 pub(super) const EMPTY: u8 = 0;
 pub(super) const DONE: u8 = 1;
 pub(super) const TAIL: u8 = 2;
 pub(super) const FIRST_LABEL: u8 = 3;
 pub(super) const FRESH: u8 = 15;
-
-/// Cells of the window and the new square on the widest board counted: `2 * 8 + 2`.
-pub(super) const CELLS: usize = 18;
 
 /// A packed state: 4 bits a cell, cell `k` in bits `4k..4k+4`. A `u64` holds the 16 cells of a
 /// 7-wide board's window and new square; a `u128` the 18 of an 8-wide one, at 32 bytes an entry

@@ -5,7 +5,8 @@
 //! Source: the row-major transfer-matrix method of the module documentation of `frontier`; the
 //! colour rule for the ends of open tours on odd boards is in `docs/REFERENCE.md`, section 6.
 
-use super::cells::CELLS;
+/// Cells of the window and the new square on the widest board counted: `2 * 8 + 2`.
+pub(super) const CELLS: usize = 18;
 
 /// The precomputed geometry of every step.
 pub(super) struct Plan {
