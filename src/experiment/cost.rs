@@ -163,6 +163,32 @@ pub fn sweep_cost(
 mod tests {
     use super::*;
 
+    /// All orderings from every start of n x n: 7 runs in 8 are mirrored where a chunk holds whole
+    /// groups (to 22 x 22: 484 starts of 484 squares are about a chunk's work); none past that,
+    /// where a group is split over chunks.
+    #[test]
+    fn all_orderings_are_mirrored_seven_in_eight() {
+        let spec = Spec::from_toml(
+            "name = \"t\"\nsizes = [5, 20, 30]\nrules = [\"order:*\"]\n",
+            "t",
+        )
+        .unwrap();
+        let plan = Plan::new(&spec).unwrap();
+        let cost = |symmetry| {
+            sweep_cost(
+                &spec,
+                &plan,
+                &plan.shard(1, 1),
+                crate::solve::DEFAULT_LANE_MEMORY,
+                symmetry,
+            )
+        };
+        let (whole, split) = (40_320 * (25 + 400), 40_320 * 900);
+        assert_eq!(cost(true).mirrored_runs, whole / 8 * 7);
+        assert_eq!(cost(true).walk_runs, whole / 8 + split);
+        assert_eq!(cost(false).mirrored_runs, 0);
+    }
+
     /// The figures of `benches/README.md`, read back: every start of 1000x1000 with `first`
     /// (10^12 steps) about 38 minutes on 2 cores, and a worker within 2 bytes a square.
     #[test]
