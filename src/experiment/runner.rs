@@ -955,12 +955,13 @@ pub fn run_planned_sweep(
     // on the sweep's own threads, so that `--threads 1` stays one thread; the table is made as
     // the summary is written, from every group, so that a size range with groups not yet run is
     // marked partial
-    let mut table = super::table::SuccessTable::default();
+    let mut table = super::table::SuccessTable::with_capacity(plan.series());
     let summary_written = pool.install(|| {
         dir.write_summary(plan, &tallies, |group, tally| {
             let board = plan.boards()[group.board];
             let t = tally.copied().unwrap_or_default();
-            table.add(
+            table.add_numbered(
+                plan.series_of(group),
                 board,
                 plan.rule_name(group),
                 group.method.name(),

@@ -85,9 +85,55 @@ pub struct SuccessTable<'a> {
     /// Series in first-seen order; an `order:*` sweep has 40,320 of them.
     series: Vec<Series<'a>>,
     index: HashMap<(&'a str, &'a str), usize>,
+    /// [`SuccessTable::add_numbered`]: each series' place in `series` by its number (`u32::MAX`
+    /// not yet seen), so that a sweep's 40,320 series are found without hashing their names.
+    numbered: Vec<u32>,
 }
 
 impl<'a> SuccessTable<'a> {
+    /// A table for about `series` rule x method series, allocated once (an `order:*` sweep has
+    /// 40,320, added one group at a time on the writing thread while the other threads wait).
+    pub fn with_capacity(series: usize) -> Self {
+        SuccessTable {
+            buckets: BTreeMap::new(),
+            series: Vec::with_capacity(series),
+            index: HashMap::new(),
+            numbered: vec![u32::MAX; series],
+        }
+    }
+
+    /// [`SuccessTable::add`] for a series known by its number below the capacity (a plan's rule
+    /// and method index: [`crate::experiment::Plan::series_of`]), which names it `rule`, `method`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_numbered(
+        &mut self,
+        number: usize,
+        board: crate::board::Board,
+        rule: &'a str,
+        method: &'a str,
+        successes: u64,
+        feasible_runs: u64,
+        complete: bool,
+    ) {
+        let slot = &mut self.numbered[number];
+        if *slot == u32::MAX {
+            *slot = self.series.len() as u32;
+            self.series.push(Series {
+                method,
+                rule,
+                cells: Vec::with_capacity(1),
+            });
+        }
+        let i = *slot as usize;
+        self.add_cell(
+            i,
+            board.rows().max(board.cols()),
+            successes,
+            feasible_runs,
+            complete,
+        );
+    }
+
     /// Count one group of `board`: its successes and feasible runs, and whether it counted every
     /// one of its runs.
     pub fn add(
@@ -117,10 +163,22 @@ impl<'a> SuccessTable<'a> {
             series.push(Series {
                 method,
                 rule,
-                cells: Vec::new(),
+                cells: Vec::with_capacity(1),
             });
             series.len() - 1
         });
+        self.add_cell(i, side, successes, feasible_runs, complete);
+    }
+
+    /// Add a group of larger side `side` to series `i`.
+    fn add_cell(
+        &mut self,
+        i: usize,
+        side: u32,
+        successes: u64,
+        feasible_runs: u64,
+        complete: bool,
+    ) {
         let b = bucket(side);
         let present = self.buckets.entry(b).or_insert((side, side));
         *present = (present.0.min(side), present.1.max(side));

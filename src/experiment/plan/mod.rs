@@ -302,6 +302,21 @@ impl Plan {
         self.groups
     }
 
+    /// Rule x method series (a series has a group on each board where its rule runs).
+    pub fn series(&self) -> usize {
+        self.rules.len() * self.methods.len()
+    }
+
+    /// The series of `group`, below [`Plan::series`]: its rule's index, then its method's.
+    pub fn series_of(&self, group: &Group) -> usize {
+        let m = self
+            .methods
+            .iter()
+            .position(|&m| m == group.method)
+            .expect("the group's method is the plan's");
+        group.rule_index * self.methods.len() + m
+    }
+
     /// Total chunks.
     pub fn total_chunks(&self) -> u64 {
         self.chunks
