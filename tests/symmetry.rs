@@ -173,8 +173,9 @@ fn orbit(rule: &str) -> Vec<String> {
 
 /// A sweep that walks one group of each orbit writes the files that walking every run writes,
 /// timing aside: whole orbits, orbits of which the spec lists only some members, keyed chains, rules
-/// tried in turn, random rules beside them, square and oblong boards, every start, the corners and
-/// the corner; open and closed, both closings, three methods, two threads and one.
+/// tried in turn, random rules beside them, square and oblong boards (24x23 and 23x23: a group a
+/// chunk), every start, the corners and the corner; open and closed, both closings, three
+/// methods, two threads and one.
 #[test]
 fn mirrored_groups_write_what_walking_them_writes() {
     let tmp = tempfile::tempdir().unwrap();
@@ -195,10 +196,10 @@ fn mirrored_groups_write_what_walking_them_writes() {
         .chain(orbit("order:71283546"))
         .collect();
     let specs = [
-        format!("name = \"m\"\nsizes = [5, 6]\nboards = [[5, 6], [4, 5]]\nstarts = \"all\"\nrules = [{}]\nmethods = [\"warnsdorff\", \"backtrack\"]\nbudget = 2000\ntrials = 2\nrecord = \"runs\"\n", list(&rules)),
+        format!("name = \"m\"\nsizes = [5, 6]\nboards = [[5, 6], [4, 5], [24, 23]]\nstarts = \"all\"\nrules = [{}]\nmethods = [\"warnsdorff\", \"backtrack\"]\nbudget = 2000\ntrials = 2\nrecord = \"runs\"\n", list(&rules)),
         format!("name = \"m\"\nsizes = [5, 6, 7]\nboards = [[6, 8]]\nstarts = \"corners\"\nrules = [{}]\nmethods = [\"warnsdorff\", \"backtrack\", \"naive\"]\nbudget = 3000\nclosed = true\nrecord = \"runs\"\n", list(&plain)),
         format!("name = \"m\"\nsizes = [6, 8]\nstarts = \"corner\"\nrules = [{}]\nclosed = true\nclosing = \"start-last\"\nrecord = \"runs\"\n", list(&plain)),
-        format!("name = \"m\"\nsizes = [5, 8]\nstarts = \"all\"\nrules = [{}]\nrecord = \"summary\"\n", list(&plain)),
+        format!("name = \"m\"\nsizes = [5, 8, 23]\nstarts = \"all\"\nrules = [{}]\nrecord = \"summary\"\n", list(&plain)),
     ];
     for (i, text) in specs.iter().enumerate() {
         let dir = tmp.path().join(i.to_string());

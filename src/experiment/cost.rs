@@ -164,12 +164,12 @@ mod tests {
     use super::*;
 
     /// All orderings from every start of n x n: 7 runs in 8 are mirrored where a chunk holds whole
-    /// groups (to 22 x 22: 484 starts of 484 squares are about a chunk's work); none past that,
-    /// where a group is split over chunks.
+    /// groups: several a chunk (5x5, 20x20), one a chunk (30x30, 64x64); none where a group is
+    /// split over chunks (70x70: 4,900 starts of 4,900 squares pass a chunk of one group's work).
     #[test]
     fn all_orderings_are_mirrored_seven_in_eight() {
         let spec = Spec::from_toml(
-            "name = \"t\"\nsizes = [5, 20, 30]\nrules = [\"order:*\"]\n",
+            "name = \"t\"\nsizes = [5, 20, 30, 64, 70]\nrules = [\"order:*\"]\n",
             "t",
         )
         .unwrap();
@@ -183,7 +183,7 @@ mod tests {
                 symmetry,
             )
         };
-        let (whole, split) = (40_320 * (25 + 400), 40_320 * 900);
+        let (whole, split) = (40_320 * (25 + 400 + 900 + 4096), 40_320 * 4900);
         assert_eq!(cost(true).mirrored_runs, whole / 8 * 7);
         assert_eq!(cost(true).walk_runs, whole / 8 + split);
         assert_eq!(cost(false).mirrored_runs, 0);

@@ -32,16 +32,48 @@ pub fn start_restriction(rule: Rule) -> Option<&'static str> {
     corner_only(rule).then_some("from the corner (0,0) of n x n boards, n >= 5, only")
 }
 
+/// Most work a chunk of one whole group takes where [`CHUNK_STEPS`] holds less than a group.
+pub const WHOLE_GROUP_STEPS: u64 = 1 << 24;
+
 /// Runs per chunk on `board`, whose groups run from `starts` starts (times their trials): about
 /// [`CHUNK_STEPS`] squares of work, in whole multiples of the starts where a chunk holds several,
 /// so that a chunk holds whole groups when the groups of the board are alike (an `order:*` sweep).
-pub(crate) fn chunk_runs(board: Board, starts: u64) -> u64 {
+/// Where less than a group fits, a sweep with mirror-image rules (`whole_groups`,
+/// [`has_mirrors`]) takes one group a chunk up to [`WHOLE_GROUP_STEPS`], so that its groups can
+/// be mirrored whole (`plan::Orbits`); other sweeps keep the finer chunks, which balance and stop
+/// sooner.
+pub(crate) fn chunk_runs(board: Board, starts: u64, whole_groups: bool) -> u64 {
     let runs = (CHUNK_STEPS / board.len() as u64).clamp(1, 1 << 16);
     if (1..=runs).contains(&starts) {
         runs / starts * starts
+    } else if whole_groups
+        && runs >= 16
+        && starts.saturating_mul(board.len() as u64) <= WHOLE_GROUP_STEPS
+    {
+        starts
     } else {
         runs
     }
+}
+
+/// Whether some rule of `rules` has another of them as its mirror image under a symmetry of a
+/// square board ([`RuleSeq::mirrored`]): the sweeps whose groups `plan::Orbits` may mirror.
+pub(crate) fn has_mirrors(rules: &[RuleSeq]) -> bool {
+    let labels: Vec<[u8; 8]> = (1..8)
+        .map(|k| crate::board::Symmetry::of_kind(k).labels())
+        .collect();
+    let mut seen = std::collections::HashSet::with_capacity(rules.len());
+    for rule in rules {
+        if labels
+            .iter()
+            .filter_map(|l| rule.mirrored(l))
+            .any(|m| m != *rule && seen.contains(&m))
+        {
+            return true;
+        }
+        seen.insert(rule.clone());
+    }
+    false
 }
 
 /// The size of a spec's plan, counted without building it ([`crate::experiment::Spec::plan_size`]),
@@ -102,6 +134,7 @@ impl PlanSize {
                 most_per_start = most_per_start.max(runs);
             }
         }
+        let whole_groups = has_mirrors(rules);
         for &board in boards {
             let n_starts = starts_on(board);
             let corner = corner_listed && corner_rules_apply(board, Square::new(0, 0));
@@ -115,9 +148,11 @@ impl PlanSize {
                 methods.checked_mul(n_starts.checked_mul(per_start)?.checked_add(corner_runs)?)?;
             size.groups = size.groups.checked_add(groups)?;
             size.runs = size.runs.checked_add(runs)?;
-            size.chunks = size
-                .chunks
-                .checked_add(runs.div_ceil(chunk_runs(board, n_starts)))?;
+            size.chunks = size.chunks.checked_add(runs.div_ceil(chunk_runs(
+                board,
+                n_starts,
+                whole_groups,
+            )))?;
             size.largest_group = size
                 .largest_group
                 .max(n_starts.checked_mul(most_per_start)?)
@@ -136,11 +171,33 @@ mod tests {
     #[test]
     fn chunks_hold_whole_starts_of_about_2_18_steps() {
         let b = |n| Board::square(n).unwrap();
-        assert_eq!(chunk_runs(b(8), 64), 4096);
-        assert_eq!(chunk_runs(b(5), 25), 10475);
-        assert_eq!(chunk_runs(b(5), 1), 10485);
-        assert_eq!(chunk_runs(b(100), 10_000), 26);
-        assert_eq!(chunk_runs(b(1000), 4), 1);
-        assert_eq!(chunk_runs(Board::new(1, 1).unwrap(), 1), 1 << 16);
+        for whole in [false, true] {
+            assert_eq!(chunk_runs(b(8), 64, whole), 4096);
+            assert_eq!(chunk_runs(b(5), 25, whole), 10475);
+            assert_eq!(chunk_runs(b(5), 1, whole), 10485);
+            assert_eq!(chunk_runs(b(100), 10_000, whole), 26);
+            assert_eq!(chunk_runs(b(1000), 4, whole), 1);
+            assert_eq!(chunk_runs(Board::new(1, 1).unwrap(), 1, whole), 1 << 16);
+            assert_eq!(chunk_runs(b(70), 4900, whole), 53);
+        }
+        // a sweep with mirror images takes one group a chunk where less than one fits
+        assert_eq!(chunk_runs(b(30), 900, false), 291);
+        assert_eq!(chunk_runs(b(30), 900, true), 900);
+        assert_eq!(chunk_runs(b(64), 4096, true), 4096);
+    }
+
+    #[test]
+    fn mirrors_are_found_among_the_rules() {
+        let rules = |v: &[&str]| -> Vec<RuleSeq> { v.iter().map(|r| r.parse().unwrap()).collect() };
+        // the transpose maps first onto 65432187
+        assert!(has_mirrors(&rules(&["first", "random", "order:65432187"])));
+        assert!(has_mirrors(&rules(&["pohl+order:65432187", "pohl"])));
+        assert!(!has_mirrors(&rules(&[
+            "first",
+            "pohl",
+            "roth",
+            "random",
+            "order:21345678"
+        ])));
     }
 }

@@ -225,6 +225,7 @@ impl Plan {
             .try_reserve_exact(boards.len())
             .map_err(|_| too_big())?;
         let (mut groups, mut runs, mut chunks) = (0u64, 0u64, 0u64);
+        let whole_groups = super::size::has_mirrors(&rules);
         for (b, &board) in boards.iter().enumerate() {
             let n_starts = starts.count(b, board);
             // corner-only rules (squirrel) keep just that start: they run where it is a start
@@ -235,7 +236,7 @@ impl Plan {
             let kept = sum.per_start_rules(&rules) + if corner { sum.corner_rules } else { 0 };
             let board_runs =
                 methods * (n_starts * sum.per_start + if corner { sum.corner_runs } else { 0 });
-            let per_chunk = chunk_runs(board, n_starts);
+            let per_chunk = chunk_runs(board, n_starts, whole_groups);
             spans.push(BoardSpan {
                 first_group: groups,
                 first_job: runs,
