@@ -42,6 +42,14 @@ fn batch_steps(solver: &mut Solver, reqs: &[Request]) -> u64 {
     out.iter().map(|s: &RunSummary| u64::from(s.visited)).sum()
 }
 
+/// The textbook walk from each of `starts` on `n x n`: the squares visited in all.
+fn textbook_walks(n: u64, starts: &[Square], grid: &mut Vec<i32>) -> u64 {
+    starts
+        .iter()
+        .map(|s| textbook(n as i32, n as i32, (s.row() as i32, s.col() as i32), grid) as u64)
+        .sum()
+}
+
 /// Every `step`-th start of `board`.
 fn sampled(board: Board, step: usize) -> Vec<Square> {
     board.squares().step_by(step).collect()
@@ -57,36 +65,16 @@ fn bench_board(c: &mut Criterion, n: u64, sample_step: usize) {
     let mut grid = Vec::new();
 
     // textbook baseline, `first`, on the same starts as the batch below
-    let steps: u64 = starts
-        .iter()
-        .map(|s| {
-            textbook(
-                n as i32,
-                n as i32,
-                (s.row() as i32, s.col() as i32),
-                &mut grid,
-            ) as u64
-        })
-        .sum();
+    let steps = textbook_walks(n, &starts, &mut grid);
     let first = requests(board, Rule::FIRST, &starts);
     assert_eq!(
         steps,
         batch_steps(&mut solver, &first),
         "textbook and kernel agree"
     );
-    let textbook_steps = steps;
     group.throughput(Throughput::Elements(steps));
     group.bench_function(BenchmarkId::new("textbook", "first"), |b| {
-        b.iter(|| {
-            for s in &starts {
-                black_box(textbook(
-                    n as i32,
-                    n as i32,
-                    (s.row() as i32, s.col() as i32),
-                    &mut grid,
-                ));
-            }
-        })
+        b.iter(|| black_box(textbook_walks(n, &starts, &mut grid)))
     });
 
     // ktour: one `run` per start (path kept), then `run_batch` (interleaved, no paths), per rule
@@ -106,17 +94,10 @@ fn bench_board(c: &mut Criterion, n: u64, sample_step: usize) {
             solver.run_batch(black_box(&first), &mut out).unwrap();
         },
         || {
-            for s in &starts {
-                black_box(textbook(
-                    n as i32,
-                    n as i32,
-                    (s.row() as i32, s.col() as i32),
-                    &mut grid,
-                ));
-            }
+            black_box(textbook_walks(n, &starts, &mut grid));
         },
     );
-    let per_step = |t: Duration| t.as_nanos() as f64 / textbook_steps as f64;
+    let per_step = |t: Duration| t.as_nanos() as f64 / steps as f64;
     println!("{}", common::machine_line());
     println!(
         "warnsdorff/{n}x{n}: textbook / ktour-batch (first, {} starts) = {:.2}x in CPU time \

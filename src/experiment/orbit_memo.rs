@@ -63,19 +63,27 @@ fn bytes_of(walked: &Walked) -> u64 {
         + 64) as u64
 }
 
+impl Inner {
+    /// Count `used` members of the orbit of `canonical` down, dropping its entry at the last;
+    /// what it holds, if it has one.
+    fn count_down(&mut self, canonical: u32, used: u32) -> Option<Arc<Walked>> {
+        let entry = self.entries.get_mut(&canonical)?;
+        let walked = entry.walked.clone();
+        entry.left = entry.left.saturating_sub(used);
+        if entry.left == 0 {
+            self.entries.remove(&canonical);
+            self.bytes -= bytes_of(&walked);
+        }
+        Some(walked)
+    }
+}
+
 impl OrbitMemo {
     /// The runs of the orbit of canonical group `canonical`, if a member has been walked, counting
     /// this member down.
     pub fn take(&self, canonical: u32) -> Option<Arc<Walked>> {
         let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        let entry = inner.entries.get_mut(&canonical)?;
-        let walked = entry.walked.clone();
-        entry.left -= 1;
-        if entry.left == 0 {
-            inner.entries.remove(&canonical);
-            inner.bytes -= bytes_of(&walked);
-        }
-        Some(walked)
+        inner.count_down(canonical, 1)
     }
 
     /// Keep the runs of a member of an orbit of `members` groups, just walked (in the canonical
@@ -84,13 +92,7 @@ impl OrbitMemo {
     /// kept and this only counts down.
     pub fn give(&self, canonical: u32, members: u32, used: u32, walked: Arc<Walked>) {
         let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(entry) = inner.entries.get_mut(&canonical) {
-            entry.left = entry.left.saturating_sub(used);
-            if entry.left == 0 {
-                let bytes = bytes_of(&entry.walked);
-                inner.entries.remove(&canonical);
-                inner.bytes -= bytes;
-            }
+        if inner.count_down(canonical, used).is_some() {
             return;
         }
         let bytes = bytes_of(&walked);

@@ -468,13 +468,11 @@ impl Worker {
                 self.mirrored_reqs.clear();
                 plan.requests(&part.group, part.from, part.to, &mut self.mirrored_reqs);
                 self.mirrored_out.clear();
-                let board = plan.boards()[part.group.board];
-                for r in &self.mirrored_reqs {
-                    let i = plan
-                        .start_index(part.group.board, orbit.to_canonical.apply(board, r.start))
-                        .expect("the orbit's symmetries keep the starts");
-                    self.mirrored_out.push(walked.runs[i as usize]);
-                }
+                self.mirrored_out.extend(
+                    self.mirrored_reqs
+                        .iter()
+                        .map(|r| walked.runs[plan.mirrored_run(&part.group, &orbit, r.start)]),
+                );
                 add_runs(
                     plan,
                     &part.group,
@@ -509,13 +507,9 @@ impl Worker {
             // the runs themselves only where their rows are written
             let mut runs = Vec::new();
             if record == RecordLevel::Runs {
-                let board = plan.boards()[part.group.board];
                 runs = out.to_vec();
                 for (r, s) in reqs.iter().zip(out) {
-                    let i = plan
-                        .start_index(part.group.board, orbit.to_canonical.apply(board, r.start))
-                        .expect("the orbit's symmetries keep the starts");
-                    runs[i as usize] = *s;
+                    runs[plan.mirrored_run(&part.group, &orbit, r.start)] = *s;
                 }
             }
             let walked = Walked {

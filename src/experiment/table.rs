@@ -102,7 +102,8 @@ impl<'a> SuccessTable<'a> {
         }
     }
 
-    /// [`SuccessTable::add`] for a series known by its number below the capacity (a plan's rule
+    /// Count one group of `board`: its successes and feasible runs, and whether it counted every
+    /// one of its runs, in a series known by its number below the capacity (a plan's rule
     /// and method index: [`crate::experiment::Plan::series_of`]), which names it `rule`, `method`.
     #[allow(clippy::too_many_arguments)]
     pub fn add_numbered(
@@ -115,16 +116,10 @@ impl<'a> SuccessTable<'a> {
         feasible_runs: u64,
         complete: bool,
     ) {
-        let slot = &mut self.numbered[number];
-        if *slot == u32::MAX {
-            *slot = self.series.len() as u32;
-            self.series.push(Series {
-                method,
-                rule,
-                cells: Vec::with_capacity(1),
-            });
+        if self.numbered[number] == u32::MAX {
+            self.numbered[number] = self.new_series(rule, method) as u32;
         }
-        let i = *slot as usize;
+        let i = self.numbered[number] as usize;
         self.add_cell(
             i,
             board.rows().max(board.cols()),
@@ -134,21 +129,8 @@ impl<'a> SuccessTable<'a> {
         );
     }
 
-    /// Count one group of `board`: its successes and feasible runs, and whether it counted every
-    /// one of its runs.
-    pub fn add(
-        &mut self,
-        board: crate::board::Board,
-        rule: &'a str,
-        method: &'a str,
-        successes: u64,
-        feasible_runs: u64,
-        complete: bool,
-    ) {
-        let side = board.rows().max(board.cols());
-        self.add_side(side, rule, method, successes, feasible_runs, complete);
-    }
-
+    /// Count one group whose larger side is `side`, in the series named `rule`, `method`: its
+    /// successes and feasible runs, and whether it counted every one of its runs.
     fn add_side(
         &mut self,
         side: u32,
@@ -158,16 +140,25 @@ impl<'a> SuccessTable<'a> {
         feasible_runs: u64,
         complete: bool,
     ) {
-        let series = &mut self.series;
-        let i = *self.index.entry((method, rule)).or_insert_with(|| {
-            series.push(Series {
-                method,
-                rule,
-                cells: Vec::with_capacity(1),
-            });
-            series.len() - 1
-        });
+        let i = match self.index.get(&(method, rule)) {
+            Some(&i) => i,
+            None => {
+                let i = self.new_series(rule, method);
+                self.index.insert((method, rule), i);
+                i
+            }
+        };
         self.add_cell(i, side, successes, feasible_runs, complete);
+    }
+
+    /// A series not seen before, last in the order seen: its place.
+    fn new_series(&mut self, rule: &'a str, method: &'a str) -> usize {
+        self.series.push(Series {
+            method,
+            rule,
+            cells: Vec::with_capacity(1),
+        });
+        self.series.len() - 1
     }
 
     /// Add a group of larger side `side` to series `i`.

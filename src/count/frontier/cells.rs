@@ -30,35 +30,27 @@ pub(super) trait Key:
     fn pack(c: &[u8], from: usize, w: usize) -> Self;
 }
 
-impl Key for u64 {
-    const CELLS: usize = 16;
-    #[inline(always)]
-    fn cell(self, k: usize) -> u8 {
-        ((self >> (4 * k)) & 0xF) as u8
-    }
-    #[inline(always)]
-    fn pack(c: &[u8], from: usize, w: usize) -> Self {
-        c[from..from + w]
-            .iter()
-            .enumerate()
-            .fold(0, |s, (k, &x)| s | (x as u64) << (4 * k))
-    }
+/// The two keys differ only in their width.
+macro_rules! key {
+    ($int:ty) => {
+        impl Key for $int {
+            const CELLS: usize = <$int>::BITS as usize / 4;
+            #[inline(always)]
+            fn cell(self, k: usize) -> u8 {
+                ((self >> (4 * k)) & 0xF) as u8
+            }
+            #[inline(always)]
+            fn pack(c: &[u8], from: usize, w: usize) -> Self {
+                c[from..from + w]
+                    .iter()
+                    .enumerate()
+                    .fold(0, |s, (k, &x)| s | (x as $int) << (4 * k))
+            }
+        }
+    };
 }
-
-impl Key for u128 {
-    const CELLS: usize = 32;
-    #[inline(always)]
-    fn cell(self, k: usize) -> u8 {
-        ((self >> (4 * k)) & 0xF) as u8
-    }
-    #[inline(always)]
-    fn pack(c: &[u8], from: usize, w: usize) -> Self {
-        c[from..from + w]
-            .iter()
-            .enumerate()
-            .fold(0, |s, (k, &x)| s | (x as u128) << (4 * k))
-    }
-}
+key!(u64);
+key!(u128);
 
 /// What adding a square's edges did to a state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -55,10 +55,11 @@ pub(super) struct Gather<K> {
     wrapped: bool,
 }
 
-impl<K: Key> Gather<K> {
-    /// Entries per batch of all the gathers of a step together: 384 MiB.
-    pub(super) const BATCH: usize = 1 << 24;
+/// Entries per batch of all the gathers of a step together: 384 MiB with `u64` keys, 512 MiB with
+/// `u128` ones.
+pub(super) const BATCH: usize = 1 << 24;
 
+impl<K: Key> Gather<K> {
     /// A gather for about `expected` states emitted, compacting every `batch` entries at most.
     pub(super) fn new(expected: usize, batch: usize) -> Self {
         let limit = batch.max(16);
@@ -249,7 +250,7 @@ mod tests {
             let mut g = Gather::<u64> {
                 sorted: Vec::new(),
                 batch: Vec::new(),
-                limit: Gather::<u64>::BATCH,
+                limit: BATCH,
                 wrapped: false,
             };
             for chunk in emitted.chunks(batch) {
@@ -303,7 +304,7 @@ mod tests {
         let half = u128::MAX / 2 + 1;
         // within one batch (summed runs) and across batches (merged lists)
         for batch in [1, 3] {
-            let mut g = Gather::<u64>::new(4, Gather::<u64>::BATCH);
+            let mut g = Gather::<u64>::new(4, BATCH);
             for ways in [half, 1, half] {
                 g.add(5, ways);
                 if batch == 1 {
@@ -313,7 +314,7 @@ mod tests {
             assert_eq!(g.finish(), Err(Wrapped), "batches of {batch}");
         }
         // u128::MAX itself is still a count
-        let mut g = Gather::<u64>::new(4, Gather::<u64>::BATCH);
+        let mut g = Gather::<u64>::new(4, BATCH);
         g.add(5, half);
         g.add(5, half - 1);
         assert_eq!(g.finish(), Ok(vec![Entry::new(5, u128::MAX)]));

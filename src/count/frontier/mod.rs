@@ -83,7 +83,7 @@ use crate::board::Board;
 use crate::board::Closure;
 use cells::{feasible, final_is_path, finalize, normalize, one_edge, two_edges, Key, Outcome};
 use cells::{DONE, EMPTY};
-use gather::{merge_lists, Entry, Gather};
+use gather::{merge_lists, Entry, Gather, BATCH};
 use plan::{Plan, Step, CELLS};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -93,13 +93,19 @@ use std::time::{Duration, Instant};
 /// `2 * 8 + 2 = 18` cells of 4 bits, held in a `u128` (boards at most 7 wide fill a `u64`).
 pub const MAX_WIDTH: u32 = 8;
 
+/// Whether a board `width` wide (its shorter side) keeps its states in a `u128`: its window of
+/// `2 x width + 1` cells passes the 16 of a `u64` with the new square.
+fn wide(width: u32) -> bool {
+    2 * width as usize + 1 >= u64::CELLS
+}
+
 /// Bytes a state takes in a step's list: 24 with the `u64` key of boards at most 7 wide, 32 with
 /// the `u128` key of 8-wide ones.
 pub fn state_bytes(width: u32) -> usize {
-    if width <= 7 {
-        std::mem::size_of::<gather::Entry<u64>>()
-    } else {
+    if wide(width) {
         std::mem::size_of::<gather::Entry<u128>>()
+    } else {
+        std::mem::size_of::<gather::Entry<u64>>()
     }
 }
 
@@ -182,7 +188,6 @@ pub fn count_frontier_with(
     max_states: usize,
     progress: &mut dyn FnMut(&FrontierProgress),
 ) -> Result<FrontierCount, CountError> {
-    let began = Instant::now();
     let (rows, cols) = if board.cols() <= board.rows() {
         (board.rows(), board.cols())
     } else {
@@ -200,7 +205,7 @@ pub fn count_frontier_with(
         let each = state_bytes(cols);
         let needed = (max_states as u64)
             .saturating_mul(2 * each as u64)
-            .saturating_add((Gather::<u128>::BATCH * each) as u64);
+            .saturating_add((BATCH * each) as u64);
         let available = crate::memory::available_bytes();
         if !crate::memory::fits_in(needed, available) {
             return Err(CountError::StatesTooMany {
@@ -212,8 +217,27 @@ pub fn count_frontier_with(
             });
         }
     }
+    let plan = Plan::new(rows, cols);
+    if wide(cols) {
+        count_rows::<u128>(&plan, board, closure, max_states, progress)
+    } else {
+        count_rows::<u64>(&plan, board, closure, max_states, progress)
+    }
+}
+
+/// The row-by-row count of [`count_frontier_with`] of `board` (as `plan` turns it) with states
+/// packed in `K`.
+fn count_rows<K: Key>(
+    plan: &Plan,
+    board: Board,
+    closure: Closure,
+    max_states: usize,
+    progress: &mut dyn FnMut(&FrontierProgress),
+) -> Result<FrontierCount, CountError> {
+    let began = Instant::now();
     // the transitions below test it at every cell: one flag, read once
     let closed = closure.is_closed();
+    let (rows, cols) = (plan.rows, plan.cols);
     let mut result = FrontierCount {
         board,
         closure,
@@ -227,41 +251,6 @@ pub fn count_frontier_with(
         result.elapsed = began.elapsed();
         return Ok(result);
     }
-    let plan = Plan::new(rows, cols);
-    if plan.w < u64::CELLS {
-        count_rows::<u64>(
-            &plan,
-            (rows, cols),
-            closed,
-            max_states,
-            progress,
-            result,
-            began,
-        )
-    } else {
-        count_rows::<u128>(
-            &plan,
-            (rows, cols),
-            closed,
-            max_states,
-            progress,
-            result,
-            began,
-        )
-    }
-}
-
-/// The row-by-row count of [`count_frontier_with`] with states packed in `K`.
-fn count_rows<K: Key>(
-    plan: &Plan,
-    (rows, cols): (u32, u32),
-    closed: bool,
-    max_states: usize,
-    progress: &mut dyn FnMut(&FrontierProgress),
-    mut result: FrontierCount,
-    began: Instant,
-) -> Result<FrontierCount, CountError> {
-    let (board, closure) = (result.board, result.closure);
     let w = plan.w;
     debug_assert!(w < K::CELLS && w < CELLS);
     // Every cell of the window starts DONE: virtual squares before the board.
@@ -269,7 +258,7 @@ fn count_rows<K: Key>(
     let n = plan.n;
     let threads = rayon::current_num_threads().max(1);
     let entry_bytes = std::mem::size_of::<Entry<K>>();
-    let batch_bytes = (Gather::<K>::BATCH * entry_bytes) as u64;
+    let batch_bytes = (BATCH * entry_bytes) as u64;
     for i in 0..n {
         let held_by_parts = AtomicUsize::new(0);
         let available = crate::memory::available_bytes();
@@ -280,7 +269,7 @@ fn count_rows<K: Key>(
             closed,
             last: i + 1 == n,
             max_states,
-            batch: Gather::<K>::BATCH / threads,
+            batch: BATCH / threads,
             held: &held_by_parts,
             budget: (usable / 2 / entry_bytes as u64) as usize,
         };
@@ -538,39 +527,13 @@ mod tests {
     fn wide_keys_count_what_narrow_keys_count() {
         let run = |rows: u32, cols: u32, closure: Closure, wide: bool| {
             let board = Board::new(rows as u64, cols as u64).unwrap();
-            let result = FrontierCount {
-                board,
-                closure,
-                undirected: 0,
-                peak_states: 1,
-                transitions: 0,
-                elapsed: Duration::ZERO,
-            };
             let plan = Plan::new(rows, cols);
             let mut states = Vec::new();
             let mut progress = |p: &FrontierProgress| states.push(p.states);
-            let closed = closure.is_closed();
-            let began = Instant::now();
             let r = if wide {
-                count_rows::<u128>(
-                    &plan,
-                    (rows, cols),
-                    closed,
-                    usize::MAX,
-                    &mut progress,
-                    result,
-                    began,
-                )
+                count_rows::<u128>(&plan, board, closure, usize::MAX, &mut progress)
             } else {
-                count_rows::<u64>(
-                    &plan,
-                    (rows, cols),
-                    closed,
-                    usize::MAX,
-                    &mut progress,
-                    result,
-                    began,
-                )
+                count_rows::<u64>(&plan, board, closure, usize::MAX, &mut progress)
             }
             .unwrap();
             (r.undirected, r.peak_states, r.transitions, states)

@@ -10,6 +10,9 @@ pub(super) const CELLS: usize = 18;
 
 /// The precomputed geometry of every step.
 pub(super) struct Plan {
+    /// Rows and columns of the board turned so that its shorter side is across.
+    pub(super) rows: u32,
+    pub(super) cols: u32,
     pub(super) n: usize,
     pub(super) w: usize,
     pub(super) steps: Vec<Step>,
@@ -29,6 +32,7 @@ pub(super) struct Step {
 
 impl Plan {
     pub(super) fn new(rows: u32, cols: u32) -> Self {
+        let turned = (rows, cols);
         let (rows, cols) = (rows as i64, cols as i64);
         let n = (rows * cols) as usize;
         let w = (2 * cols + 1) as usize;
@@ -80,6 +84,12 @@ impl Plan {
                 }
             }
         }
-        Plan { n, w, steps }
+        Plan {
+            rows: turned.0,
+            cols: turned.1,
+            n,
+            w,
+            steps,
+        }
     }
 }

@@ -38,6 +38,8 @@ pub struct Group {
     pub rule_index: usize,
     /// The method.
     pub method: Method,
+    /// Index into the plan's methods.
+    pub method_index: usize,
     /// Attempts per run at most (1: no restarts).
     pub attempts: u32,
     /// Runs per start (trials for random rules, else 1).
@@ -310,12 +312,7 @@ impl Plan {
 
     /// The series of `group`, below [`Plan::series`]: its rule's index, then its method's.
     pub fn series_of(&self, group: &Group) -> usize {
-        let m = self
-            .methods
-            .iter()
-            .position(|&m| m == group.method)
-            .expect("the group's method is the plan's");
-        group.rule_index * self.methods.len() + m
+        group.rule_index * self.methods.len() + group.method_index
     }
 
     /// Total chunks.
@@ -375,6 +372,7 @@ impl Plan {
             rule: rule.clone(),
             rule_index: r,
             method: self.methods[m],
+            method_index: m,
             attempts: self.attempts.unwrap_or(rule.rules().len() as u32),
             trials: if rule.is_random() { self.trials } else { 1 },
             first_job: span.first_job + methods * self.runs_before(span, r) + m as u64 * runs,

@@ -13,7 +13,7 @@
 //! rules that read the PRNG (a run's seed follows its start square).
 
 use super::{Group, Plan, Starts};
-use crate::board::{Board, Symmetry};
+use crate::board::{Board, Square, Symmetry};
 use crate::solve::{Method, RuleSeq};
 use std::collections::HashMap;
 
@@ -132,12 +132,9 @@ impl Orbits {
         if members < 2 {
             return None;
         }
-        let method = plan
-            .methods
-            .iter()
-            .position(|&m| m == group.method)
-            .expect("the group's method is the plan's");
-        let canonical = plan.group_at(group.board, best as usize, method).id;
+        let canonical = plan
+            .group_at(group.board, best as usize, group.method_index)
+            .id;
         Some(Orbit {
             canonical,
             members,
@@ -164,6 +161,14 @@ fn keeping(starts: &Starts, b: usize, board: Board, count: u64) -> u8 {
 }
 
 impl Plan {
+    /// The run of `orbit`'s canonical group that run from `start` of `group`, a member, mirrors:
+    /// its index there.
+    pub fn mirrored_run(&self, group: &Group, orbit: &Orbit, start: Square) -> usize {
+        let board = self.boards[group.board];
+        self.start_index(group.board, orbit.to_canonical.apply(board, start))
+            .expect("the orbit's symmetries keep the starts") as usize
+    }
+
     /// Whether every run of `group` is in one chunk (a chunk's share of it is the whole group,
     /// which is what the runner mirrors).
     pub fn in_one_chunk(&self, group: &Group) -> bool {
@@ -174,7 +179,7 @@ impl Plan {
 
     /// The place of `sq` among the starts of board `b` (the run from it in a group of one trial
     /// a start), if it is one.
-    pub fn start_index(&self, b: usize, sq: crate::board::Square) -> Option<u32> {
+    pub fn start_index(&self, b: usize, sq: Square) -> Option<u32> {
         self.starts
             .index_of(b, self.boards[b], sq)
             .map(|i| i as u32)
