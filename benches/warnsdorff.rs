@@ -2,8 +2,9 @@
 //! implementation the seed programs write, so every report shows the ratio ktour / textbook.
 //!
 //! Groups: `warnsdorff/8x8`, `warnsdorff/100x100`, `warnsdorff/1000x1000` (one id per rule and entry
-//! point, plus `textbook/first`), and `warnsdorff/sweep-100x100` (all 10^4 starts through
-//! `Solver::run_batch`, 10^8 steps). See `benches/README.md` for how to run and the latest figures.
+//! point, plus `textbook/first`), `warnsdorff/sweep-100x100` (all 10^4 starts through
+//! `Solver::run_batch`, 10^8 steps), and `warnsdorff/kernels-8x8` and `-4x16` (the small-board
+//! kernel against the byte kernel, every start, one id per kernel and rule). See `benches/README.md` for how to run and the latest figures.
 //!
 //! Every benchmark asserts its answer: the textbook walk and the kernel give the same visit order on
 //! 8x8 (the Squirrel & Cull test vector), and the same number of squares on every sampled start.
@@ -144,8 +145,67 @@ fn test_vector() {
     }
 }
 
+/// The small-board kernel (register bitboards) against the byte kernel on every start of a board
+/// of at most 64 squares, for each rule: both in this process, alternated, and asserted equal.
+fn kernels(c: &mut Criterion, rows: u64, cols: u64) {
+    let board = Board::new(rows, cols).unwrap();
+    let starts: Vec<Square> = board.squares().collect();
+    let mut group = c.benchmark_group(format!("warnsdorff/kernels-{board}"));
+    let (mut small, mut bytes) = (Solver::new(), Solver::new());
+    bytes.set_small_kernel(false);
+    println!("{}", common::machine_line());
+    for rule in ["first", "order:58143627", "pohl", "random", "roth"] {
+        let rule: Rule = rule.parse().unwrap();
+        let reqs = requests(board, rule, &starts);
+        let steps = batch_steps(&mut small, &reqs);
+        assert_eq!(
+            steps,
+            batch_steps(&mut bytes, &reqs),
+            "{rule}: the kernels disagree"
+        );
+        let (mut a, mut b) = (
+            Vec::with_capacity(reqs.len()),
+            Vec::with_capacity(reqs.len()),
+        );
+        // enough repetitions of the batch for a measurable time
+        let reps = (2_000_000 / steps.max(1)).max(1);
+        let batches = |solver: &mut Solver, out: &mut Vec<RunSummary>| {
+            for _ in 0..reps {
+                out.clear();
+                solver.run_batch(black_box(&reqs), out).unwrap();
+            }
+        };
+        let ((median, low, high), ts, tb) = common::alternated(
+            7,
+            || batches(&mut bytes, &mut b),
+            || batches(&mut small, &mut a),
+        );
+        let per_step = |t: Duration| t.as_nanos() as f64 / (steps * reps) as f64;
+        println!(
+            "warnsdorff/kernels-{board}: byte kernel / small-board kernel ({rule}, every start) = \
+             {median:.2}x in CPU time (median of 7 alternated pairs; {low:.2}x to {high:.2}x); \
+             {:.2} ns a step against {:.2}",
+            per_step(tb),
+            per_step(ts)
+        );
+        group.throughput(Throughput::Elements(steps));
+        for (name, solver) in [("small", &mut small), ("bytes", &mut bytes)] {
+            let mut out = Vec::with_capacity(reqs.len());
+            group.bench_function(BenchmarkId::new(name, rule), |b| {
+                b.iter(|| {
+                    out.clear();
+                    solver.run_batch(black_box(&reqs), &mut out).unwrap();
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
 fn small(c: &mut Criterion) {
     test_vector();
+    kernels(c, 8, 8);
+    kernels(c, 4, 16);
     bench_board(c, 8, 1);
     bench_board(c, 100, 97);
 }

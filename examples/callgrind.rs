@@ -1,8 +1,9 @@
 //! A fixed workload for instruction counts under `valgrind --tool=callgrind` (deterministic, unlike
 //! wall time on a shared machine): `cargo build --release --example callgrind`, then
 //! `valgrind --tool=callgrind target/release/examples/callgrind <kernel> <n> <starts>` where
-//! `<kernel>` is `textbook`, `plain`, `run` or `batch` (`first` rule), `roth`, `pohl`, `random`
-//! (batch), and divide the instruction count by the steps it prints (batches also print how many
+//! `<kernel>` is `textbook`, `plain`, `run`, `batch` or `bytes` (`first` rule; `bytes` is `batch`
+//! with the small-board kernel turned off, the same on boards over 64 squares), `roth`, `pohl`,
+//! `random` (batch), and divide the instruction count by the steps it prints (batches also print how many
 //! steps were ties). See `benches/README.md`.
 
 use ktour::board::{Board, Square};
@@ -30,6 +31,7 @@ fn main() {
         .map(|&s| Request::warnsdorff(board, s, rule))
         .collect();
     let mut solver = Solver::new();
+    solver.set_small_kernel(kernel != "bytes");
     let mut steps = 0u64;
     let mut ties = None;
     match kernel {

@@ -284,3 +284,58 @@ fn batch_elapsed_time_is_shared_by_squares_visited() {
         assert_eq!(s.stats.nodes, u64::from(s.visited));
     }
 }
+
+/// The small-board kernel (batches on boards of at most 64 squares) against the byte kernel of
+/// single runs and the slow reference: every start of every board that fits, every rule with a
+/// chooser, open and closed.
+#[test]
+fn small_board_kernel_equals_byte_kernel_and_reference_on_every_board_that_fits() {
+    let mut batch_solver = Solver::new();
+    let mut bytes = Solver::new();
+    bytes.set_small_kernel(false);
+    let mut single = Solver::new();
+    let mut walks = 0;
+    for rows in 1..=64u64 {
+        for cols in 1..=64 / rows {
+            let b = Board::new(rows, cols).unwrap();
+            let mut rules = rules();
+            if rows == cols && rows >= 5 {
+                rules.push(Rule::Squirrel);
+            }
+            for rule in rules {
+                for closed in [false, true] {
+                    let reqs: Vec<Request> = b
+                        .squares()
+                        .filter(|s| rule != Rule::Squirrel || *s == Square::new(0, 0))
+                        .map(|s| {
+                            let mut r = Request::warnsdorff(b, s, rule);
+                            r.seed = seed_of(s);
+                            r.closure = ktour::board::Closure::of(closed);
+                            r
+                        })
+                        .collect();
+                    let (mut out, mut byte_out) = (Vec::new(), Vec::new());
+                    batch_solver.run_batch(&reqs, &mut out).unwrap();
+                    bytes.run_batch(&reqs, &mut byte_out).unwrap();
+                    for ((req, got), by_bytes) in reqs.iter().zip(&out).zip(&byte_out) {
+                        assert_eq!(timeless(got), timeless(by_bytes), "{req:?}");
+                        let want = single.run(req).unwrap();
+                        assert_eq!(timeless(got), timeless(&want), "{req:?}");
+                        if matches!(got.outcome, Outcome::Impossible(_)) {
+                            continue;
+                        }
+                        let path = reference::warnsdorff(b, req.start, rule, req.seed);
+                        assert_eq!(got.visited as usize, path.len(), "{req:?}");
+                        let last = *path.last().unwrap();
+                        let closes = path.len() == b.len() as usize
+                            && b.len() > 2
+                            && b.neighbours(last).any(|n| n == req.start);
+                        assert_eq!(got.closes, closes, "{req:?}");
+                        walks += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(walks > 50_000, "{walks}");
+}

@@ -12,6 +12,7 @@ mod orbit_memo;
 mod output;
 mod plan;
 mod record;
+mod rule_index;
 mod runner;
 mod seed;
 mod size;

@@ -62,18 +62,13 @@ pub(crate) fn has_mirrors(rules: &[RuleSeq]) -> bool {
     let labels: Vec<[u8; 8]> = (1..8)
         .map(|k| crate::board::Symmetry::of_kind(k).labels())
         .collect();
-    let mut seen = std::collections::HashSet::with_capacity(rules.len());
-    for rule in rules {
-        if labels
+    let index = super::rule_index::RuleIndex::new(rules);
+    rules.iter().any(|rule| {
+        labels
             .iter()
             .filter_map(|l| rule.mirrored(l))
-            .any(|m| m != *rule && seen.contains(&m))
-        {
-            return true;
-        }
-        seen.insert(rule.clone());
-    }
-    false
+            .any(|m| m != *rule && index.find(&m).is_some())
+    })
 }
 
 /// The size of a spec's plan, counted without building it ([`crate::experiment::Spec::plan_size`]),

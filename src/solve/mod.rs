@@ -383,6 +383,10 @@ pub struct Solver {
     tables: walk::dispatch::ChooserTables,
     /// Row templates of the empty board, for the interleaved walks of a batch.
     empty: walk::EmptyBoard,
+    /// Tables of the small-board kernel for the last board and slot order.
+    small: Box<walk::small::SmallBoard>,
+    /// Whether batches take the small-board kernel where it applies ([`Solver::set_small_kernel`]).
+    small_kernel: bool,
     /// Degree arrays of the interleaved walks of a batch.
     walks: Vec<u8>,
     /// Indexes (within the group) of a batch group's runs that can start.
@@ -418,6 +422,8 @@ impl Solver {
             memory_ok: None,
             tables: Default::default(),
             empty: walk::EmptyBoard::default(),
+            small: Box::default(),
+            small_kernel: true,
             walks: Vec::new(),
             startable: Vec::new(),
             walk_memory: DEFAULT_LANE_MEMORY,
@@ -451,6 +457,13 @@ impl Solver {
             }
             None => Ok(None),
         }
+    }
+
+    /// Whether batches of pure Warnsdorff on boards of at most 64 squares take the small-board
+    /// kernel (register bitboards; on by default), or the byte kernel that larger boards take. Both
+    /// give the same summaries; off is for benchmarks and twin tests.
+    pub fn set_small_kernel(&mut self, on: bool) {
+        self.small_kernel = on;
     }
 
     /// Let a `rotate` run make at most `rotations` Pósa rotations to close its path (0 = no limit;

@@ -14,8 +14,8 @@
 
 use super::{Group, Plan, Starts};
 use crate::board::{Board, Square, Symmetry};
+use crate::experiment::rule_index::RuleIndex;
 use crate::solve::{Method, RuleSeq};
-use std::collections::HashMap;
 
 /// No mirror in the spec's rules.
 const NONE: u32 = u32::MAX;
@@ -55,28 +55,8 @@ impl Orbits {
         {
             return None;
         }
-        // one fixed order (all of `order:*`) is found by its rank, other rules by hashing
-        let fixed = |r: &RuleSeq| match r {
-            RuleSeq::One(rule) => rule.fixed_order(),
-            RuleSeq::Many(_) => None,
-        };
-        let mut by_rank: Vec<u32> = Vec::new();
-        let mut index: HashMap<&RuleSeq, u32> = HashMap::new();
-        for (i, r) in plan.rules.iter().enumerate() {
-            match fixed(r) {
-                Some(o) => {
-                    by_rank.resize(40_320, NONE);
-                    by_rank[o.rank() as usize] = i as u32;
-                }
-                None => {
-                    index.insert(r, i as u32);
-                }
-            }
-        }
-        let find = |image: &RuleSeq| match fixed(image) {
-            Some(o) => by_rank.get(o.rank() as usize).copied().unwrap_or(NONE),
-            None => index.get(image).copied().unwrap_or(NONE),
-        };
+        let index = RuleIndex::new(&plan.rules);
+        let find = |image: &RuleSeq| index.find(image).unwrap_or(NONE);
         let labels: Vec<[u8; 8]> = (0..8).map(|k| Symmetry::of_kind(k).labels()).collect();
         let mut any = false;
         let mirror: Vec<[u32; 8]> = plan

@@ -5,6 +5,7 @@
 
 use super::dispatch::{with_chooser, ChooserVisitor};
 use super::interleave::{run_walks, walks_for, WalkJob};
+use super::small::{self, SmallBoard};
 use super::step::walk_with_path;
 use super::{Chooser, EmptyBoard, Walk};
 use crate::board::Closure;
@@ -53,6 +54,7 @@ impl Solver {
             reqs,
             out: &mut *out,
             empty: &mut self.empty,
+            small: self.small_kernel.then_some(&mut *self.small),
             buf: &mut self.walks,
             startable: &mut self.startable,
             walks: walks_for(&layout, self.walk_memory),
@@ -129,6 +131,8 @@ struct Group<'a> {
     reqs: &'a [Request],
     out: &'a mut Vec<RunSummary>,
     empty: &'a mut EmptyBoard,
+    /// The small-board kernel's tables, unless it is turned off ([`Solver::set_small_kernel`]).
+    small: Option<&'a mut SmallBoard>,
     buf: &'a mut Vec<u8>,
     startable: &'a mut Vec<u32>,
     walks: usize,
@@ -143,6 +147,7 @@ impl ChooserVisitor for Group<'_> {
             reqs,
             out,
             empty,
+            small,
             buf,
             startable,
             walks,
@@ -204,14 +209,18 @@ impl ChooserVisitor for Group<'_> {
             let start = layout.pad(reqs[i].start);
             (i, WalkJob { start, run })
         };
+        let kernel = match small {
+            Some(small) if C::SMALL && small::fits(layout.board()) => Kernel::Small(small),
+            _ => Kernel::Bytes { empty, buf, walks },
+        };
         if C::PER_RUN {
             let jobs = runs.into_iter().map(|(i, run)| job(i, run));
-            run_walks(layout, empty, buf, walks, ch, jobs, finish);
+            kernel.run(layout, ch, jobs, finish);
         } else {
             let jobs = startable
                 .iter()
                 .map(|&i| job(i as usize, C::start_run(None)));
-            run_walks(layout, empty, buf, walks, ch, jobs, finish);
+            kernel.run(layout, ch, jobs, finish);
         }
         Some(match failure {
             Some(e) => Err(e),
@@ -221,6 +230,34 @@ impl ChooserVisitor for Group<'_> {
 
     fn plain(self) -> Self::Out {
         None
+    }
+}
+
+/// Which kernel walks a batch group: the small-board kernel where the board fits in a `u64` and
+/// the rule's chooser takes it, else the byte kernel with its scratch arrays.
+enum Kernel<'a> {
+    Small(&'a mut SmallBoard),
+    Bytes {
+        empty: &'a mut EmptyBoard,
+        buf: &'a mut Vec<u8>,
+        walks: usize,
+    },
+}
+
+impl Kernel<'_> {
+    fn run<C: Chooser>(
+        self,
+        layout: &Layout,
+        ch: &C,
+        jobs: impl Iterator<Item = (usize, WalkJob<C::Run>)>,
+        done: impl FnMut(usize, Walk, C::Run),
+    ) {
+        match self {
+            Kernel::Small(tables) => small::run_walks(layout, tables, ch, jobs, done),
+            Kernel::Bytes { empty, buf, walks } => {
+                run_walks(layout, empty, buf, walks, ch, jobs, done)
+            }
+        }
     }
 }
 

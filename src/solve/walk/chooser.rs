@@ -29,6 +29,11 @@ pub(crate) trait Chooser {
     /// tie-breaker for each of its runs only then, since the others' cannot fail and hold nothing a
     /// walk needs.
     const PER_RUN: bool = false;
+    /// Whether batches on boards that fit take the small-board kernel ([`super::small`]).
+    const SMALL: bool = true;
+    /// Whether the lowest tied slot is always the choice (the slots are a fixed order), which the
+    /// small-board kernel then finds without a branch.
+    const SLOT_ORDER: bool = false;
     /// The state of a run whose tie-breaker is `tb`, taken from it (the PRNG of `random`, the plan
     /// of `squirrel`); `tb` is `None` only where [`Chooser::PER_RUN`] is false.
     fn start_run(tb: Option<&mut TieBreaker>) -> Self::Run;
@@ -53,6 +58,20 @@ pub(crate) trait Chooser {
         tz: u32,
         tied: u32,
     ) -> isize;
+    /// [`Chooser::choose`] in the small-board kernel ([`super::small`]), which has no degree array:
+    /// `sum(slot)` is the sum of the degrees of the free neighbours of the candidate in `slot`, the
+    /// one thing a chooser reads from the degrees (`pohl`). Called on real ties only.
+    #[inline(always)]
+    fn choose_small(
+        &self,
+        run: &mut Self::Run,
+        _sum: impl Fn(usize) -> u32,
+        square: usize,
+        tz: u32,
+        tied: u32,
+    ) -> isize {
+        self.choose(run, &[], square, square, tz, tied)
+    }
 }
 
 /// `first`, `order:*`: slots in scan order, the lowest slot of minimum degree wins.
@@ -74,6 +93,7 @@ impl<'a> Fixed<'a> {
 
 impl Chooser for Fixed<'_> {
     type Run = ();
+    const SLOT_ORDER: bool = true;
     fn start_run(_: Option<&mut TieBreaker>) {}
     #[inline(always)]
     fn offsets(&self) -> &[isize; 8] {
@@ -191,14 +211,32 @@ impl Chooser for Pohl {
         if tied & (tied - 1) == 0 {
             return self.offsets[(tz & 7) as usize];
         }
-        self.offsets[pohl_tie(&self.offsets, self.stride, deg, head, tied) & 7]
+        let sum = |slot: usize| {
+            pohl_sum(
+                deg,
+                head.wrapping_add_signed(self.offsets[slot & 7]),
+                self.stride,
+            )
+        };
+        self.offsets[pohl_tie(sum, tied) & 7]
+    }
+    #[inline(always)]
+    fn choose_small(
+        &self,
+        _: &mut (),
+        sum: impl Fn(usize) -> u32,
+        _: usize,
+        _: u32,
+        tied: u32,
+    ) -> isize {
+        self.offsets[pohl_tie(sum, tied) & 7]
     }
 }
 
 // cold: the common path (no tie) is then laid out straight through (benches/README.md)
 #[inline(never)]
 #[cold]
-fn pohl_tie(offsets: &[isize; 8], stride: usize, deg: &[u8], head: usize, mut tied: u32) -> usize {
+fn pohl_tie(sum: impl Fn(usize) -> u32, mut tied: u32) -> usize {
     debug_assert!(tied.count_ones() >= 2, "not a tie");
     // At least two tied slots: the first two without a loop branch (two-way ties are the most
     // common), then any others.
@@ -206,8 +244,7 @@ fn pohl_tie(offsets: &[isize; 8], stride: usize, deg: &[u8], head: usize, mut ti
     tied &= tied - 1;
     let second = tied.trailing_zeros() as usize;
     tied &= tied - 1;
-    let sum_first = pohl_sum(deg, head.wrapping_add_signed(offsets[first & 7]), stride);
-    let sum_second = pohl_sum(deg, head.wrapping_add_signed(offsets[second & 7]), stride);
+    let (sum_first, sum_second) = (sum(first), sum(second));
     let (mut best, mut best_sum) = if sum_second < sum_first {
         (second, sum_second)
     } else {
@@ -216,9 +253,9 @@ fn pohl_tie(offsets: &[isize; 8], stride: usize, deg: &[u8], head: usize, mut ti
     while tied != 0 {
         let slot = tied.trailing_zeros() as usize;
         tied &= tied - 1;
-        let sum = pohl_sum(deg, head.wrapping_add_signed(offsets[slot]), stride);
-        if sum < best_sum {
-            (best, best_sum) = (slot, sum);
+        let s = sum(slot);
+        if s < best_sum {
+            (best, best_sum) = (slot, s);
         }
     }
     best

@@ -11,6 +11,7 @@
 //! | [`geometry`] | the distance rules' per-square preference classes, shared by a process |
 //! | [`step`] | one step (survey, then advance) and the single walk that keeps its path |
 //! | [`interleave`] | several independent walks side by side in one thread |
+//! | [`small`] | the same walks on boards of at most 64 squares, in register bitboards |
 //! | [`dispatch`] | the one place a rule is mapped to its chooser |
 //! | [`batch`] | the driver: [`super::Solver`]'s single fast walk and its batch groups |
 //!
@@ -52,6 +53,7 @@ pub(crate) mod dispatch;
 pub(crate) mod geometry;
 pub(crate) mod interleave;
 pub(crate) mod mask;
+pub(crate) mod small;
 pub(crate) mod step;
 
 pub(crate) use chooser::Chooser;
