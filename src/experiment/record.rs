@@ -232,21 +232,41 @@ impl Tallies {
 
     /// Every group's tally and dead ends, resumed and run now together, in group order.
     pub fn iter(&self) -> impl Iterator<Item = GroupTally> + '_ {
+        self.merged(
+            |(g, t, d)| (*g, *t, d.clone()),
+            |(_, t, d), (_, tb, db)| {
+                t.merge(tb);
+                d.merge(db);
+            },
+        )
+    }
+
+    /// Every group's number and tally, in group order, without their dead ends (no list is
+    /// copied: `summary.csv` needs the tallies alone, one a group).
+    pub fn tallies(&self) -> impl Iterator<Item = (u32, Tally)> + '_ {
+        self.merged(|(g, t, _)| (*g, *t), |(_, t), (_, tb, _)| t.merge(tb))
+    }
+
+    /// The resumed and the new tallies merged in group order, each taken by `take`, a group in both
+    /// lists merged by `add`.
+    fn merged<'a, T: 'a>(
+        &'a self,
+        take: impl Fn(&'a GroupTally) -> T + 'a,
+        add: impl Fn(&mut T, &'a GroupTally) + 'a,
+    ) -> impl Iterator<Item = T> + 'a {
         let (mut a, mut b) = (self.resumed.iter().peekable(), self.added.iter().peekable());
         std::iter::from_fn(move || match (a.peek(), b.peek()) {
             (Some(&(ga, ..)), Some(&(gb, ..))) => Some(if ga == gb {
-                let (g, mut t, mut d) = a.next().cloned()?;
-                let (_, tb, db) = b.next()?;
-                t.merge(tb);
-                d.merge(db);
-                (g, t, d)
+                let mut t = take(a.next()?);
+                add(&mut t, b.next()?);
+                t
             } else if ga < gb {
-                a.next().cloned()?
+                take(a.next()?)
             } else {
-                b.next().cloned()?
+                take(b.next()?)
             }),
-            (Some(_), None) => a.next().cloned(),
-            (None, _) => b.next().cloned(),
+            (Some(_), None) => a.next().map(&take),
+            (None, _) => b.next().map(&take),
         })
     }
 }

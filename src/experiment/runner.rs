@@ -855,7 +855,7 @@ pub fn run_planned_sweep(
 
     let mirrors = opts
         .symmetry
-        .then(|| Orbits::of(plan))
+        .then(|| pool.install(|| Orbits::of(plan)))
         .flatten()
         .map(|orbits| Mirrors {
             orbits,

@@ -260,12 +260,13 @@ pub(super) fn summarize(
     mut write: impl FnMut(&[u8]) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     let closed = plan.closed();
-    let row = |(g, t): &(Group, Tally)| {
+    let row = |&(id, ref t): &(u32, Tally)| {
+        let g = plan.group(id);
         let b = plan.boards()[g.board];
         SummaryRow::new(
             b.rows(),
             b.cols(),
-            plan.rule_name(g).to_string(),
+            plan.rule_name(&g).to_string(),
             g.method.to_string(),
             closed,
             t,
@@ -273,7 +274,7 @@ pub(super) fn summarize(
         )
     };
     let mut header = true;
-    let mut flush = |batch: &mut Vec<(Group, Tally)>, header: &mut bool| -> std::io::Result<()> {
+    let mut flush = |batch: &mut Vec<(u32, Tally)>, header: &mut bool| -> std::io::Result<()> {
         let pieces = batch
             .par_chunks(4096)
             .enumerate()
@@ -291,14 +292,16 @@ pub(super) fn summarize(
         batch.clear();
         Ok(())
     };
-    let mut batch = Vec::new();
-    let mut tallied = tallies.iter().peekable();
+    // group numbers, not groups: the batch is gathered on one thread, and each group is found
+    // again from its number where its row is formatted, in parallel
+    let mut batch = Vec::with_capacity(SUMMARY_BATCH.min(plan.total_groups() as usize));
+    let mut tallied = tallies.tallies().peekable();
     for g in plan.groups() {
         // the tallies are in group order too: step through them beside the groups
-        let tally = tallied.next_if(|(id, ..)| *id == g.id).map(|(_, t, _)| t);
+        let tally = tallied.next_if(|(id, _)| *id == g.id).map(|(_, t)| t);
         each(&g, tally.as_ref());
         if let Some(t) = tally.filter(|t| t.runs > 0) {
-            batch.push((g, t));
+            batch.push((g.id, t));
             if batch.len() == SUMMARY_BATCH {
                 flush(&mut batch, &mut header)?;
             }

@@ -16,6 +16,7 @@ use super::{Group, Plan, Starts};
 use crate::board::{Board, Square, Symmetry};
 use crate::experiment::rule_index::RuleIndex;
 use crate::solve::{Method, RuleSeq};
+use rayon::prelude::*;
 
 /// No mirror in the spec's rules.
 const NONE: u32 = u32::MAX;
@@ -47,7 +48,8 @@ fn method_mirrors(m: Method) -> bool {
 }
 
 impl Orbits {
-    /// The tables of `plan`, or `None` when no group of it has a mirror.
+    /// The tables of `plan`, or `None` when no group of it has a mirror; computed on the current
+    /// rayon pool (a sweep's own, so that `--threads 1` stays one thread).
     pub fn of(plan: &Plan) -> Option<Orbits> {
         if plan.mask.is_some()
             || plan.leaper != crate::board::Leaper::KNIGHT
@@ -58,22 +60,25 @@ impl Orbits {
         let index = RuleIndex::new(&plan.rules);
         let find = |image: &RuleSeq| index.find(image).unwrap_or(NONE);
         let labels: Vec<[u8; 8]> = (0..8).map(|k| Symmetry::of_kind(k).labels()).collect();
-        let mut any = false;
+        // in parallel on the caller's pool: 40,320 rules of `order:*` take 322,560 images,
+        // serial work before a sweep's workers start
         let mirror: Vec<[u32; 8]> = plan
             .rules
-            .iter()
-            .enumerate()
-            .map(|(i, rule)| {
+            .par_iter()
+            .map(|rule| {
                 let mut row = [NONE; 8];
                 for (k, slot) in row.iter_mut().enumerate() {
                     if let Some(image) = rule.mirrored(&labels[k]) {
                         *slot = find(&image);
-                        any |= *slot != NONE && *slot != i as u32;
                     }
                 }
                 row
             })
             .collect();
+        let any = mirror
+            .iter()
+            .enumerate()
+            .any(|(i, row)| row.iter().any(|&j| j != NONE && j != i as u32));
         if !any {
             return None;
         }
