@@ -950,22 +950,28 @@ pub fn run_planned_sweep(
     // the summary is written, from every group, so that a size range with groups not yet run is
     // marked partial
     let mut table = super::table::SuccessTable::with_capacity(plan.series());
-    let summary_written = pool.install(|| {
-        dir.write_summary(plan, &tallies, |group, tally| {
-            let board = plan.boards()[group.board];
-            let t = tally.copied().unwrap_or_default();
-            table.add_numbered(
-                plan.series_of(group),
-                board,
-                plan.rule_name(group),
-                group.method.name(),
-                t.successes,
-                t.feasible_runs,
-                t.runs == group.runs,
-            );
-        })
+    // side by side, so that each file's serial parts (gathering its groups, writing its pieces)
+    // overlap the other's formatting
+    let (summary_written, deadends_written) = pool.install(|| {
+        rayon::join(
+            || {
+                dir.write_summary(plan, &tallies, |group, tally| {
+                    let board = plan.boards()[group.board];
+                    let t = tally.copied().unwrap_or_default();
+                    table.add_numbered(
+                        plan.series_of(group),
+                        board,
+                        plan.rule_name(group),
+                        group.method.name(),
+                        t.successes,
+                        t.feasible_runs,
+                        t.runs == group.runs,
+                    );
+                })
+            },
+            || dir.write_deadends(plan, &tallies),
+        )
     });
-    let deadends_written = pool.install(|| dir.write_deadends(plan, &tallies));
     if let Err(e) = summary_written.and(deadends_written) {
         first_error.get_or_insert(e.into());
     }
