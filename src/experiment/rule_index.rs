@@ -15,7 +15,7 @@ pub(crate) struct RuleIndex<'a> {
 }
 
 /// The one fixed order a rule is, if it is one.
-fn fixed(r: &RuleSeq) -> Option<crate::solve::rules::LabelOrder> {
+pub(crate) fn fixed(r: &RuleSeq) -> Option<crate::solve::rules::LabelOrder> {
     match r {
         RuleSeq::One(rule) => rule.fixed_order(),
         RuleSeq::Many(_) => None,
@@ -40,6 +40,14 @@ impl<'a> RuleIndex<'a> {
             }
         }
         index
+    }
+
+    /// The position of the rule that is the fixed order `order`, if it is there.
+    pub(crate) fn find_order(&self, order: crate::solve::rules::LabelOrder) -> Option<u32> {
+        self.by_rank
+            .get(order.rank() as usize)
+            .copied()
+            .filter(|&i| i != NONE)
     }
 
     /// The position of `rule` in the list, if it is there.

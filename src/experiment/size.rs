@@ -92,6 +92,8 @@ pub struct PlanSize {
     pub chunks: u64,
     /// Runs of the largest group.
     pub largest_group: u64,
+    /// Whether some rule has another as its mirror image ([`has_mirrors`]), which sizes chunks.
+    pub has_mirrors: bool,
 }
 
 impl PlanSize {
@@ -129,7 +131,7 @@ impl PlanSize {
                 most_per_start = most_per_start.max(runs);
             }
         }
-        let whole_groups = has_mirrors(rules);
+        size.has_mirrors = has_mirrors(rules);
         for &board in boards {
             let n_starts = starts_on(board);
             let corner = corner_listed && corner_rules_apply(board, Square::new(0, 0));
@@ -146,7 +148,7 @@ impl PlanSize {
             size.chunks = size.chunks.checked_add(runs.div_ceil(chunk_runs(
                 board,
                 n_starts,
-                whole_groups,
+                size.has_mirrors,
             )))?;
             size.largest_group = size
                 .largest_group

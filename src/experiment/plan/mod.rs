@@ -227,7 +227,7 @@ impl Plan {
             .try_reserve_exact(boards.len())
             .map_err(|_| too_big())?;
         let (mut groups, mut runs, mut chunks) = (0u64, 0u64, 0u64);
-        let whole_groups = super::size::has_mirrors(&rules);
+        let whole_groups = size.has_mirrors;
         for (b, &board) in boards.iter().enumerate() {
             let n_starts = starts.count(b, board);
             // corner-only rules (squirrel) keep just that start: they run where it is a start

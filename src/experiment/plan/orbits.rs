@@ -14,7 +14,7 @@
 
 use super::{Group, Plan, Starts};
 use crate::board::{Board, Square, Symmetry};
-use crate::experiment::rule_index::RuleIndex;
+use crate::experiment::rule_index::{fixed, RuleIndex};
 use crate::solve::{Method, RuleSeq};
 use rayon::prelude::*;
 
@@ -67,10 +67,13 @@ impl Orbits {
             .par_iter()
             .map(|rule| {
                 let mut row = [NONE; 8];
+                // a fixed order's images are found by rank alone, with no rule built
+                let order = fixed(rule);
                 for (k, slot) in row.iter_mut().enumerate() {
-                    if let Some(image) = rule.mirrored(&labels[k]) {
-                        *slot = find(&image);
-                    }
+                    *slot = match order {
+                        Some(o) => index.find_order(o.mapped(&labels[k])).unwrap_or(NONE),
+                        None => rule.mirrored(&labels[k]).map_or(NONE, |image| find(&image)),
+                    };
                 }
                 row
             })

@@ -54,10 +54,12 @@ impl LabelOrder {
 
     /// Its place in lexicographic order ([`LabelOrder::nth_permutation`] undone), below 40,320.
     pub fn rank(&self) -> u32 {
-        let mut rank = 0u32;
-        for i in 0..8 {
-            let smaller_later = self.0[i + 1..].iter().filter(|&&l| l < self.0[i]).count() as u32;
-            rank = rank * (8 - i as u32) + smaller_later;
+        // the labels not yet passed are those later: count the smaller of them in a mask (this is
+        // called for every mirror image of every rule of an `order:*` sweep)
+        let (mut rank, mut later) = (0u32, 0xFFu32);
+        for (i, &l) in self.0.iter().enumerate() {
+            rank = rank * (8 - i as u32) + (later & ((1 << l) - 1)).count_ones();
+            later &= !(1 << l);
         }
         rank
     }
@@ -75,16 +77,21 @@ impl LabelOrder {
 
     /// The `k`-th ordering in lexicographic order (factorial number system), `k < 40,320`.
     pub fn nth_permutation(mut k: u32) -> LabelOrder {
-        // the labels not yet placed, in order, in the first `8 - i` slots (no allocation: all
-        // 40,320 are made at the start of every `order:*` sweep)
-        let mut pool = [0u8, 1, 2, 3, 4, 5, 6, 7];
+        // the labels not yet placed as a mask, the `idx`-th of them taken by clearing the lowest
+        // bits (all 40,320 are made at the start of every `order:*` sweep, on one thread)
+        let mut left = 0xFFu32;
         let mut out = [0u8; 8];
         let mut fact = 5040u32; // 7!
         for (i, slot) in out.iter_mut().enumerate() {
-            let idx = (k / fact) as usize;
+            let idx = k / fact;
             k %= fact;
-            *slot = pool[idx];
-            pool.copy_within(idx + 1.., idx);
+            let mut m = left;
+            for _ in 0..idx {
+                m &= m - 1;
+            }
+            let l = m.trailing_zeros();
+            *slot = l as u8;
+            left &= !(1 << l);
             if i < 7 {
                 fact /= 7 - i as u32;
             }
