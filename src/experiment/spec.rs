@@ -179,9 +179,19 @@ pub struct Spec {
 impl Spec {
     /// The name of rule `i` in the CSV files: its label if the spec gave one, else the rule.
     pub fn rule_name(&self, i: usize) -> String {
+        let mut name = String::new();
+        self.write_rule_name(i, &mut name);
+        name
+    }
+
+    /// [`Spec::rule_name`], appended to `out`.
+    pub fn write_rule_name(&self, i: usize, out: &mut String) {
         match self.rule_labels.binary_search_by_key(&i, |(j, _)| *j) {
-            Ok(k) => self.rule_labels[k].1.clone(),
-            Err(_) => self.rules[i].to_string(),
+            Ok(k) => out.push_str(&self.rule_labels[k].1),
+            Err(_) => {
+                use std::fmt::Write;
+                let _ = write!(out, "{}", self.rules[i]);
+            }
         }
     }
 

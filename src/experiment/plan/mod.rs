@@ -97,7 +97,10 @@ pub struct Plan {
     spans: Vec<BoardSpan>,
     starts: Starts,
     rules: Vec<RuleSeq>,
-    rule_names: Vec<String>,
+    /// The rules' names written one after another (one allocation, not one a rule: an `order:*`
+    /// sweep has 40,320), and where each ends.
+    rule_names: String,
+    rule_name_ends: Vec<usize>,
     /// `before[r]`: the rules before rule `r`; `before[rules.len()]` all of them.
     before: Vec<RulesBefore>,
     methods: Vec<Method>,
@@ -144,7 +147,7 @@ pub enum PlanError {
 const BOARD_BYTES: u64 = (std::mem::size_of::<Board>() + std::mem::size_of::<BoardSpan>()) as u64;
 const RULE_BYTES: u64 = (std::mem::size_of::<RuleSeq>()
     + std::mem::size_of::<RulesBefore>()
-    + std::mem::size_of::<String>()
+    + std::mem::size_of::<usize>()
     + 24) as u64;
 
 impl Plan {
@@ -172,12 +175,8 @@ impl Plan {
             + self.starts.bytes()
             + vec(self.rules.capacity(), std::mem::size_of::<RuleSeq>())
             + vec(self.before.capacity(), std::mem::size_of::<RulesBefore>())
-            + vec(self.rule_names.capacity(), std::mem::size_of::<String>())
-            + self
-                .rule_names
-                .iter()
-                .map(|s| s.capacity() as u64)
-                .sum::<u64>()
+            + vec(self.rule_name_ends.capacity(), std::mem::size_of::<usize>())
+            + self.rule_names.capacity() as u64
             + vec(self.methods.capacity(), std::mem::size_of::<Method>())
     }
 
@@ -216,11 +215,15 @@ impl Plan {
             }
         }
         before.push(sum);
-        let mut rule_names = Vec::new();
-        rule_names
+        let (mut rule_names, mut rule_name_ends) = (String::new(), Vec::new());
+        rule_name_ends
             .try_reserve_exact(rules.len())
             .map_err(|_| too_big())?;
-        rule_names.extend((0..rules.len()).map(|i| spec.rule_name(i)));
+        for i in 0..rules.len() {
+            spec.write_rule_name(i, &mut rule_names);
+            rule_name_ends.push(rule_names.len());
+        }
+        rule_names.shrink_to_fit();
         let methods = spec.methods.len() as u64;
         let mut spans = Vec::new();
         spans
@@ -258,6 +261,7 @@ impl Plan {
             starts,
             rules,
             rule_names,
+            rule_name_ends,
             before,
             methods: spec.methods.clone(),
             trials: f.trials,
@@ -322,7 +326,13 @@ impl Plan {
 
     /// The name of the rule of `group`, as `summary.csv` and `runs.csv` write it.
     pub fn rule_name(&self, group: &Group) -> &str {
-        &self.rule_names[group.rule_index]
+        let i = group.rule_index;
+        let start = if i == 0 {
+            0
+        } else {
+            self.rule_name_ends[i - 1]
+        };
+        &self.rule_names[start..self.rule_name_ends[i]]
     }
 
     /// The board whose groups (or runs, or chunks: `first` picks which) include number `n`.

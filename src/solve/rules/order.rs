@@ -72,7 +72,14 @@ impl LabelOrder {
 
     /// All 40,320 orderings, in lexicographic order of their digits (`order:*`).
     pub fn all() -> impl Iterator<Item = LabelOrder> {
-        (0..40_320u32).map(Self::nth_permutation)
+        // each from the one before by the next-permutation step (Knuth, TAOCP 7.2.1.2, algorithm
+        // L), a few operations where `nth_permutation` is a factorial division per label
+        let mut next = Some([0u8, 1, 2, 3, 4, 5, 6, 7]);
+        std::iter::from_fn(move || {
+            let this = next?;
+            next = next_permutation(this);
+            Some(LabelOrder(this))
+        })
     }
 
     /// The `k`-th ordering in lexicographic order (factorial number system), `k < 40,320`.
@@ -98,6 +105,15 @@ impl LabelOrder {
         }
         LabelOrder(out)
     }
+}
+
+/// The permutation after `p` in lexicographic order, `None` after the last.
+fn next_permutation(mut p: [u8; 8]) -> Option<[u8; 8]> {
+    let j = (0..7).rev().find(|&j| p[j] < p[j + 1])?;
+    let l = (j + 1..8).rev().find(|&l| p[j] < p[l])?;
+    p.swap(j, l);
+    p[j + 1..].reverse();
+    Some(p)
 }
 
 impl LabelOrder {
@@ -215,6 +231,10 @@ mod tests {
         assert_eq!(all[40_319].to_string(), "87654321");
         for w in all.windows(2) {
             assert!(w[0] < w[1]);
+        }
+        // the iterator's steps and the factorial numbering name the same orderings
+        for (k, o) in all.iter().enumerate() {
+            assert_eq!(*o, LabelOrder::nth_permutation(k as u32));
         }
     }
 }
