@@ -501,7 +501,16 @@ impl ChunkRow {
             }
         }
         if !self.dead_ends.is_empty() {
-            h.update(self.dead_ends.to_string().as_bytes());
+            // the column's text, fed to the hash as it is formatted (no string a row)
+            struct Feed<'a>(&'a mut crc32fast::Hasher);
+            impl std::fmt::Write for Feed<'_> {
+                fn write_str(&mut self, s: &str) -> std::fmt::Result {
+                    self.0.update(s.as_bytes());
+                    Ok(())
+                }
+            }
+            let _ =
+                std::fmt::Write::write_fmt(&mut Feed(&mut h), format_args!("{}", self.dead_ends));
         }
         h.finalize()
     }
