@@ -241,6 +241,15 @@ impl Tallies {
         )
     }
 
+    /// Every group's number and dead ends, in group order, borrowed unless a group is in both lists
+    /// (`deadends.csv` needs the lists alone).
+    pub fn dead_ends(&self) -> impl Iterator<Item = (u32, Cow<'_, DeadEndLengths>)> + '_ {
+        self.merged(
+            |(g, _, d)| (*g, Cow::Borrowed(d)),
+            |(_, d), (_, _, db)| d.to_mut().merge(db),
+        )
+    }
+
     /// Every group's number and tally, in group order, without their dead ends (no list is
     /// copied: `summary.csv` needs the tallies alone, one a group).
     pub fn tallies(&self) -> impl Iterator<Item = (u32, Tally)> + '_ {
@@ -413,17 +422,18 @@ impl std::str::FromStr for DeadEndLengths {
     }
 }
 
-/// A row of `deadends.csv`: how many runs of a group dead-ended after `length` squares.
+/// A row of `deadends.csv`: how many runs of a group dead-ended after `length` squares. Read with
+/// owned names; written with borrowed ones (`DeadEndRow<&str>`: no two strings a row).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DeadEndRow {
+pub struct DeadEndRow<S = String> {
     /// Board rows.
     pub rows: u32,
     /// Board columns.
     pub cols: u32,
     /// Tie-break rule.
-    pub rule: String,
+    pub rule: S,
     /// Solver.
-    pub method: String,
+    pub method: S,
     /// Whether closed tours were required.
     pub closed: bool,
     /// Squares on the path when it dead-ended.
@@ -1003,6 +1013,11 @@ mod tests {
             (6, 40, "40:1"),
         ];
         assert_eq!(got, want.map(|(g, n, d)| (g, n, d.to_string())));
+        // the tallies alone and the dead ends alone are those of `iter`, group 2 merged in both
+        let tallies: Vec<(u32, u64)> = t.tallies().map(|(g, t)| (g, t.runs)).collect();
+        let ends: Vec<(u32, String)> = t.dead_ends().map(|(g, d)| (g, d.to_string())).collect();
+        assert_eq!(tallies, want.map(|(g, n, _)| (g, n)));
+        assert_eq!(ends, want.map(|(g, _, d)| (g, d.to_string())));
     }
 
     /// Merging adds every counter, but keeps the larger of the largest values.

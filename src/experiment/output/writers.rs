@@ -12,6 +12,7 @@ use crate::experiment::record::{
 use crate::experiment::spec_file::RecordLevel;
 use rayon::prelude::*;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -362,7 +363,7 @@ pub(super) fn write_deadends(
     tallies: &Tallies,
 ) -> Result<(), OutputError> {
     let closed = plan.closed();
-    let lines = |part: &[(u32, DeadEndLengths)]| -> Result<Vec<u8>, OutputError> {
+    let lines = |part: &[(u32, Cow<'_, DeadEndLengths>)]| -> Result<Vec<u8>, OutputError> {
         let mut rows = Vec::new();
         for (id, ends) in part {
             let g = plan.group(*id);
@@ -371,8 +372,8 @@ pub(super) fn write_deadends(
             rows.extend(ends.iter().map(|(length, count)| DeadEndRow {
                 rows: b.rows(),
                 cols: b.cols(),
-                rule: rule.to_string(),
-                method: method.to_string(),
+                rule,
+                method,
                 closed,
                 length,
                 count,
@@ -384,14 +385,11 @@ pub(super) fn write_deadends(
     };
     write_atomic_with(path, |w| {
         w.write_all(header_of::<DeadEndRow>().as_bytes())?;
-        // the tallies come in group order, and only groups that ran: each group found by its number
-        let mut ends = tallies.iter().filter(|(.., d)| !d.is_empty());
+        // the groups come in group order, and only groups that ran: each found by its number
+        let mut ends = tallies.dead_ends().filter(|(_, d)| !d.is_empty());
         loop {
-            let batch: Vec<(u32, DeadEndLengths)> = ends
-                .by_ref()
-                .take(SUMMARY_BATCH)
-                .map(|(id, _, d)| (id, d))
-                .collect();
+            let batch: Vec<(u32, Cow<'_, DeadEndLengths>)> =
+                ends.by_ref().take(SUMMARY_BATCH).collect();
             if batch.is_empty() {
                 return Ok(());
             }
