@@ -4,7 +4,8 @@
 //! Groups: `warnsdorff/8x8`, `warnsdorff/100x100`, `warnsdorff/1000x1000` (one id per rule and entry
 //! point, plus `textbook/first`), `warnsdorff/sweep-100x100` (all 10^4 starts through
 //! `Solver::run_batch`, 10^8 steps), and `warnsdorff/kernels-8x8` and `-4x16` (the small-board
-//! kernel against the byte kernel, every start, one id per kernel and rule). See `benches/README.md` for how to run and the latest figures.
+//! kernel against the byte kernel, every start, one id per kernel and rule). See
+//! `benches/README.md` for how to run and the latest figures.
 //!
 //! Every benchmark asserts its answer: the textbook walk and the kernel give the same visit order on
 //! 8x8 (the Squirrel & Cull test vector), and the same number of squares on every sampled start.

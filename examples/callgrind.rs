@@ -3,8 +3,8 @@
 //! `valgrind --tool=callgrind target/release/examples/callgrind <kernel> <n> <starts>` where
 //! `<kernel>` is `textbook`, `plain`, `run`, `batch` or `bytes` (`first` rule; `bytes` is `batch`
 //! with the small-board kernel turned off, the same on boards over 64 squares), `roth`, `pohl`,
-//! `random` (batch), and divide the instruction count by the steps it prints (batches also print how many
-//! steps were ties). See `benches/README.md`.
+//! `random` (batch), and divide the instruction count by the steps it prints (batches also print
+//! how many steps were ties). See `benches/README.md`.
 
 use ktour::board::{Board, Square};
 use ktour::solve::reference::textbook_warnsdorff as textbook;

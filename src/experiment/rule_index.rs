@@ -52,11 +52,10 @@ impl<'a> RuleIndex<'a> {
 
     /// The position of `rule` in the list, if it is there.
     pub(crate) fn find(&self, rule: &RuleSeq) -> Option<u32> {
-        let at = match fixed(rule) {
-            Some(o) => self.by_rank.get(o.rank() as usize).copied(),
+        match fixed(rule) {
+            Some(o) => self.find_order(o),
             None => self.others.get(rule).copied(),
-        };
-        at.filter(|&i| i != NONE)
+        }
     }
 }
 

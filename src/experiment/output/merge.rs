@@ -230,7 +230,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
     Ok(MergeReport {
         chunks: taken.len() as u64,
         total_chunks: plan.total_chunks(),
-        runs: tallies.iter().map(|(_, t, _)| t.runs).sum(),
+        runs: tallies.tallies().map(|(_, t)| t.runs).sum(),
         damaged,
         sorted_in_memory: sources
             .iter()

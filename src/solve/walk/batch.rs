@@ -210,7 +210,7 @@ impl ChooserVisitor for Group<'_> {
             (i, WalkJob { start, run })
         };
         let kernel = match small {
-            Some(small) if C::SMALL && small::fits(layout.board()) => Kernel::Small(small),
+            Some(small) if small::fits(layout.board()) => Kernel::Small(small),
             _ => Kernel::Bytes { empty, buf, walks },
         };
         if C::PER_RUN {
@@ -233,8 +233,8 @@ impl ChooserVisitor for Group<'_> {
     }
 }
 
-/// Which kernel walks a batch group: the small-board kernel where the board fits in a `u64` and
-/// the rule's chooser takes it, else the byte kernel with its scratch arrays.
+/// Which kernel walks a batch group: the small-board kernel where the board fits in a `u64` (every
+/// chooser has its tie-break there), else the byte kernel with its scratch arrays.
 enum Kernel<'a> {
     Small(&'a mut SmallBoard),
     Bytes {

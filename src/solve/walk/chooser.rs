@@ -29,8 +29,6 @@ pub(crate) trait Chooser {
     /// tie-breaker for each of its runs only then, since the others' cannot fail and hold nothing a
     /// walk needs.
     const PER_RUN: bool = false;
-    /// Whether batches on boards that fit take the small-board kernel ([`super::small`]).
-    const SMALL: bool = true;
     /// Whether the lowest tied slot is always the choice (the slots are a fixed order), which the
     /// small-board kernel then finds without a branch.
     const SLOT_ORDER: bool = false;

@@ -141,9 +141,9 @@ impl Lane {
         lane
     }
 
-    /// Mark `sq` visited and decrement its free neighbours' degrees; returns those neighbours.
+    /// Mark `sq` visited and decrement its free neighbours' degrees.
     #[inline(always)]
-    fn visit(&mut self, t: &SmallBoard, sq: u32) -> u64 {
+    fn visit(&mut self, t: &SmallBoard, sq: u32) {
         self.free &= !(1u64 << sq);
         let n = t.attacks[sq as usize & 63] & self.free;
         // Subtract 1 from every square of `n`: a bit-sliced borrow, from the lowest plane up.
@@ -153,7 +153,6 @@ impl Lane {
             *plane = old ^ borrow;
             borrow &= !old;
         }
-        n
     }
 
     /// The degree of square `sq`.
@@ -230,7 +229,8 @@ impl Lane {
     }
 }
 
-/// Most walks interleaved: each takes seven registers, and three or four spill (`benches/README.md`).
+/// Most walks interleaved: each takes six registers (free set, four planes, head), and a third
+/// walk gained nothing (`benches/README.md`).
 pub(crate) const MAX_LANES: usize = 2;
 
 const _: () = assert!(
