@@ -10,6 +10,10 @@
 //! - A169764: closed tours of 3 x n: 3x10 16, 3x12 176, 3x14 1536.
 //! - A383661 (Knuth 2025, closed tours in the first 2n cells of a 5-row board; n = 25 is the full
 //!   5 x 10 board): 13,311,268. Out of reach of the search engine's 64-square limit in a test's time.
+//! - A193054 (closed tours of 7 x 2n): 7x6 1,067,638, 7x8 34,524,432,316, 7x10
+//!   1,250,063,279,938,854; A193055 (closed tours of 8 x n): 8x5 44,202, 8x6 55,488,142, 8x7
+//!   34,524,432,316, 8x8 13,267,364,410,532. The counter transposes a board to its shorter side's
+//!   width, so these are 6x7, 7x8, 7x10, 5x8 and 6x8 of width 5 to 7.
 
 use ktour::board::{Board, Closure};
 use ktour::count::frontier::{count_frontier, count_frontier_with, MAX_WIDTH};
@@ -113,6 +117,10 @@ fn matches_oeis() {
         assert_eq!(frontier(3, n, true), a169764, "3x{n}");
     }
     assert_eq!(frontier(5, 10, true), 13_311_268);
+    // A193055 for n = 5, 6 and A193054 for n = 3 (the 8- and 7-row boards, transposed).
+    assert_eq!(frontier(8, 5, true), 44_202);
+    assert_eq!(frontier(8, 6, true), 55_488_142);
+    assert_eq!(frontier(7, 6, true), 1_067_638);
     // Directed closed tours over all starts: 2 per cycle and square.
     let six = count_frontier(board(6, 6), Closure::Closed).unwrap();
     assert_eq!(six.directed(), Ok(2 * 36 * 9862));
@@ -130,7 +138,7 @@ fn six_by_six_open_matches_a165134() {
 }
 
 /// The 7x7 value of A165134. Far too heavy for the test suite (9 minutes and 10 GB on the 2-core
-/// machine): run it by hand with `cargo test --release --test count_frontier -- --ignored seven`;
+/// machine): run it by hand with `cargo test --release --test integration -- --ignored seven_by_seven`;
 /// `results/counts/7x7-open.txt` records the run of `ktour count` that reproduced it.
 #[test]
 #[ignore = "9 minutes and 10 GB in release"]
@@ -141,6 +149,16 @@ fn seven_by_seven_open_matches_a165134() {
             .directed(),
         Ok(165_575_218_320)
     );
+}
+
+/// A193054 for n = 4 and A193055 for n = 7: the closed tours of 7 x 8, the widest board (7) whose
+/// closed count the suite can check against a published value. About a minute and 2 GB in release
+/// (22.5 M states at the peak): run it with `cargo test --release --test integration -- --ignored
+/// seven_by_eight`; `results/counts/7x8-closed.txt` records the run of `ktour count`.
+#[test]
+#[ignore = "about a minute and 2 GB in release"]
+fn seven_by_eight_closed_matches_a193054() {
+    assert_eq!(frontier(8, 7, true), 34_524_432_316);
 }
 
 #[test]
