@@ -521,7 +521,7 @@ impl Worker {
                 .push((orbit.canonical, Arc::new(walked), orbit.members));
         }
         for (part, (_, tally, dead_ends)) in self.parts.iter().zip(&result.parts[first..]) {
-            result.lines.add_part(chunk.id, part, tally, dead_ends)?;
+            result.lines.add_part(chunk.id, part, tally, dead_ends);
         }
         result.mirrored += self
             .parts

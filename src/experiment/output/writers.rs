@@ -3,7 +3,7 @@
 //! ([`Writers`]), and `summary.csv` written at the end from the groups' tallies, in pieces.
 
 use super::files::{
-    csv_err, io, require_regular, write_atomic_with, OutputError, CHUNKS, DEADENDS, RUNS, SUMMARY,
+    csv_err, io, require_regular, write_atomic_with, OutputError, CHUNKS, RUNS, SUMMARY,
 };
 use crate::experiment::plan::{Group, Part, Plan};
 use crate::experiment::record::{
@@ -48,15 +48,16 @@ fn append_csv(path: &Path, header: &str) -> Result<BufWriter<File>, OutputError>
 }
 
 /// The CSV lines of finished chunks, formatted by the worker that ran them (formatting is parallel
-/// work; writing them is only appending bytes in chunk order). One pair of CSV writers serves a
+/// work; writing them is only appending bytes in chunk order). One CSV writer for the runs serves a
 /// whole block of chunks: a `csv::Writer` starts with a zeroed 8 KiB buffer, too costly to make
-/// once per chunk when chunks are many and small.
+/// once per chunk when chunks are many and small; the journal's lines are formatted directly
+/// (`lines::chunk_line`).
 #[derive(Debug)]
 pub struct ChunkLines {
     /// Lines of `runs.csv` (none unless `record = "runs"`).
     runs: csv::Writer<Vec<u8>>,
     /// Lines of `chunks.csv`, the journal.
-    journal: csv::Writer<Vec<u8>>,
+    journal: Vec<u8>,
 }
 
 impl Default for ChunkLines {
@@ -68,7 +69,7 @@ impl Default for ChunkLines {
         };
         ChunkLines {
             runs: lines(),
-            journal: lines(),
+            journal: Vec::new(),
         }
     }
 }
@@ -80,25 +81,16 @@ impl ChunkLines {
     }
 
     /// Append the journal row of one group's runs of finished chunk `chunk`, after its runs' lines.
-    pub fn add_part(
-        &mut self,
-        chunk: u64,
-        part: &Part,
-        tally: &Tally,
-        dead_ends: &DeadEndLengths,
-    ) -> Result<(), OutputError> {
+    pub fn add_part(&mut self, chunk: u64, part: &Part, tally: &Tally, dead_ends: &DeadEndLengths) {
         let row = ChunkRow::new(chunk, part.group.id, part.first_job(), tally, dead_ends);
-        self.journal
-            .serialize(row)
-            .map_err(csv_err(Path::new(CHUNKS)))
+        super::lines::chunk_line(&row, &mut self.journal);
     }
 
     /// Where the lines end now, to go back to with [`ChunkLines::rollback`] if the chunk being
     /// added does not finish.
     pub fn mark(&mut self) -> Result<(usize, usize), OutputError> {
         self.runs.flush().map_err(io(Path::new(RUNS)))?;
-        self.journal.flush().map_err(io(Path::new(CHUNKS)))?;
-        Ok((self.runs.get_ref().len(), self.journal.get_ref().len()))
+        Ok((self.runs.get_ref().len(), self.journal.len()))
     }
 
     /// Drop the lines added since `mark`: a chunk's lines are written whole or not at all.
@@ -114,7 +106,7 @@ impl ChunkLines {
         };
         *self = ChunkLines {
             runs: writer(runs),
-            journal: writer(journal),
+            journal,
         };
         Ok(())
     }
@@ -127,25 +119,8 @@ impl ChunkLines {
                 message: e.to_string(),
             })
         };
-        Ok((bytes(self.runs, RUNS)?, bytes(self.journal, CHUNKS)?))
+        Ok((bytes(self.runs, RUNS)?, self.journal))
     }
-}
-
-/// Append `rows` to `into` as CSV lines, as the files of a sweep are written (`header`: the header
-/// line first, from the rows' field names).
-fn csv_lines<T: Serialize>(
-    rows: &[T],
-    header: bool,
-    into: &mut Vec<u8>,
-    file: &str,
-) -> Result<(), OutputError> {
-    let mut w = csv::WriterBuilder::new()
-        .has_headers(header)
-        .from_writer(into);
-    for r in rows {
-        w.serialize(r).map_err(csv_err(Path::new(file)))?;
-    }
-    w.flush().map_err(io(Path::new(file)))
 }
 
 /// The open CSV files of a running sweep.
@@ -280,12 +255,16 @@ pub(super) fn summarize(
             .par_chunks(4096)
             .enumerate()
             .map(|(i, part)| {
-                let rows: Vec<SummaryRow> = part.iter().map(row).collect();
-                let mut lines = Vec::new();
-                csv_lines(&rows, *header && i == 0, &mut lines, SUMMARY).map(|()| lines)
+                let mut lines = Vec::with_capacity(part.len() * 256);
+                if *header && i == 0 {
+                    lines.extend_from_slice(header_of::<SummaryRow>().as_bytes());
+                }
+                for r in part {
+                    super::lines::summary_line(&row(r), &mut lines);
+                }
+                lines
             })
-            .collect::<Result<Vec<Vec<u8>>, OutputError>>()
-            .map_err(|e| std::io::Error::other(e.to_string()))?;
+            .collect::<Vec<Vec<u8>>>();
         for piece in pieces {
             write(&piece)?;
         }
@@ -363,25 +342,26 @@ pub(super) fn write_deadends(
     tallies: &Tallies,
 ) -> Result<(), OutputError> {
     let closed = plan.closed();
-    let lines = |part: &[(u32, Cow<'_, DeadEndLengths>)]| -> Result<Vec<u8>, OutputError> {
-        let mut rows = Vec::new();
+    let lines = |part: &[(u32, Cow<'_, DeadEndLengths>)]| -> Vec<u8> {
+        let mut out = Vec::new();
         for (id, ends) in part {
             let g = plan.group(*id);
             let b = plan.boards()[g.board];
             let (rule, method) = (plan.rule_name(&g), g.method.name());
-            rows.extend(ends.iter().map(|(length, count)| DeadEndRow {
-                rows: b.rows(),
-                cols: b.cols(),
-                rule,
-                method,
-                closed,
-                length,
-                count,
-            }));
+            for (length, count) in ends.iter() {
+                let row = DeadEndRow {
+                    rows: b.rows(),
+                    cols: b.cols(),
+                    rule,
+                    method,
+                    closed,
+                    length,
+                    count,
+                };
+                super::lines::dead_end_line(&row, &mut out);
+            }
         }
-        let mut out = Vec::new();
-        csv_lines(&rows, false, &mut out, DEADENDS)?;
-        Ok(out)
+        out
     };
     write_atomic_with(path, |w| {
         w.write_all(header_of::<DeadEndRow>().as_bytes())?;
@@ -393,11 +373,7 @@ pub(super) fn write_deadends(
             if batch.is_empty() {
                 return Ok(());
             }
-            let pieces = batch
-                .par_chunks(1024)
-                .map(lines)
-                .collect::<Result<Vec<Vec<u8>>, OutputError>>()
-                .map_err(|e| std::io::Error::other(e.to_string()))?;
+            let pieces = batch.par_chunks(1024).map(lines).collect::<Vec<Vec<u8>>>();
             for piece in pieces {
                 w.write_all(&piece)?;
             }
