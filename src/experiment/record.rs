@@ -672,17 +672,18 @@ impl<'de> Deserialize<'de> for ChunkRow {
 }
 
 /// One board x rule x method: a row of `summary.csv`. New columns go last but `complete`, which
-/// stays the last, so that the columns scripts already read keep their positions.
+/// stays the last, so that the columns scripts already read keep their positions. Read with owned
+/// names; written with borrowed ones (`SummaryRow<&str>`: no two strings a row).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct SummaryRow {
+pub struct SummaryRow<S = String> {
     /// Board rows.
     pub rows: u32,
     /// Board columns.
     pub cols: u32,
     /// Tie-break rule.
-    pub rule: String,
+    pub rule: S,
     /// Solver.
-    pub method: String,
+    pub method: S,
     /// Whether closed tours were required.
     pub closed: bool,
     /// Runs.
@@ -738,13 +739,13 @@ pub struct SummaryRow {
     pub complete: bool,
 }
 
-impl SummaryRow {
+impl<S> SummaryRow<S> {
     /// The row for a group's tally, `group_runs` being the runs the whole sweep has in the group.
     pub fn new(
         rows: u32,
         cols: u32,
-        rule: String,
-        method: String,
+        rule: S,
+        method: S,
         closed: bool,
         t: &Tally,
         group_runs: u64,

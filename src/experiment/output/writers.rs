@@ -242,8 +242,8 @@ pub(super) fn summarize(
         SummaryRow::new(
             b.rows(),
             b.cols(),
-            plan.rule_name(&g).to_string(),
-            g.method.to_string(),
+            plan.rule_name(&g),
+            g.method.name(),
             closed,
             t,
             g.runs,
