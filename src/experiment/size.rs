@@ -196,5 +196,60 @@ mod tests {
             "random",
             "order:21345678"
         ])));
+        // either way round
+        assert!(has_mirrors(&rules(&["order:65432187", "random", "first"])));
+        assert!(has_mirrors(&rules(&[
+            "pohl",
+            "roth",
+            "pohl+order:65432187"
+        ])));
+    }
+
+    /// Against every pair compared under every symmetry, on lists of a few random orderings (half
+    /// of them given the mirror image of one of theirs) and on the whole of `order:*`.
+    #[test]
+    fn mirrors_are_found_as_by_comparing_every_pair() {
+        use crate::solve::rules::LabelOrder;
+        use crate::solve::Rule;
+        use rand::{Rng, SeedableRng};
+        let labels: Vec<[u8; 8]> = (1..8)
+            .map(|k| crate::board::Symmetry::of_kind(k).labels())
+            .collect();
+        let every_pair = |rules: &[RuleSeq]| {
+            rules.iter().any(|a| {
+                rules
+                    .iter()
+                    .any(|b| a != b && labels.iter().any(|l| a.mirrored(l).as_ref() == Some(b)))
+            })
+        };
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+        let (mut with, mut without) = (0, 0);
+        for _ in 0..3000 {
+            let mut rules: Vec<RuleSeq> = (0..rng.gen_range(1..5))
+                .map(|_| {
+                    let o = LabelOrder::nth_permutation(rng.gen_range(0..40_320));
+                    RuleSeq::One(Rule::order(o))
+                })
+                .collect();
+            // half the lists get a mirror image of one of their rules, anywhere in the list
+            if rng.gen() {
+                let a = rules[rng.gen_range(0..rules.len())].clone();
+                if let Some(m) = a.mirrored(&labels[rng.gen_range(0..7)]) {
+                    rules.insert(rng.gen_range(0..=rules.len()), m);
+                }
+            }
+            let expected = every_pair(&rules);
+            assert_eq!(has_mirrors(&rules), expected, "{rules:?}");
+            if expected {
+                with += 1;
+            } else {
+                without += 1;
+            }
+        }
+        assert!(with > 0 && without > 0, "{with} {without}");
+        let all: Vec<RuleSeq> = LabelOrder::all()
+            .map(|o| RuleSeq::One(Rule::order(o)))
+            .collect();
+        assert!(has_mirrors(&all));
     }
 }
