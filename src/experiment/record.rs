@@ -391,16 +391,26 @@ impl DeadEndLengths {
     pub fn iter(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
         self.0.iter().copied()
     }
+
+    /// The journal column's text, handed to `write` in pieces: `L:count` pairs joined by `;`
+    /// (the journal's line and its checksum take the pieces without a string or a formatter).
+    pub fn write_text(&self, mut write: impl FnMut(&[u8])) {
+        for (k, &(l, n)) in self.0.iter().enumerate() {
+            if k > 0 {
+                write(b";");
+            }
+            write(itoa::Buffer::new().format(l).as_bytes());
+            write(b":");
+            write(itoa::Buffer::new().format(n).as_bytes());
+        }
+    }
 }
 
 impl std::fmt::Display for DeadEndLengths {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut sep = "";
-        for (l, n) in self.iter() {
-            write!(f, "{sep}{l}:{n}")?;
-            sep = ";";
-        }
-        Ok(())
+        let mut text = Vec::new();
+        self.write_text(|piece| text.extend_from_slice(piece));
+        f.write_str(std::str::from_utf8(&text).expect("digits, ':' and ';'"))
     }
 }
 
@@ -510,18 +520,8 @@ impl ChunkRow {
                 h.update(&n.to_le_bytes());
             }
         }
-        if !self.dead_ends.is_empty() {
-            // the column's text, fed to the hash as it is formatted (no string a row)
-            struct Feed<'a>(&'a mut crc32fast::Hasher);
-            impl std::fmt::Write for Feed<'_> {
-                fn write_str(&mut self, s: &str) -> std::fmt::Result {
-                    self.0.update(s.as_bytes());
-                    Ok(())
-                }
-            }
-            let _ =
-                std::fmt::Write::write_fmt(&mut Feed(&mut h), format_args!("{}", self.dead_ends));
-        }
+        // the column's text, fed to the hash as it is formatted (no string a row)
+        self.dead_ends.write_text(|piece| h.update(piece));
         h.finalize()
     }
 

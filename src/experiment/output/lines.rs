@@ -142,18 +142,10 @@ pub(super) fn chunk_line(r: &ChunkRow, out: &mut Vec<u8>) {
     for n in r.tally.counts() {
         l.int(n);
     }
-    // `length:count` pairs joined by `;`, as their `Display` writes them: never quoted
+    // digits, `:` and `;`: never quoted
     l.sep();
-    for (k, (length, count)) in r.dead_ends.iter().enumerate() {
-        if k > 0 {
-            l.out.push(b';');
-        }
-        l.out
-            .extend_from_slice(itoa::Buffer::new().format(length).as_bytes());
-        l.out.push(b':');
-        l.out
-            .extend_from_slice(itoa::Buffer::new().format(count).as_bytes());
-    }
+    r.dead_ends
+        .write_text(|piece| l.out.extend_from_slice(piece));
     l.opt_int(r.check.map(u64::from));
     l.out.push(b'\n');
 }
