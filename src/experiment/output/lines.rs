@@ -67,6 +67,15 @@ impl Line<'_> {
             .extend_from_slice(if v { b"true" } else { b"false" });
     }
 
+    /// The columns that name a row's group, first in both `summary.csv` and `deadends.csv`.
+    fn group(&mut self, rows: u32, cols: u32, rule: &str, method: &str, closed: bool) {
+        self.int(rows);
+        self.int(cols);
+        self.text(rule);
+        self.text(method);
+        self.flag(closed);
+    }
+
     fn text(&mut self, s: &str) {
         self.sep();
         if s.bytes().any(|b| matches!(b, b',' | b'"' | b'\r' | b'\n')) {
@@ -87,11 +96,7 @@ impl Line<'_> {
 /// Append `r` to `out` as a line of `summary.csv`, its fields in the order of [`SummaryRow`]'s.
 pub(super) fn summary_line(r: &SummaryRow<&str>, out: &mut Vec<u8>) {
     let mut l = Line { out, first: true };
-    l.int(r.rows);
-    l.int(r.cols);
-    l.text(r.rule);
-    l.text(r.method);
-    l.flag(r.closed);
+    l.group(r.rows, r.cols, r.rule, r.method, r.closed);
     l.int(r.runs);
     l.int(r.feasible_runs);
     l.int(r.successes);
@@ -123,11 +128,7 @@ pub(super) fn summary_line(r: &SummaryRow<&str>, out: &mut Vec<u8>) {
 /// Append `r` to `out` as a line of `deadends.csv`, its fields in the order of [`DeadEndRow`]'s.
 pub(super) fn dead_end_line(r: &DeadEndRow<&str>, out: &mut Vec<u8>) {
     let mut l = Line { out, first: true };
-    l.int(r.rows);
-    l.int(r.cols);
-    l.text(r.rule);
-    l.text(r.method);
-    l.flag(r.closed);
+    l.group(r.rows, r.cols, r.rule, r.method, r.closed);
     l.int(r.length);
     l.int(r.count);
     l.out.push(b'\n');
