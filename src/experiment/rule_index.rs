@@ -15,7 +15,7 @@ pub(crate) struct RuleIndex<'a> {
 }
 
 /// The one fixed order a rule is, if it is one.
-pub(crate) fn fixed(r: &RuleSeq) -> Option<crate::solve::rules::LabelOrder> {
+fn fixed(r: &RuleSeq) -> Option<crate::solve::rules::LabelOrder> {
     match r {
         RuleSeq::One(rule) => rule.fixed_order(),
         RuleSeq::Many(_) => None,
@@ -57,6 +57,21 @@ impl<'a> RuleIndex<'a> {
             None => self.others.get(rule).copied(),
         }
     }
+
+    /// For each label map of `labels` (board symmetries'), the position of `rule`'s mirror image
+    /// under it ([`RuleSeq::mirrored`]), if it has one and it is in the list. A fixed order's
+    /// images are found by rank alone, with no rule built (an `order:*` sweep has 322,560).
+    pub(crate) fn images<const K: usize>(
+        &self,
+        rule: &RuleSeq,
+        labels: &[[u8; 8]; K],
+    ) -> [Option<u32>; K] {
+        let order = fixed(rule);
+        std::array::from_fn(|k| match order {
+            Some(o) => self.find_order(o.mapped(&labels[k])),
+            None => self.find(&rule.mirrored(&labels[k])?),
+        })
+    }
 }
 
 #[cfg(test)]
@@ -65,10 +80,16 @@ mod tests {
 
     #[test]
     fn finds_fixed_orders_and_other_rules_by_value() {
-        let rules: Vec<RuleSeq> = ["order:87654321", "pohl", "first", "roth|first"]
-            .iter()
-            .map(|r| r.parse().unwrap())
-            .collect();
+        let rules: Vec<RuleSeq> = [
+            "order:87654321",
+            "pohl",
+            "first",
+            "roth|first",
+            "pohl+order:65432187",
+        ]
+        .iter()
+        .map(|r| r.parse().unwrap())
+        .collect();
         let index = RuleIndex::new(&rules);
         for (i, r) in rules.iter().enumerate() {
             assert_eq!(index.find(r), Some(i as u32), "{r:?}");
@@ -76,6 +97,15 @@ mod tests {
         for absent in ["order:12345687", "random", "pohl|first"] {
             assert_eq!(index.find(&absent.parse().unwrap()), None, "{absent}");
         }
+        // the transpose maps 65432187 onto first and back, by rank, and pohl (whose final is
+        // first) onto pohl+order:65432187 and back, by hashing; roth|first's image is not listed
+        let transpose = [crate::board::Symmetry::of_kind(4).labels()];
+        let listed = |r: &str| index.images(&r.parse().unwrap(), &transpose)[0];
+        assert_eq!(listed("order:65432187"), Some(2));
+        assert_eq!(listed("first"), None);
+        assert_eq!(listed("pohl"), Some(4));
+        assert_eq!(listed("pohl+order:65432187"), Some(1));
+        assert_eq!(listed("roth|first"), None);
         // no fixed order listed: none is found (the rank table is empty)
         let rules: Vec<RuleSeq> = vec!["pohl".parse().unwrap()];
         assert_eq!(RuleIndex::new(&rules).find(&"first".parse().unwrap()), None);

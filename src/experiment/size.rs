@@ -59,15 +59,15 @@ pub(crate) fn chunk_runs(board: Board, starts: u64, whole_groups: bool) -> u64 {
 /// Whether some rule of `rules` has another of them as its mirror image under a symmetry of a
 /// square board ([`RuleSeq::mirrored`]): the sweeps whose groups `plan::Orbits` may mirror.
 pub(crate) fn has_mirrors(rules: &[RuleSeq]) -> bool {
-    let labels: Vec<[u8; 8]> = (1..8)
-        .map(|k| crate::board::Symmetry::of_kind(k).labels())
-        .collect();
+    let labels: [[u8; 8]; 7] =
+        std::array::from_fn(|k| crate::board::Symmetry::of_kind(k as u8 + 1).labels());
     let index = super::rule_index::RuleIndex::new(rules);
     rules.iter().any(|rule| {
-        labels
-            .iter()
-            .filter_map(|l| rule.mirrored(l))
-            .any(|m| m != *rule && index.find(&m).is_some())
+        index
+            .images(rule, &labels)
+            .into_iter()
+            .flatten()
+            .any(|j| rules[j as usize] != *rule)
     })
 }
 

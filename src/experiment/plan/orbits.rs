@@ -14,8 +14,8 @@
 
 use super::{Group, Plan, Starts};
 use crate::board::{Board, Square, Symmetry};
-use crate::experiment::rule_index::{fixed, RuleIndex};
-use crate::solve::{Method, RuleSeq};
+use crate::experiment::rule_index::RuleIndex;
+use crate::solve::Method;
 use rayon::prelude::*;
 
 /// No mirror in the spec's rules.
@@ -58,24 +58,16 @@ impl Orbits {
             return None;
         }
         let index = RuleIndex::new(&plan.rules);
-        let find = |image: &RuleSeq| index.find(image).unwrap_or(NONE);
-        let labels: Vec<[u8; 8]> = (0..8).map(|k| Symmetry::of_kind(k).labels()).collect();
+        let labels: [[u8; 8]; 8] = std::array::from_fn(|k| Symmetry::of_kind(k as u8).labels());
         // in parallel on the caller's pool: 40,320 rules of `order:*` take 322,560 images,
         // serial work before a sweep's workers start
         let mirror: Vec<[u32; 8]> = plan
             .rules
             .par_iter()
             .map(|rule| {
-                let mut row = [NONE; 8];
-                // a fixed order's images are found by rank alone, with no rule built
-                let order = fixed(rule);
-                for (k, slot) in row.iter_mut().enumerate() {
-                    *slot = match order {
-                        Some(o) => index.find_order(o.mapped(&labels[k])).unwrap_or(NONE),
-                        None => rule.mirrored(&labels[k]).map_or(NONE, |image| find(&image)),
-                    };
-                }
-                row
+                index
+                    .images(rule, &labels)
+                    .map(|image| image.unwrap_or(NONE))
             })
             .collect();
         let any = mirror
