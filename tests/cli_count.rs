@@ -129,6 +129,15 @@ fn searches_that_would_run_for_years_are_refused_with_exit_2() {
         .stderr(contains("Knuth"))
         .stderr(contains("years"))
         .stderr(contains("more memory than"));
+    // closed tours of 8x8 are in the frontier method's reach
+    ktour()
+        .args(["count", "-n", "8", "--closed"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "Use --method frontier with --max-states 700000000",
+        ));
     ktour()
         .args(["count", "--rows", "5", "--cols", "8", "--max-nodes", "1e6"])
         .assert()
@@ -233,7 +242,8 @@ fn frontier_counts_past_u128_are_refused_not_wrapped() {
         .stderr(contains(
             "error: the count of directed open tours on 3x74 exceeds 2^128 - 1",
         ));
-    // Undirected, 3 x 75 passes it on the way (the multiplicities of the frontier states).
+    // Undirected, 3 x 75 passes it on the way (the multiplicities of the frontier states), after
+    // the counts with 64-bit ways and with mirror images folded have passed theirs, each said.
     ktour()
         .args([
             "count", "--rows", "3", "--cols", "75", "--method", "frontier",
@@ -242,6 +252,10 @@ fn frontier_counts_past_u128_are_refused_not_wrapped() {
         .assert()
         .code(2)
         .stdout("")
+        .stderr(contains(
+            "frontier: a state's ways passed 2^64; counting again with 128-bit ways",
+        ))
+        .stderr(contains("counting again without folding"))
         .stderr(contains("exceeds 2^128 - 1"));
     // Just below the limit the counts are those the counter gave before the check.
     assert_eq!(

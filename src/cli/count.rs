@@ -46,8 +46,8 @@ pub struct CountArgs {
     #[arg(long, value_enum, default_value_t = CountMethod::Search)]
     method: CountMethod,
     /// With --method frontier: give up with an error (exit status 2) when a step holds more than this
-    /// many states; each costs 24 bytes, in the lists of two consecutive steps. 7x7 open holds 60
-    /// million after 5 of its 7 rows.
+    /// many states; each costs 16 bytes (24 on boards 8 wide), and half as much again while a
+    /// step's parts are merged. 7x7 open holds 157 million at its peak, in row 6 of 7.
     #[arg(long, default_value_t = 50_000_000, value_name = "STATES")]
     max_states: usize,
     /// With --method search: refuse, at once and with exit status 2, a count whose search is
@@ -281,7 +281,20 @@ fn run_frontier(
     }
     // a line a row, and a line a square while squares take long (a count of hours shows it moves)
     let mut last_line = std::time::Duration::ZERO;
+    let (mut ways_bits, mut folded) = (None, true);
     let mut report = |p: &FrontierProgress| {
+        match ways_bits {
+            Some(bits) if bits != p.ways_bits => eprintln!(
+                "frontier: a state's ways passed 2^{bits}; counting again with {}-bit ways",
+                p.ways_bits
+            ),
+            _ => {}
+        }
+        ways_bits = Some(p.ways_bits);
+        if p.folded != folded {
+            folded = p.folded;
+            eprintln!("frontier: a state's ways passed 2^128 with mirror images folded together; counting again without folding");
+        }
         if !p.row_end && p.elapsed < last_line + std::time::Duration::from_secs(10) {
             return;
         }

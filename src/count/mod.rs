@@ -194,7 +194,7 @@ pub enum CountError {
         max: u32,
     },
     /// The frontier counter passed its limit on states.
-    #[error("the frontier count of {board} passed {max_states} states at square {square} (row-major, shorter side across): raise --max-states if memory allows (24 bytes per state, 32 on boards 8 wide, in the lists of two consecutive steps)")]
+    #[error("the frontier count of {board} passed {max_states} states at square {square} (row-major, shorter side across): raise --max-states if memory allows (16 bytes per state, 24 on boards 8 wide, and half as much again while a step's parts are merged)")]
     TooManyStates {
         /// The board.
         board: Board,
@@ -223,7 +223,7 @@ pub enum CountError {
         bits: u32,
     },
     /// The search would take too long: Knuth's estimate of its nodes passed the limit.
-    #[error("counting {what} on {board} by search would visit about {estimated:.1e} nodes (Knuth's random-probe estimate{}), more than --max-nodes {max_nodes}: at 1-2 x 10^8 nodes/s per core, {} of one core. {}", if *cached { CACHE_NOT_ESTIMATED } else { "" }, duration_words(*estimated / 1e8), too_many_nodes_advice(*board))]
+    #[error("counting {what} on {board} by search would visit about {estimated:.1e} nodes (Knuth's random-probe estimate{}), more than --max-nodes {max_nodes}: at 1-2 x 10^8 nodes/s per core, {} of one core. {}", if *cached { CACHE_NOT_ESTIMATED } else { "" }, duration_words(*estimated / 1e8), too_many_nodes_advice(*board, *what))]
     TooManyNodes {
         /// The board.
         board: Board,
@@ -251,7 +251,7 @@ pub enum CountError {
         max_nodes: u64,
     },
     /// `--max-states` allows more frontier states than memory holds.
-    #[error("the frontier count of {board} may hold {max_states} states (--max-states) in the lists of two consecutive steps, {state_bytes} bytes each, about {needed_mib} MiB with its sorting batches, but only {available_mib} MiB is available: lower --max-states (the count then stops at that many states, with what it reached)")]
+    #[error("the frontier count of {board} may hold {max_states} states (--max-states), {state_bytes} bytes each and half as much again while a step's parts are merged, about {needed_mib} MiB with its sorting batches, but only {available_mib} MiB is available: lower --max-states (the count then stops at that many states, with what it reached)")]
     StatesTooMany {
         /// The board.
         board: Board,
@@ -317,13 +317,23 @@ const CACHE_NOT_ESTIMATED: &str = " of the search without --endgame-cache, which
      nodes: how many fewer depends on how often endgames repeat";
 
 /// What to do instead of a search refused as too long.
-fn too_many_nodes_advice(board: Board) -> &'static str {
+fn too_many_nodes_advice(board: Board, what: Counted) -> &'static str {
+    let closed = matches!(
+        what,
+        Counted::Tours {
+            closure: Closure::Closed,
+            ..
+        }
+    );
     match board.rows().min(board.cols()) {
         w if w < frontier::MAX_WIDTH => {
             "Use --method frontier (boards at most 8 wide; its time grows with the width, not the tours), or raise --max-nodes to search anyway"
         }
+        w if w == frontier::MAX_WIDTH && closed => {
+            "Use --method frontier with --max-states 700000000 (8x8 closed: 568 million states at the peak, 12 GB and 25 minutes on 2 cores; longer boards hold more: README, \"The frontier method\"), or raise --max-nodes to search anyway"
+        }
         w if w == frontier::MAX_WIDTH => {
-            "--method frontier takes boards 8 wide, but needs more memory than a 24 GB machine has on 8x8 and longer (its states pass 200 million in row 5 of 8x8: README, \"The frontier method\"); raise --max-nodes to search anyway"
+            "--method frontier takes boards 8 wide, but open tours there need more memory than a 24 GB machine has (they hold 10 to 40 times the states of closed tours, and 8x8 closed peaks at 568 million: README, \"The frontier method\"); raise --max-nodes to search anyway"
         }
         _ => {
             "The frontier method handles boards at most 8 wide, so there is no faster way here; raise --max-nodes to search anyway"

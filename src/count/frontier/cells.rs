@@ -1,14 +1,11 @@
-//! The frontier state and its transitions: the 4-bit cells of the window (empty, done, a tail, or a
-//! label pairing the two ends of a piece), what adding a square with zero, one or two edges does to
-//! them, the finalizing of squares whose edges are all decided, the pruning of states that cannot
-//! complete, and the canonical numbering and packing of a state into a key (a `u64` on boards at most 7
-//! wide, a `u128` on 8-wide ones: [`Key`]).
+//! The frontier state: the 4-bit cells of the window (empty, done, a tail, or a label pairing the two
+//! ends of a piece) and their packing into a key (a `u64` on boards at most 7 wide, a `u128` on
+//! 8-wide ones: [`Key`]), with the cell-wise (SWAR) operations the packed transitions of `packed.rs`
+//! are made of.
 //!
 //! Source: the transfer-matrix counting of Hamiltonian paths and cycles described in the module
 //! documentation of `frontier` (after Knuth's frontier programs); its invariants are listed there
 //! under ADVICE FOR HACKERS.
-
-use super::plan::{Step, CELLS};
 
 pub(super) const EMPTY: u8 = 0;
 pub(super) const DONE: u8 = 1;
@@ -17,17 +14,56 @@ pub(super) const FIRST_LABEL: u8 = 3;
 pub(super) const FRESH: u8 = 15;
 
 /// A packed state: 4 bits a cell, cell `k` in bits `4k..4k+4`. A `u64` holds the 16 cells of a
-/// 7-wide board's window and new square; a `u128` the 18 of an 8-wide one, at 32 bytes an entry
-/// instead of 24, so it is used only there.
+/// 7-wide board's window and new square; a `u128` the 18 of an 8-wide one, at 24 bytes an entry
+/// instead of 16, so it is used only there.
 pub(super) trait Key:
-    Copy + Ord + Default + Send + Sync + std::fmt::Debug + 'static
+    Copy
+    + Ord
+    + Default
+    + Send
+    + Sync
+    + std::fmt::Debug
+    + 'static
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitXor<Output = Self>
+    + std::ops::Not<Output = Self>
+    + std::ops::Shl<usize, Output = Self>
+    + std::ops::Shr<usize, Output = Self>
+    + From<u8>
 {
     /// Cells it holds.
     const CELLS: usize;
+    /// The low bit of every cell: a cell-wise 1.
+    const LOW: Self;
     /// Cell `k`.
     fn cell(self, k: usize) -> u8;
     /// Cells `c[from..from + w]`, packed.
     fn pack(c: &[u8], from: usize, w: usize) -> Self;
+    /// The low bit of each cell that is 0, the other bits clear (SWAR: a cell is 0 when no bit of it
+    /// is set).
+    fn zero_cells(self) -> Self;
+    fn ones(self) -> u32;
+    /// `x` in every cell.
+    fn splat(x: u8) -> Self;
+    /// The low bits of the cells `k` with `pick(k)`, `k < CELLS`.
+    fn low_bits(pick: impl Fn(usize) -> bool) -> Self;
+    /// The cell of the lowest set bit.
+    fn lowest(self) -> usize;
+    /// The cell of the highest set bit.
+    fn highest(self) -> usize;
+    /// `self` without its lowest set bit.
+    fn without_lowest(self) -> Self;
+    /// Cell `k` set to `x`.
+    #[inline(always)]
+    fn with(self, k: usize, x: u8) -> Self {
+        self & !(Self::from(0xF) << (4 * k)) | Self::from(x) << (4 * k)
+    }
+    /// The low bit of each cell equal to `x`.
+    #[inline(always)]
+    fn cells_equal(self, x: u8) -> Self {
+        (self ^ Self::splat(x)).zero_cells()
+    }
 }
 
 /// The two keys differ only in their width.
@@ -35,6 +71,7 @@ macro_rules! key {
     ($int:ty) => {
         impl Key for $int {
             const CELLS: usize = <$int>::BITS as usize / 4;
+            const LOW: Self = <$int>::MAX / 0xF;
             #[inline(always)]
             fn cell(self, k: usize) -> u8 {
                 ((self >> (4 * k)) & 0xF) as u8
@@ -46,196 +83,47 @@ macro_rules! key {
                     .enumerate()
                     .fold(0, |s, (k, &x)| s | (x as $int) << (4 * k))
             }
+            #[inline(always)]
+            fn zero_cells(self) -> Self {
+                let any = self | self >> 1;
+                let any = any | any >> 2;
+                !any & Self::LOW
+            }
+            #[inline(always)]
+            fn ones(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline(always)]
+            fn splat(x: u8) -> Self {
+                Self::LOW * x as $int
+            }
+            fn low_bits(pick: impl Fn(usize) -> bool) -> Self {
+                (0..Self::CELLS)
+                    .filter(|&k| pick(k))
+                    .fold(0, |s, k| s | 1 << (4 * k))
+            }
+            #[inline(always)]
+            fn lowest(self) -> usize {
+                self.trailing_zeros() as usize / 4
+            }
+            #[inline(always)]
+            fn highest(self) -> usize {
+                (<$int>::BITS - 1 - self.leading_zeros()) as usize / 4
+            }
+            #[inline(always)]
+            fn without_lowest(self) -> Self {
+                self & self.wrapping_sub(1)
+            }
         }
     };
 }
 key!(u64);
 key!(u128);
 
-/// What adding a square's edges did to a state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Outcome {
-    /// An impossible partial tour.
-    Dead,
-    /// A complete tour (a cycle closed, or two terminals joined, at the last square).
-    Complete,
-    /// A partial tour to carry on.
-    Continue,
-}
-
-/// The new square (at `w`) takes one edge to the cell at `j`.
-pub(super) fn one_edge(c: &mut [u8; CELLS], j: usize, w: usize) {
-    match c[j] {
-        EMPTY => {
-            c[j] = FRESH;
-            c[w] = FRESH;
-        }
-        end => {
-            // TAIL or a label: the new square becomes that end.
-            c[j] = DONE;
-            c[w] = end;
-        }
-    }
-}
-
-/// The new square (at `w`) takes edges to the cells at `j` and `k`, becoming an interior square.
-pub(super) fn two_edges(
-    c: &mut [u8; CELLS],
-    j: usize,
-    k: usize,
-    w: usize,
-    closed: bool,
-    last: bool,
-) -> Outcome {
-    c[w] = DONE;
-    let (a, b) = (c[j], c[k]);
-    match (a, b) {
-        (EMPTY, EMPTY) => {
-            c[j] = FRESH;
-            c[k] = FRESH;
-        }
-        (EMPTY, end) | (end, EMPTY) => {
-            // The empty one becomes the other's end; the other is now interior.
-            let (e, x) = if a == EMPTY { (j, k) } else { (k, j) };
-            c[e] = end;
-            c[x] = DONE;
-        }
-        (TAIL, TAIL) => {
-            c[j] = DONE;
-            c[k] = DONE;
-            return complete_if(!closed && last && c.iter().all(|&x| x == DONE));
-        }
-        (TAIL, label) | (label, TAIL) => {
-            c[j] = DONE;
-            c[k] = DONE;
-            relabel(c, label, TAIL);
-        }
-        (x, y) if x == y => {
-            c[j] = DONE;
-            c[k] = DONE;
-            return complete_if(closed && last && c.iter().all(|&x| x == DONE));
-        }
-        (x, y) => {
-            c[j] = DONE;
-            c[k] = DONE;
-            relabel(c, y, x);
-        }
-    }
-    Outcome::Continue
-}
-
-fn complete_if(ok: bool) -> Outcome {
-    if ok {
-        Outcome::Complete
-    } else {
-        Outcome::Dead
-    }
-}
-
-/// Change the (one remaining) cell holding `from` to `to`.
-fn relabel(c: &mut [u8; CELLS], from: u8, to: u8) {
-    for x in c.iter_mut() {
-        if *x == from {
-            *x = to;
-            return;
-        }
-    }
-    debug_assert!(false, "a label's partner is in the window");
-}
-
-/// Finalize the square at `p`: all its edges are decided. Returns whether the state survives.
-pub(super) fn finalize(
-    c: &mut [u8; CELLS],
-    p: usize,
-    w: usize,
-    closed: bool,
-    terminal_ok: bool,
-) -> bool {
-    match c[p] {
-        DONE => true,
-        // Degree 0, or a terminal whose piece's other end is a terminal too, before the last square.
-        EMPTY | TAIL => false,
-        _ if closed || !terminal_ok => false,
-        label => {
-            // The square becomes a terminal; at most two terminals in all.
-            if c[..=w].iter().filter(|&&x| x == TAIL).count() >= 2 {
-                return false;
-            }
-            c[p] = DONE;
-            relabel(c, label, TAIL);
-            true
-        }
-    }
-}
-
-/// Whether every cell can still reach its degree: 2 for closed tours; for open tours 1, with at most
-/// two terminals in all (the `TAIL` cells plus the empty cells with a single undecided edge left), and
-/// 2 on squares that cannot be terminals.
-pub(super) fn feasible(c: &[u8; CELLS], step: &Step, w: usize, closed: bool) -> bool {
-    let mut terminals = 0;
-    for (p, &cell) in c.iter().enumerate().take(w + 1).skip(1) {
-        let more = step.undecided[p];
-        let have = match cell {
-            DONE => continue,
-            EMPTY => 0,
-            TAIL => {
-                terminals += 1;
-                1
-            }
-            _ => 1,
-        };
-        if closed || !step.terminal_ok[p] {
-            if have + more < 2 {
-                return false;
-            }
-        } else if have + more < 1 {
-            return false;
-        } else if have == 0 && more == 1 {
-            terminals += 1;
-        }
-    }
-    terminals <= 2
-}
-
-/// After the last square: whether the cells form the end of a single open path, whose remaining
-/// degree-1 squares may be terminals.
-pub(super) fn final_is_path(c: &[u8], terminal_ok: &[bool; CELLS]) -> bool {
-    let mut ends = c.iter().enumerate().filter(|&(_, &x)| x != DONE);
-    match (ends.next(), ends.next(), ends.next()) {
-        (Some((p, &TAIL)), None, None) => terminal_ok[p],
-        (Some((p, &x)), Some((q, &y)), None) => {
-            x == y && x >= FIRST_LABEL && terminal_ok[p] && terminal_ok[q]
-        }
-        _ => false,
-    }
-}
-
-/// Renumber labels 3, 4, ... in order of first appearance.
-pub(super) fn normalize(c: &mut [u8]) {
-    let mut map = [0u8; 16];
-    let mut next = FIRST_LABEL;
-    for x in c.iter_mut() {
-        if *x >= FIRST_LABEL {
-            let slot = &mut map[*x as usize];
-            if *slot == 0 {
-                *slot = next;
-                next += 1;
-            }
-            *x = *slot;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn normalize_numbers_by_first_appearance() {
-        let mut c = [1, 7, 15, 2, 7, 15, 0];
-        normalize(&mut c);
-        assert_eq!(c, [1, 3, 4, 2, 3, 4, 0]);
-    }
+    use crate::count::frontier::plan::CELLS;
 
     /// Both keys pack and unpack the same cells.
     #[test]
@@ -248,6 +136,41 @@ mod tests {
         }
         for (k, &x) in c.iter().enumerate() {
             assert_eq!(wide.cell(k), x);
+        }
+    }
+
+    /// The cell-wise operations agree with the cells one by one.
+    #[test]
+    fn cell_wise_operations_agree_with_the_cells() {
+        fn check<K: Key>(c: &[u8]) {
+            let key = K::pack(c, 0, K::CELLS);
+            for x in 0..16u8 {
+                let equal = key.cells_equal(x);
+                for (k, &y) in c.iter().enumerate() {
+                    assert_eq!(equal.cell(k), u8::from(y == x), "{c:?} {x}");
+                    assert_eq!(key.with(k, x).cell(k), x);
+                    for j in (0..K::CELLS).filter(|&j| j != k) {
+                        assert_eq!(key.with(k, x).cell(j), c[j]);
+                    }
+                }
+                if equal != K::default() {
+                    let first = c.iter().position(|&y| y == x).unwrap();
+                    assert_eq!(equal.lowest(), first);
+                    assert_eq!(equal.without_lowest().cell(first), 0);
+                }
+            }
+            assert_eq!(K::LOW, K::splat(1));
+        }
+        for seed in 0..200u32 {
+            // cells of a few values each, so that equal cells are common
+            let c: Vec<u8> = (0..32u32)
+                .map(|k| {
+                    (seed.wrapping_mul(2654435761).rotate_left(k * 5) % 7 * (seed % 3 + 1) % 16)
+                        as u8
+                })
+                .collect();
+            check::<u64>(&c[..16]);
+            check::<u128>(&c);
         }
     }
 }

@@ -1,65 +1,160 @@
-//! The storage of the frontier states of one step: sorted lists of (state, ways) entries of 24 bytes
-//! (32 with the `u128` keys of 8-wide boards),
-//! gathered from the emitted transitions in batches that are sorted, summed by state and merged in
-//! place, with every sum of ways checked against `u128::MAX`; and the merge of the lists that the
+//! The storage of the frontier states of one step: sorted lists of (state, ways) entries of 16 bytes
+//! (24 with the `u128` keys of 8-wide boards, or `u128` ways), gathered from the emitted transitions
+//! in batches that are sorted, summed by state and merged in place, with every sum of ways checked
+//! against the maximum of its type; and the merge of the lists that the
 //! threads gathered side by side into one sorted list held in key ranges ([`merge_lists`]).
 //!
 //! Source: ktour's own engineering of the transfer-matrix method of the module documentation of
 //! `frontier` (a sorted list where a hash map took 40 to 80 bytes a state).
 
-use super::add_wrapping;
 use super::cells::Key;
 use crate::count::Wrapped;
 use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// One frontier state and its number of partial tours, in 24 bytes with a `u64` key (a `u128` ways
-/// field would align the pair to 32).
+/// One frontier state and its number of partial tours, as a step's lists hold them.
+pub(super) trait Entry: Copy + PartialEq + Send + Sync + std::fmt::Debug + 'static {
+    type Key: Key;
+    type Ways: Ways;
+    /// Bits the ways may take: a sum that passes them is reported wrapped.
+    const WAYS_BITS: u32;
+    fn new(state: Self::Key, ways: Self::Ways) -> Self;
+    fn state(&self) -> Self::Key;
+    fn ways(&self) -> Self::Ways;
+    /// Add `more` ways, wrapping; `wrapped` is set if the sum passed [`Entry::WAYS_BITS`].
+    fn add_ways(&mut self, more: Self::Ways, wrapped: &mut bool);
+}
+
+/// A state and its ways side by side: 16 bytes with a `u64` key and `u64` ways, 24 with a `u128` key
+/// or `u128` ways (packed to 8-byte alignment, where a `u128` field would align the pair to 32).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Entry<K> {
-    pub(super) state: K,
-    ways: [u64; 2],
+#[repr(C, packed(8))]
+pub(super) struct Pair<K, V> {
+    state: K,
+    ways: V,
 }
 
-impl<K: Key> Entry<K> {
-    pub(super) fn new(state: K, ways: u128) -> Self {
-        Entry {
-            state,
-            ways: [ways as u64, (ways >> 64) as u64],
+impl<K: Key, V: Ways> Entry for Pair<K, V> {
+    type Key = K;
+    type Ways = V;
+    const WAYS_BITS: u32 = V::BITS;
+
+    fn new(state: K, ways: V) -> Self {
+        Pair { state, ways }
+    }
+
+    #[inline(always)]
+    fn state(&self) -> K {
+        self.state
+    }
+
+    #[inline(always)]
+    fn ways(&self) -> V {
+        self.ways
+    }
+
+    #[inline(always)]
+    fn add_ways(&mut self, more: V, wrapped: &mut bool) {
+        let mut ways = self.ways;
+        ways.add_wrapping(more, wrapped);
+        self.ways = ways;
+    }
+}
+
+/// The state of an 8-wide board (17 cells, 68 bits) and its ways (below 2^60) in one `u128`, state
+/// above: 16 bytes where a [`Pair`] takes 24. Ordered as its state, since equal states sort together
+/// whatever their ways. Every count up to 8x8 closed fits; a sum that passes 2^60 is reported
+/// wrapped, and the count starts over with a [`Pair`] of `u128`s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Packed68(u128);
+
+impl Packed68 {
+    const WAYS: u32 = 60;
+    const MASK: u128 = (1 << Self::WAYS) - 1;
+}
+
+impl Entry for Packed68 {
+    type Key = u128;
+    type Ways = u64;
+    const WAYS_BITS: u32 = Self::WAYS;
+
+    #[inline(always)]
+    fn new(state: u128, ways: u64) -> Self {
+        debug_assert!(state >> (128 - Self::WAYS) == 0 && u128::from(ways) <= Self::MASK);
+        Packed68(state << Self::WAYS | u128::from(ways))
+    }
+
+    #[inline(always)]
+    fn state(&self) -> u128 {
+        self.0 >> Self::WAYS
+    }
+
+    #[inline(always)]
+    fn ways(&self) -> u64 {
+        (self.0 & Self::MASK) as u64
+    }
+
+    #[inline(always)]
+    fn add_ways(&mut self, more: u64, wrapped: &mut bool) {
+        let sum = u128::from(self.ways()) + u128::from(more);
+        *wrapped |= sum > Self::MASK;
+        self.0 = self.0 & !Self::MASK | sum & Self::MASK;
+    }
+}
+
+/// The number type of a state's ways: `u64`, which halves a narrow board's entries and holds every
+/// count up to 8x8 closed, or `u128` when a sum passes `u64::MAX` (the count then starts over).
+pub(super) trait Ways:
+    Copy + Eq + Default + Send + Sync + std::fmt::Debug + 'static
+{
+    /// Bits of the type, for the overflow error.
+    const BITS: u32;
+    const ONE: Self;
+    /// `*self += more`, wrapping, remembering in `wrapped` that it did.
+    fn add_wrapping(&mut self, more: Self, wrapped: &mut bool);
+    fn wide(self) -> u128;
+}
+
+macro_rules! ways {
+    ($int:ty) => {
+        impl Ways for $int {
+            const BITS: u32 = <$int>::BITS;
+            const ONE: Self = 1;
+            #[inline(always)]
+            fn add_wrapping(&mut self, more: Self, wrapped: &mut bool) {
+                let (total, carry) = self.overflowing_add(more);
+                *self = total;
+                *wrapped |= carry;
+            }
+            #[inline(always)]
+            fn wide(self) -> u128 {
+                self as u128
+            }
         }
-    }
-
-    pub(super) fn ways(&self) -> u128 {
-        u128::from(self.ways[0]) | u128::from(self.ways[1]) << 64
-    }
-
-    /// Add `more` ways, wrapping; `wrapped` is set if the sum passed `u128::MAX`.
-    fn add_ways(&mut self, more: u128, wrapped: &mut bool) {
-        let mut ways = self.ways();
-        add_wrapping(&mut ways, more, wrapped);
-        *self = Entry::new(self.state, ways);
-    }
+    };
 }
+ways!(u64);
+ways!(u128);
 
 /// The next step's states as they are emitted: appended to a batch that, whenever it fills, is
-/// sorted (on all threads), summed by state and merged into the sorted list. A state costs 24 bytes
+/// sorted (on all threads), summed by state and merged into the sorted list. A state costs 16 bytes
 /// (a hash map of `u64 -> u128` took 40 to 80 with its growth), states are read back in order, and
 /// the peak is the two lists of consecutive steps plus one batch.
-pub(super) struct Gather<K> {
-    sorted: Vec<Entry<K>>,
-    batch: Vec<Entry<K>>,
+pub(super) struct Gather<E> {
+    sorted: Vec<E>,
+    batch: Vec<E>,
     /// Entries of a full batch.
     limit: usize,
     /// A sum of ways wrapped (checked by [`Gather::finish`]).
     wrapped: bool,
 }
 
-/// Entries per batch of all the gathers of a step together: 384 MiB with `u64` keys, 512 MiB with
-/// `u128` ones.
+/// Entries per batch of all the gathers of a step together: 256 MiB with 16-byte entries, 384 MiB
+/// with 24-byte ones.
 pub(super) const BATCH: usize = 1 << 24;
 
-impl<K: Key> Gather<K> {
+impl<E: Entry> Gather<E> {
     /// A gather for about `expected` states emitted, compacting every `batch` entries at most.
     pub(super) fn new(expected: usize, batch: usize) -> Self {
         let limit = batch.max(16);
@@ -71,8 +166,8 @@ impl<K: Key> Gather<K> {
         }
     }
 
-    pub(super) fn add(&mut self, state: K, ways: u128) {
-        self.batch.push(Entry::new(state, ways));
+    pub(super) fn add(&mut self, state: E::Key, ways: E::Ways) {
+        self.batch.push(E::new(state, ways));
         if self.batch.len() >= self.limit {
             self.compact();
         }
@@ -87,7 +182,7 @@ impl<K: Key> Gather<K> {
         if self.batch.is_empty() {
             return;
         }
-        self.batch.par_sort_unstable_by_key(|e| e.state);
+        self.batch.par_sort_unstable_by_key(|e| e.state());
         sum_runs(&mut self.batch, &mut self.wrapped);
         if self.sorted.is_empty() {
             std::mem::swap(&mut self.sorted, &mut self.batch);
@@ -98,58 +193,75 @@ impl<K: Key> Gather<K> {
         self.batch.clear();
     }
 
-    /// The sorted, distinct states, or [`Wrapped`] if a sum of ways passed `u128::MAX`.
-    pub(super) fn finish(mut self) -> Result<Vec<Entry<K>>, Wrapped> {
+    /// The sorted, distinct states, or [`Wrapped`] if a sum of ways passed `V::MAX`.
+    pub(super) fn finish(mut self) -> Result<Vec<E>, Wrapped> {
         self.compact();
         if self.wrapped {
             return Err(Wrapped);
         }
+        // the list may sit in a batch's room, which held every state before they were summed
+        self.sorted.shrink_to_fit();
         Ok(self.sorted)
     }
 }
 
 /// Merge the sorted, distinct `lists` (gathered side by side from parts of one step's states) into
 /// one sorted, distinct list, summing the ways of equal states, held as consecutive key ranges:
-/// about `ranges` of them, split at quantiles of the lists' keys and merged in parallel. Every
-/// state's sum is the same whatever the lists, so the result does not depend on how the step was
-/// split. [`Wrapped`] if a sum passes `u128::MAX`.
-pub(super) fn merge_lists<K: Key>(
-    mut lists: Vec<Vec<Entry<K>>>,
+/// about `ranges` of them, split at quantiles of the lists' keys. The ranges are merged from the
+/// highest down, a wave of one per thread at a time, and after each wave the lists give back the
+/// memory of the keys it took (truncated and shrunk), so the peak is the lists plus one wave's
+/// ranges, not the lists and their merge both whole. Every state's sum is the same whatever the
+/// lists, so the result does not depend on how the step was split. [`Wrapped`] if a sum passes
+/// `V::MAX`.
+pub(super) fn merge_lists<E: Entry>(
+    mut lists: Vec<Vec<E>>,
     ranges: usize,
-) -> Result<Vec<Vec<Entry<K>>>, Wrapped> {
+) -> Result<Vec<Vec<E>>, Wrapped> {
     lists.retain(|l| !l.is_empty());
     if lists.len() <= 1 {
         return Ok(lists);
     }
     let ranges = ranges.max(1);
     // every list's quantiles, then evenly spaced among them: splits of about equal size
-    let mut samples: Vec<K> = lists
+    let mut samples: Vec<E::Key> = lists
         .iter()
-        .flat_map(|l| (1..ranges).map(move |q| l[q * l.len() / ranges].state))
+        .flat_map(|l| (1..ranges).map(move |q| l[q * l.len() / ranges].state()))
         .collect();
     samples.sort_unstable();
-    let mut splits: Vec<K> = (1..ranges)
+    let mut splits: Vec<E::Key> = (1..ranges)
         .map(|q| samples[q * samples.len() / ranges])
         .collect();
     splits.dedup();
     // range r holds the keys in [bounds[r], bounds[r + 1])
-    let bounds: Vec<Option<K>> = std::iter::once(None)
+    let bounds: Vec<Option<E::Key>> = std::iter::once(None)
         .chain(splits.into_iter().map(Some))
         .chain(std::iter::once(None))
         .collect();
-    let merged: Vec<Result<Vec<Entry<K>>, Wrapped>> = bounds
-        .par_windows(2)
-        .map(|w| {
-            let at = |l: &[Entry<K>], key: Option<K>| {
-                key.map_or(l.len(), |k| l.partition_point(|e| e.state < k))
-            };
-            let parts: Vec<&[Entry<K>]> = lists
-                .iter()
-                .map(|l| &l[w[0].map_or(0, |k| at(l, Some(k)))..at(l, w[1])])
-                .collect();
-            merge_parts(&parts)
-        })
-        .collect();
+    // where range r begins and ends in `l`
+    let at = |l: &[E], key: E::Key| l.partition_point(|e| e.state() < key);
+    let begin = |l: &[E], r: usize| bounds[r].map_or(0, |k| at(l, k));
+    let end = |l: &[E], r: usize| bounds[r + 1].map_or(l.len(), |k| at(l, k));
+    let wave = rayon::current_num_threads().max(1);
+    let mut merged = Vec::with_capacity(bounds.len() - 1);
+    let mut top = bounds.len() - 1;
+    while top > 0 {
+        let low = top.saturating_sub(wave);
+        let done: Vec<Result<Vec<E>, Wrapped>> = (low..top)
+            .into_par_iter()
+            .rev()
+            .map(|r| {
+                let parts: Vec<&[E]> = lists.iter().map(|l| &l[begin(l, r)..end(l, r)]).collect();
+                merge_parts(&parts)
+            })
+            .collect();
+        merged.extend(done);
+        for l in &mut lists {
+            l.truncate(begin(l, low));
+            l.shrink_to_fit();
+        }
+        top = low;
+    }
+    merged.reverse();
     merged
         .into_iter()
         .filter(|r| !matches!(r, Ok(v) if v.is_empty()))
@@ -157,25 +269,25 @@ pub(super) fn merge_lists<K: Key>(
 }
 
 /// The sorted, distinct `parts` merged into one, equal states summed (a heap of the parts' heads).
-fn merge_parts<K: Key>(parts: &[&[Entry<K>]]) -> Result<Vec<Entry<K>>, Wrapped> {
-    let mut out: Vec<Entry<K>> = Vec::with_capacity(parts.iter().map(|p| p.len()).sum());
+fn merge_parts<E: Entry>(parts: &[&[E]]) -> Result<Vec<E>, Wrapped> {
+    let mut out: Vec<E> = Vec::with_capacity(parts.iter().map(|p| p.len()).sum());
     let mut next = vec![0; parts.len()];
-    let mut heads: BinaryHeap<Reverse<(K, usize)>> = parts
+    let mut heads: BinaryHeap<Reverse<(E::Key, usize)>> = parts
         .iter()
         .enumerate()
         .filter(|(_, p)| !p.is_empty())
-        .map(|(i, p)| Reverse((p[0].state, i)))
+        .map(|(i, p)| Reverse((p[0].state(), i)))
         .collect();
     let mut wrapped = false;
     while let Some(Reverse((state, i))) = heads.pop() {
         let e = parts[i][next[i]];
         match out.last_mut() {
-            Some(last) if last.state == state => last.add_ways(e.ways(), &mut wrapped),
+            Some(last) if last.state() == state => last.add_ways(e.ways(), &mut wrapped),
             _ => out.push(e),
         }
         next[i] += 1;
         if let Some(more) = parts[i].get(next[i]) {
-            heads.push(Reverse((more.state, i)));
+            heads.push(Reverse((more.state(), i)));
         }
     }
     if wrapped {
@@ -186,20 +298,20 @@ fn merge_parts<K: Key>(parts: &[&[Entry<K>]]) -> Result<Vec<Entry<K>>, Wrapped> 
 
 /// Merge the sorted, distinct `more` into the sorted, distinct `into`, summing the ways of equal
 /// states. In place, from the back: the list grows by `more.len()` (a reallocation, not a second
-/// list), so the peak is one list, not two. Sets `wrapped` if a sum passes `u128::MAX`.
-fn merge_into<K: Key>(into: &mut Vec<Entry<K>>, more: &[Entry<K>], wrapped: &mut bool) {
+/// list), so the peak is one list, not two. Sets `wrapped` if a sum passes `V::MAX`.
+fn merge_into<E: Entry>(into: &mut Vec<E>, more: &[E], wrapped: &mut bool) {
     let (na, nb) = (into.len(), more.len());
-    into.resize(na + nb, Entry::new(K::default(), 0));
+    into.resize(na + nb, E::new(Default::default(), Default::default()));
     // `into[..i]` and `more[..j]` are still to merge; the merged tail is `into[k..]`, and
     // `k - i >= j` throughout, so writing at `k - 1` never overwrites an unread entry.
     let (mut i, mut j, mut k) = (na, nb, na + nb);
     while j > 0 {
         k -= 1;
         let b = more[j - 1];
-        if i > 0 && into[i - 1].state > b.state {
+        if i > 0 && into[i - 1].state() > b.state() {
             into[k] = into[i - 1];
             i -= 1;
-        } else if i > 0 && into[i - 1].state == b.state {
+        } else if i > 0 && into[i - 1].state() == b.state() {
             let mut e = into[i - 1];
             e.add_ways(b.ways(), wrapped);
             into[k] = e;
@@ -216,11 +328,11 @@ fn merge_into<K: Key>(into: &mut Vec<Entry<K>>, more: &[Entry<K>], wrapped: &mut
 }
 
 /// Sum the ways of equal consecutive states of the sorted `v` into one entry each. Sets `wrapped` if a
-/// sum passes `u128::MAX`.
-fn sum_runs<K: Key>(v: &mut Vec<Entry<K>>, wrapped: &mut bool) {
+/// sum passes `V::MAX`.
+fn sum_runs<E: Entry>(v: &mut Vec<E>, wrapped: &mut bool) {
     let mut out = 0;
     for i in 0..v.len() {
-        if out > 0 && v[out - 1].state == v[i].state {
+        if out > 0 && v[out - 1].state() == v[i].state() {
             let more = v[i].ways();
             v[out - 1].add_ways(more, wrapped);
         } else {
@@ -245,9 +357,9 @@ mod tests {
         for &(s, w) in &emitted {
             *want.entry(s).or_insert(0u128) += w;
         }
-        let want: Vec<Entry<u64>> = want.into_iter().map(|(s, w)| Entry::new(s, w)).collect();
+        let want: Vec<Pair<u64, u128>> = want.into_iter().map(|(s, w)| Pair::new(s, w)).collect();
         for batch in [1, 2, 3, 64, 1000, 10_000] {
-            let mut g = Gather::<u64> {
+            let mut g = Gather::<Pair<u64, u128>> {
                 sorted: Vec::new(),
                 batch: Vec::new(),
                 limit: BATCH,
@@ -255,7 +367,7 @@ mod tests {
             };
             for chunk in emitted.chunks(batch) {
                 for &(s, w) in chunk {
-                    g.batch.push(Entry::new(s, w));
+                    g.batch.push(Pair::new(s, w));
                 }
                 g.compact();
             }
@@ -266,37 +378,83 @@ mod tests {
     #[test]
     fn merged_lists_are_one_sorted_list_of_the_sums_whatever_the_ranges() {
         // lists of overlapping, sorted, distinct states, as the parts of a step gather them
-        let lists: Vec<Vec<Entry<u64>>> = (0..5u64)
+        let lists: Vec<Vec<Pair<u64, u128>>> = (0..5u64)
             .map(|l| {
                 let states: std::collections::BTreeSet<u64> =
                     (0..400 * l).map(|i| (i * 7919 + l * 31) % 997).collect();
                 states
                     .into_iter()
-                    .map(|s| Entry::new(s, u128::from(s + l) << (s % 90)))
+                    .map(|s| Pair::new(s, u128::from(s + l) << (s % 90)))
                     .collect()
             })
             .collect();
         let mut want = std::collections::BTreeMap::new();
         for e in lists.iter().flatten() {
-            *want.entry(e.state).or_insert(0u128) += e.ways();
+            *want.entry(e.state()).or_insert(0u128) += e.ways();
         }
-        let want: Vec<Entry<u64>> = want.into_iter().map(|(s, w)| Entry::new(s, w)).collect();
+        let want: Vec<Pair<u64, u128>> = want.into_iter().map(|(s, w)| Pair::new(s, w)).collect();
         for ranges in [1, 2, 3, 8, 100, 5000] {
             let merged = merge_lists(lists.clone(), ranges).unwrap();
             assert!(merged.iter().all(|r| !r.is_empty()), "{ranges} ranges");
-            let flat: Vec<Entry<u64>> = merged.into_iter().flatten().collect();
+            let flat: Vec<Pair<u64, u128>> = merged.into_iter().flatten().collect();
             assert_eq!(flat, want, "{ranges} ranges");
         }
         // one list is already merged
         assert_eq!(merge_lists(vec![want.clone()], 4), Ok(vec![want.clone()]));
-        assert_eq!(merge_lists::<u64>(Vec::new(), 4), Ok(Vec::new()));
+        assert_eq!(
+            merge_lists::<Pair<u64, u128>>(Vec::new(), 4),
+            Ok(Vec::new())
+        );
         // a sum past u128::MAX in any range
         let half = u128::MAX / 2 + 1;
-        let big = |s: u64| vec![Entry::new(1u64, 1), Entry::new(s, half), Entry::new(900, 2)];
+        let big = |s: u64| vec![Pair::new(1u64, 1), Pair::new(s, half), Pair::new(900, 2)];
         for ranges in [1, 2, 3] {
             assert_eq!(merge_lists(vec![big(5), big(5)], ranges), Err(Wrapped));
             assert!(merge_lists(vec![big(5), big(6)], ranges).is_ok());
         }
+    }
+
+    /// A 68-bit state and 60-bit ways share a `u128`, sorted as the state, summed as the ways, and a
+    /// sum past 2^60 - 1 is reported.
+    #[test]
+    fn packed_entries_hold_a_state_and_its_ways() {
+        let states = [0u128, 1, (1 << 68) - 1, 0x0000_1234_5678_9ABC_DEFF];
+        let ways = [0u64, 1, (1 << 60) - 1, 0x0ABC_DEF0_1234_5678];
+        for &s in &states {
+            for &w in &ways {
+                let e = Packed68::new(s, w);
+                assert_eq!((e.state(), e.ways()), (s, w));
+            }
+        }
+        let emitted: Vec<(u128, u64)> = (0..3000u128)
+            .map(|i| {
+                (
+                    ((i * 7919) % 541) << 58 | (i % 7),
+                    (i as u64 % 5) << (i % 50),
+                )
+            })
+            .collect();
+        let (mut packed, mut pairs) = (
+            Gather::<Packed68>::new(8, 64),
+            Gather::<Pair<u128, u128>>::new(8, 64),
+        );
+        for &(s, w) in &emitted {
+            packed.add(s, w);
+            pairs.add(s, u128::from(w));
+        }
+        let (packed, pairs) = (packed.finish().unwrap(), pairs.finish().unwrap());
+        let widened: Vec<(u128, u128)> = packed
+            .iter()
+            .map(|e| (e.state(), u128::from(e.ways())))
+            .collect();
+        let want: Vec<(u128, u128)> = pairs.iter().map(|e| (e.state(), e.ways())).collect();
+        assert_eq!(widened, want);
+        let mut e = Packed68::new(5, (1 << 60) - 2);
+        let mut wrapped = false;
+        e.add_ways(1, &mut wrapped);
+        assert!(!wrapped && e.ways() == (1 << 60) - 1 && e.state() == 5);
+        e.add_ways(1, &mut wrapped);
+        assert!(wrapped && e.state() == 5);
     }
 
     #[test]
@@ -304,7 +462,7 @@ mod tests {
         let half = u128::MAX / 2 + 1;
         // within one batch (summed runs) and across batches (merged lists)
         for batch in [1, 3] {
-            let mut g = Gather::<u64>::new(4, BATCH);
+            let mut g = Gather::<Pair<u64, u128>>::new(4, BATCH);
             for ways in [half, 1, half] {
                 g.add(5, ways);
                 if batch == 1 {
@@ -314,9 +472,9 @@ mod tests {
             assert_eq!(g.finish(), Err(Wrapped), "batches of {batch}");
         }
         // u128::MAX itself is still a count
-        let mut g = Gather::<u64>::new(4, BATCH);
+        let mut g = Gather::<Pair<u64, u128>>::new(4, BATCH);
         g.add(5, half);
         g.add(5, half - 1);
-        assert_eq!(g.finish(), Ok(vec![Entry::new(5, u128::MAX)]));
+        assert_eq!(g.finish(), Ok(vec![Pair::new(5, u128::MAX)]));
     }
 }

@@ -18,8 +18,8 @@
 //!   A070030 (closed tours of 3 x n).
 //!
 //! The code: this file holds the public API and the row-by-row driver; `cells.rs` the state's cells
-//! and their transitions, `plan.rs` the geometry of each step, and `gather.rs` the sorted lists that
-//! hold each step's states.
+//! and their packing, `packed.rs` the transitions, `plan.rs` the geometry of each step, `gather.rs`
+//! the sorted lists that hold each step's states, and `reference.rs` the transitions' slow twin.
 //!
 //! # The method
 //! The board is first transposed if needed so that it has `cols <= rows`; squares are then added one
@@ -40,7 +40,7 @@
 //!
 //! A piece whose both ends are in the window has a label; knight edges cross, so the pairing of ends is
 //! a general matching (not a non-crossing one as for rook paths), made canonical by numbering the labels
-//! 3, 4, 5, ... in order of first appearance in the window. Joining the two ends of one piece (a cycle)
+//! 3, 4, 5, ... in order of first appearance from the newest square of the window back. Joining the two ends of one piece (a cycle)
 //! is forbidden except when it completes a closed tour at the last square; joining two `TAIL`s (a
 //! path with both terminals fixed) likewise completes an open tour only at the last square. The number
 //! of terminals fixed so far is the number of `TAIL` cells, so it needs no field of its own. At the
@@ -49,14 +49,25 @@
 //! of an open tour lie on the corners' colour (every move changes colour), so squares of the other
 //! colour are held to degree 2 as in a closed tour.
 //!
-//! States with their multiplicities (`u64` state, `u128` count) live in a sorted list per step, held
+//! At the end of each row the window holds the last two rows whole (and a finalized square), and the
+//! rest of the board is symmetric left to right: a state and its mirror image have the same
+//! completions, so each is folded onto the smaller of the two keys with the ways of both. That holds
+//! about half the states at a row's end, and a third to a half fewer inside the next row.
+//!
+//! States with their multiplicities (`u64` state, `u64` ways) live in a sorted list per step, held
 //! as consecutive key ranges; a step splits the current list into parts of about equal size, a few
 //! per thread, and each part gathers the states it reaches in batches that are sorted, summed and
-//! merged (`Gather`): 24 bytes a state, where a hash map took 40 to 80 and ran out of memory on
+//! merged (`Gather`): 16 bytes a state, where a hash map took 40 to 80 and ran out of memory on
 //! 7x7. The parts' lists are then merged range by range, in parallel (`merge_lists`). Every sum is
 //! exact, so the counts, the states and the errors do not depend on the number of threads (tested).
+//! A sum that passes `u64::MAX` starts the count over with `u128` ways (24 bytes a state): every
+//! board up to 8x8 closed fits in 64 bits, long narrow boards do not.
 //! Open tours are counted undirected (a path and its reverse once; directed = 2x), closed tours as
 //! undirected cycles, as OEIS counts them.
+//!
+//! The transitions run on the packed key, a cell-wise mask at a time (`packed.rs`); `reference.rs`
+//! has them on one byte a cell, as the method states them, and a test holds the two equal on every
+//! state of several boards.
 //!
 //! # ADVICE FOR HACKERS
 //! - Cell `k` (bits `4k..4k+4`) of a state holds square `i - W + k` while square `i` is being added;
@@ -64,27 +75,35 @@
 //!   whose last neighbour is `i`) must be finalized, so the state is shifted down by one cell.
 //!   `W + 1 <= 16` cells fit in a `u64` (boards at most 7 wide); an 8-wide board's 18 take a `u128`
 //!   key ([`cells::Key`]), hence [`MAX_WIDTH`] = 8. The same code runs both (tests compare them).
-//! - Labels are canonical (3, 4, ... by first appearance over the window) after every step; `FRESH`
+//! - Labels are canonical (3, 4, ... by first appearance from the newest square back) after every
+//!   step, so that the edges a step decides near the old end of the window, and the squares it
+//!   drops there, leave the labels of the rest alone: states that lead to the same next states then
+//!   sit together in the sorted list, and the parts of a step share fewer (about 1.15 times the
+//!   distinct next states in all, where numbering from the oldest square gave 1.4). `FRESH`
 //!   (15) is a temporary label for a new piece and never survives `normalize`. At most 8 pieces fit
 //!   in 16 cells, so real labels stay below 11.
 //! - A cell is `DONE` exactly when it can take no more edges. Finalizing a square changes only its own
 //!   cell and, for a degree-1 square becoming a terminal, its partner's (label -> `TAIL`). Anything that
 //!   changes the meaning of a cell must keep the "number of terminals = number of `TAIL` cells"
 //!   invariant, or store the terminal count explicitly.
-//! - The slow twin is the backtracking engine: the tests compare the two on every board up to 6x6 and
-//!   on long 3 x n and 4 x n boards.
+//! - The slow twins: of the transitions, `reference.rs` (byte cells), compared state by state; of
+//!   the whole count, the backtracking engine, compared on every board up to 6x6 and on long 3 x n
+//!   and 4 x n boards. Folding is checked against counting without it (same counts, fewer states).
 
 mod cells;
 mod gather;
+mod packed;
 mod plan;
+#[cfg(test)]
+mod reference;
 
 use super::{CountError, Counted, Orientation, Wrapped};
 use crate::board::Board;
 use crate::board::Closure;
-use cells::{feasible, final_is_path, finalize, normalize, one_edge, two_edges, Key, Outcome};
-use cells::{DONE, EMPTY};
-use gather::{merge_lists, Entry, Gather, BATCH};
-use plan::{Plan, Step, CELLS};
+use cells::{Key, DONE};
+use gather::{merge_lists, Entry, Gather, Packed68, Pair, Ways, BATCH};
+use packed::{Successor, Transitions};
+use plan::{Plan, CELLS};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -99,13 +118,14 @@ fn wide(width: u32) -> bool {
     2 * width as usize + 1 >= u64::CELLS
 }
 
-/// Bytes a state takes in a step's list: 24 with the `u64` key of boards at most 7 wide, 32 with
-/// the `u128` key of 8-wide ones.
+/// Bytes a state takes in a step's list: 16, a `u64` key and `u64` ways on boards at most 7 wide,
+/// a 68-bit key and 60-bit ways in a `u128` on 8-wide ones (24 or 32 if its ways pass those bits
+/// and the count starts over with `u128` ways).
 pub fn state_bytes(width: u32) -> usize {
     if wide(width) {
-        std::mem::size_of::<gather::Entry<u128>>()
+        std::mem::size_of::<Packed68>()
     } else {
-        std::mem::size_of::<gather::Entry<u64>>()
+        std::mem::size_of::<Pair<u64, u64>>()
     }
 }
 
@@ -167,6 +187,11 @@ pub struct FrontierProgress {
     pub states: usize,
     /// Time since the count began.
     pub elapsed: Duration,
+    /// Bits of the states' ways: 64, or 128 once a sum passed `u64::MAX` and the count started over.
+    pub ways_bits: u32,
+    /// Whether mirror images are folded together at the ends of rows: the count starts over without
+    /// once a sum of `u128` ways passes `u128::MAX`.
+    pub folded: bool,
 }
 
 /// Count undirected open tours (Hamiltonian paths) or closed tours (cycles) on `board`. See the module
@@ -177,10 +202,10 @@ pub fn count_frontier(board: Board, closure: Closure) -> Result<FrontierCount, C
 
 /// [`count_frontier`], calling `progress` after every square, and giving up with
 /// [`CountError::TooManyStates`] as soon as one step holds more than `max_states` states (each costs
-/// 24 bytes, in the list of the current step and those of the next, plus sorting batches of 384
-/// MiB at most in all: the parts' lists of the next step, which overlap a little, and then their
+/// [`state_bytes`], in the list of the current step and those of the next, plus sorting batches of
+/// 256 MiB at most in all: the parts' lists of the next step, which overlap a little, and then their
 /// merge; a part that alone passes the limit stops the count at once), or with
-/// [`CountError::Overflow`] when a sum of ways passes `u128::MAX` (3 x 75 open, 5 x 42 closed).
+/// [`CountError::Overflow`] when a sum of ways passes `u128::MAX` (3 x 75 open, 5 x 36 closed).
 /// The work of a step is spread over the threads of the current rayon pool.
 pub fn count_frontier_with(
     board: Board,
@@ -200,11 +225,14 @@ pub fn count_frontier_with(
             max: MAX_WIDTH,
         });
     }
-    // what the limit allows must fit: two steps' lists at the limit, and the sorting batches
+    // What the limit allows must fit: a step's parts gather its states, with the few that two parts
+    // share (about 1.15 times the distinct states), while the current states are freed part by
+    // part, then merge them a wave of ranges at a time; half as much again as one list at the
+    // limit, and the sorting batches.
     if max_states != usize::MAX {
         let each = state_bytes(cols);
         let needed = (max_states as u64)
-            .saturating_mul(2 * each as u64)
+            .saturating_mul(3 * each as u64 / 2)
             .saturating_add((BATCH * each) as u64);
         let available = crate::memory::available_bytes();
         if !crate::memory::fits_in(needed, available) {
@@ -219,15 +247,20 @@ pub fn count_frontier_with(
     }
     let plan = Plan::new(rows, cols);
     if wide(cols) {
-        count_rows::<u128>(&plan, board, closure, max_states, progress)
+        count_with_ways::<Packed68, Pair<u128, u128>>(&plan, board, closure, max_states, progress)
     } else {
-        count_rows::<u64>(&plan, board, closure, max_states, progress)
+        count_with_ways::<Pair<u64, u64>, Pair<u64, u128>>(
+            &plan, board, closure, max_states, progress,
+        )
     }
 }
 
-/// The row-by-row count of [`count_frontier_with`] of `board` (as `plan` turns it) with states
-/// packed in `K`.
-fn count_rows<K: Key>(
+/// [`count_rows`] with 16-byte entries (`Narrow`: 64-bit ways, or 60 on 8-wide boards), again with
+/// `u128` ways (`Wide`) if a sum passes those bits, and a third time without folding mirror images
+/// if a sum passes `u128::MAX` (a fold adds two states' ways, so it takes a bit of the headroom:
+/// 3 x 74 open needs the unfolded count). Every count up to 8x8 closed fits in the first, at two
+/// thirds of the memory a state of the second (half on boards at most 7 wide).
+fn count_with_ways<Narrow: Entry, Wide: Entry<Key = Narrow::Key, Ways = u128>>(
     plan: &Plan,
     board: Board,
     closure: Closure,
@@ -235,6 +268,31 @@ fn count_rows<K: Key>(
     progress: &mut dyn FnMut(&FrontierProgress),
 ) -> Result<FrontierCount, CountError> {
     let began = Instant::now();
+    let partial_past = |bits| move |r: &Result<FrontierCount, CountError>| matches!(r, Err(CountError::Overflow { what: Counted::Partial { .. }, bits: b, .. }) if *b == bits);
+    let narrow = count_rows::<Narrow>(plan, board, closure, max_states, true, began, progress);
+    if !partial_past(Narrow::WAYS_BITS)(&narrow) {
+        return narrow;
+    }
+    let wide = count_rows::<Wide>(plan, board, closure, max_states, true, began, progress);
+    if !partial_past(128)(&wide) {
+        return wide;
+    }
+    count_rows::<Wide>(plan, board, closure, max_states, false, began, progress)
+}
+
+/// The row-by-row count of [`count_frontier_with`] of `board` (as `plan` turns it) with states
+/// and their ways held as `E`; `fold` folds the states at the end of each row onto their
+/// mirror images (`packed::Transitions`; off only in the test that checks it). Times are counted
+/// from `began`.
+fn count_rows<E: Entry>(
+    plan: &Plan,
+    board: Board,
+    closure: Closure,
+    max_states: usize,
+    fold: bool,
+    began: Instant,
+    progress: &mut dyn FnMut(&FrontierProgress),
+) -> Result<FrontierCount, CountError> {
     // the transitions below test it at every cell: one flag, read once
     let closed = closure.is_closed();
     let (rows, cols) = (plan.rows, plan.cols);
@@ -252,45 +310,53 @@ fn count_rows<K: Key>(
         return Ok(result);
     }
     let w = plan.w;
-    debug_assert!(w < K::CELLS && w < CELLS);
+    debug_assert!(w < E::Key::CELLS && w < CELLS);
     // Every cell of the window starts DONE: virtual squares before the board.
-    let mut current = vec![vec![Entry::new(K::pack(&[DONE; CELLS], 0, w), 1)]];
+    let mut current = vec![vec![E::new(
+        E::Key::pack(&[DONE; CELLS], 0, w),
+        E::Ways::ONE,
+    )]];
     let n = plan.n;
     let threads = rayon::current_num_threads().max(1);
-    let entry_bytes = std::mem::size_of::<Entry<K>>();
+    let entry_bytes = std::mem::size_of::<E>();
     let batch_bytes = (BATCH * entry_bytes) as u64;
     for i in 0..n {
-        let held_by_parts = AtomicUsize::new(0);
-        let available = crate::memory::available_bytes();
-        let usable = crate::memory::usable_share(available).saturating_sub(batch_bytes);
-        let step = Expansion {
-            step: &plan.steps[i],
-            w,
-            closed,
-            last: i + 1 == n,
-            max_states,
-            batch: BATCH / threads,
-            held: &held_by_parts,
-            budget: (usable / 2 / entry_bytes as u64) as usize,
-        };
         // Parts of about equal size, a few per thread so that a slow one does not hold up the
-        // others; small steps and single threads in one part, whose list then needs no merge.
+        // others; small steps and single threads in one part, whose list then needs no merge. The
+        // current states come as key ranges of about that size (the last merge made them), so
+        // each part owns one and frees it when expanded: the memory of a step is what remains of
+        // the current states plus what the parts gathered, never both whole.
         let held: usize = current.iter().map(Vec::len).sum();
         let parts = if threads == 1 || held < 1 << 12 {
             1
         } else {
-            4 * threads
+            PARTS_PER_THREAD * threads
         };
-        let size = held.div_ceil(parts).max(1);
-        let chunks: Vec<&[Entry<K>]> = current.iter().flat_map(|l| l.chunks(size)).collect();
+        let lists = split_lists(current, held.div_ceil(parts).max(1));
+        let held_by_parts = AtomicUsize::new(held);
+        // the current states, counted in `held_by_parts` until freed, are in use already
+        let available = crate::memory::available_bytes();
+        let current_bytes = (held * entry_bytes) as u64;
+        let usable =
+            crate::memory::usable_share(available + current_bytes).saturating_sub(batch_bytes);
+        let mirror = (fold && plan.steps[i].row_end).then_some(&plan.mirror);
+        let step = Expansion {
+            moves: Transitions::new(&plan.steps[i], w, closed, i + 1 == n, mirror),
+            max_states,
+            batch: BATCH / threads,
+            held: &held_by_parts,
+            // the merge that follows holds a wave of its ranges on top of the parts' lists
+            budget: (usable / entry_bytes as u64 * 4 / 5) as usize,
+        };
         let give_up = AtomicBool::new(false);
-        let done: Vec<Expanded<K>> = chunks
-            .par_iter()
-            .map(|chunk| step.expand(chunk, &give_up))
+        let done: Vec<Expanded<E>> = lists
+            .into_par_iter()
+            .map(|list| {
+                let expanded = step.expand(&list, &give_up);
+                held_by_parts.fetch_sub(list.len(), Ordering::Relaxed);
+                expanded
+            })
             .collect();
-        // the states of this step are no longer needed while the next ones are merged
-        drop(chunks);
-        drop(current);
         let (mut tours_wrapped, mut partial_wrapped) = (false, false);
         if done.iter().any(|p| p.out_of_memory) {
             return Err(CountError::FrontierMemory {
@@ -346,7 +412,7 @@ fn count_rows<K: Key>(
             return Err(CountError::Overflow {
                 board,
                 what: Counted::Partial { square: i as u32 },
-                bits: 128,
+                bits: E::WAYS_BITS,
             });
         }
         result.peak_states = result.peak_states.max(held);
@@ -358,6 +424,8 @@ fn count_rows<K: Key>(
             row_end: (i + 1) % cols as usize == 0,
             states: held,
             elapsed: began.elapsed(),
+            ways_bits: E::WAYS_BITS,
+            folded: fold,
         });
     }
     result.elapsed = began.elapsed();
@@ -365,25 +433,22 @@ fn count_rows<K: Key>(
 }
 
 /// One step (adding square `i`) to apply to a part of the current states.
-struct Expansion<'a> {
-    step: &'a Step,
-    w: usize,
-    closed: bool,
-    /// The last square: complete tours are counted instead of states kept.
-    last: bool,
+struct Expansion<'a, K> {
+    moves: Transitions<'a, K>,
     max_states: usize,
     /// Entries of a gathering batch of one part.
     batch: usize,
-    /// Entries the parts' lists hold together, and the most that memory allows them (half of what
-    /// is usable when the step begins, less the batches: the merge copies them once more).
+    /// Entries the parts' lists and the current states not yet expanded hold together, and the most
+    /// that memory allows them (four fifths of what is usable when the step begins, less the
+    /// batches).
     held: &'a AtomicUsize,
     budget: usize,
 }
 
 /// What a part of a step's states gave.
-struct Expanded<K> {
+struct Expanded<E> {
     /// The next states it reached, sorted, with their ways, or [`Wrapped`].
-    states: Result<Vec<Entry<K>>, Wrapped>,
+    states: Result<Vec<E>, Wrapped>,
     /// Tours completed (undirected), wrapping; `tours_wrapped` if they did.
     tours: u128,
     tours_wrapped: bool,
@@ -392,12 +457,11 @@ struct Expanded<K> {
     out_of_memory: bool,
 }
 
-impl Expansion<'_> {
+impl<K: Key> Expansion<'_, K> {
     /// Every transition of the states of `part`: each state with no edge, one edge or two edges to
     /// the new square. Stops early, setting `give_up`, when this part's next states pass the limit
     /// (the step's do then too), or when another part set it.
-    fn expand<K: Key>(&self, part: &[Entry<K>], give_up: &AtomicBool) -> Expanded<K> {
-        let (step, w, closed, last) = (self.step, self.w, self.closed, self.last);
+    fn expand<E: Entry<Key = K>>(&self, part: &[E], give_up: &AtomicBool) -> Expanded<E> {
         let mut next = Gather::new(part.len(), self.batch);
         let mut out = Expanded {
             states: Ok(Vec::new()),
@@ -408,7 +472,6 @@ impl Expansion<'_> {
         };
         let mut reported = 0;
         for entry in part {
-            let (state, ways) = (entry.state, entry.ways());
             let distinct = next.distinct();
             if distinct > self.max_states {
                 give_up.store(true, Ordering::Relaxed);
@@ -424,67 +487,36 @@ impl Expansion<'_> {
             if give_up.load(Ordering::Relaxed) {
                 return out;
             }
-            let mut cells = [DONE; CELLS];
-            for (k, cell) in cells.iter_mut().take(w).enumerate() {
-                *cell = state.cell(k);
-            }
-            cells[w] = EMPTY;
-            // Earlier neighbours that can still take an edge.
-            let mut open = [0usize; 4];
-            let mut m = 0;
-            for &p in &step.back {
-                if cells[p] != DONE {
-                    open[m] = p;
-                    m += 1;
+            let ways = entry.ways();
+            let tried = self.moves.successors(entry.state(), &mut |s| match s {
+                Successor::Tour => {
+                    add_wrapping(&mut out.tours, ways.wide(), &mut out.tours_wrapped)
                 }
-            }
-            let open = &open[..m];
-            let mut emit = |c: &mut [u8; CELLS], outcome: Outcome| {
-                out.transitions += 1;
-                match outcome {
-                    Outcome::Dead => {}
-                    Outcome::Complete => add_wrapping(&mut out.tours, ways, &mut out.tours_wrapped),
-                    Outcome::Continue if last => {
-                        if !closed && final_is_path(&c[..=w], &step.terminal_ok) {
-                            add_wrapping(&mut out.tours, ways, &mut out.tours_wrapped);
-                        }
-                    }
-                    Outcome::Continue => {
-                        for &p in &step.finalize {
-                            if !finalize(c, p, w, closed, step.terminal_ok[p]) {
-                                return;
-                            }
-                        }
-                        if !feasible(c, step, w, closed) {
-                            return;
-                        }
-                        debug_assert_eq!(c[0], DONE, "the square leaving the window is finalized");
-                        normalize(&mut c[1..=w]);
-                        next.add(K::pack(c, 1, w), ways);
-                    }
-                }
-            };
-            // No edge.
-            let mut c = cells;
-            emit(&mut c, Outcome::Continue);
-            // One edge.
-            for &j in open {
-                let mut c = cells;
-                one_edge(&mut c, j, w);
-                emit(&mut c, Outcome::Continue);
-            }
-            // Two edges.
-            for (a, &j) in open.iter().enumerate() {
-                for &k in &open[a + 1..] {
-                    let mut c = cells;
-                    let outcome = two_edges(&mut c, j, k, w, closed, last);
-                    emit(&mut c, outcome);
-                }
-            }
+                Successor::State(key) => next.add(key, ways),
+            });
+            out.transitions += tried;
         }
         out.states = next.finish();
         out
     }
+}
+
+/// Parts a step's states are split into, per thread.
+const PARTS_PER_THREAD: usize = 4;
+
+/// `lists` (sorted key ranges) cut into lists of at most about `size` entries, each a part of its
+/// own: the tail of a long list is moved out (a copy of that part only, on the steps whose lists came
+/// unmerged from a single part) and the list's spare room given back.
+fn split_lists<T>(lists: Vec<Vec<T>>, size: usize) -> Vec<Vec<T>> {
+    let mut parts = Vec::with_capacity(lists.len());
+    for mut list in lists {
+        while list.len() > size + size / 2 {
+            parts.push(list.split_off(list.len() - size));
+            list.shrink_to_fit();
+        }
+        parts.push(list);
+    }
+    parts
 }
 
 /// `*sum += more`, wrapping, and remembering in `wrapped` that it did: a branch-free flag the caller
@@ -531,9 +563,25 @@ mod tests {
             let mut states = Vec::new();
             let mut progress = |p: &FrontierProgress| states.push(p.states);
             let r = if wide {
-                count_rows::<u128>(&plan, board, closure, usize::MAX, &mut progress)
+                count_rows::<Packed68>(
+                    &plan,
+                    board,
+                    closure,
+                    usize::MAX,
+                    true,
+                    Instant::now(),
+                    &mut progress,
+                )
             } else {
-                count_rows::<u64>(&plan, board, closure, usize::MAX, &mut progress)
+                count_rows::<Pair<u64, u64>>(
+                    &plan,
+                    board,
+                    closure,
+                    usize::MAX,
+                    true,
+                    Instant::now(),
+                    &mut progress,
+                )
             }
             .unwrap();
             (r.undirected, r.peak_states, r.transitions, states)
@@ -549,6 +597,123 @@ mod tests {
         }
     }
 
+    /// Folding the states at the end of each row onto their mirror images changes no count, and
+    /// holds fewer states at every row's end (about half on boards of three rows or more); `u128`
+    /// ways count what `u64` ways count, with the same states.
+    #[test]
+    fn folded_counts_equal_unfolded_counts_with_fewer_states() {
+        let run = |rows: u32, cols: u32, closure: Closure, fold: bool, wide_ways: bool| {
+            let board = Board::new(rows as u64, cols as u64).unwrap();
+            let plan = Plan::new(rows, cols);
+            let mut ends = Vec::new();
+            let mut progress = |p: &FrontierProgress| {
+                if p.row_end {
+                    ends.push(p.states)
+                }
+            };
+            let r = if wide_ways {
+                count_rows::<Pair<u64, u128>>(
+                    &plan,
+                    board,
+                    closure,
+                    usize::MAX,
+                    fold,
+                    Instant::now(),
+                    &mut progress,
+                )
+            } else {
+                count_rows::<Pair<u64, u64>>(
+                    &plan,
+                    board,
+                    closure,
+                    usize::MAX,
+                    fold,
+                    Instant::now(),
+                    &mut progress,
+                )
+            }
+            .unwrap();
+            (r.undirected, ends)
+        };
+        for (rows, cols) in [(5, 5), (6, 6), (9, 4), (10, 3), (7, 5), (6, 5), (8, 2)] {
+            for closure in [Closure::Open, Closure::Closed] {
+                let (count, folded) = run(rows, cols, closure, true, false);
+                let (unfolded_count, unfolded) = run(rows, cols, closure, false, false);
+                assert_eq!(count, unfolded_count, "{rows}x{cols} {closure:?}");
+                assert_eq!(
+                    run(rows, cols, closure, true, true),
+                    (count, folded.clone())
+                );
+                for (row, (f, u)) in folded.iter().zip(&unfolded).enumerate() {
+                    assert!(f <= u, "{rows}x{cols} {closure:?} row {row}: {f} > {u}");
+                    // a state and its mirror image are distinct but for the symmetric ones
+                    assert!(
+                        2 * f >= *u,
+                        "{rows}x{cols} {closure:?} row {row}: {f} of {u}"
+                    );
+                }
+                let (f, u): (usize, usize) = (folded.iter().sum(), unfolded.iter().sum());
+                assert!(
+                    cols < 3 || u <= 1000 || 10 * f < 6 * u,
+                    "{rows}x{cols} {closure:?}: {f} of {u} states at the rows' ends"
+                );
+            }
+        }
+    }
+
+    /// A sum of ways past `u64::MAX` starts the count over with `u128` ways, which give the count
+    /// (3 x 40 open tours pass 2^64 undirected; 5 x 20 closed tours' partial ways do).
+    #[test]
+    fn ways_past_64_bits_count_again_in_128() {
+        let mut bits = Vec::new();
+        let board = Board::new(3, 40).unwrap();
+        let r = count_frontier_with(board, Closure::Open, usize::MAX, &mut |p| {
+            bits.push(p.ways_bits)
+        })
+        .unwrap();
+        assert!(r.undirected > u128::from(u64::MAX));
+        assert_eq!(bits.first(), Some(&64));
+        assert_eq!(bits.last(), Some(&128));
+        let plan = Plan::new(40, 3);
+        assert!(matches!(
+            count_rows::<Pair<u64, u64>>(
+                &plan,
+                board,
+                Closure::Open,
+                usize::MAX,
+                true,
+                Instant::now(),
+                &mut |_| {}
+            ),
+            Err(CountError::Overflow {
+                what: Counted::Partial { .. },
+                bits: 64,
+                ..
+            })
+        ));
+        let wide = count_rows::<Pair<u64, u128>>(
+            &plan,
+            board,
+            Closure::Open,
+            usize::MAX,
+            true,
+            Instant::now(),
+            &mut |_| {},
+        );
+        assert_eq!(wide.unwrap().undirected, r.undirected);
+        // the 8-wide boards' entries (60-bit ways) start over the same way
+        let mut bits = Vec::new();
+        let packed = count_with_ways::<Packed68, Pair<u128, u128>>(
+            &plan,
+            board,
+            Closure::Open,
+            usize::MAX,
+            &mut |p| bits.push(p.ways_bits),
+        );
+        assert_eq!(packed.unwrap().undirected, r.undirected);
+        assert_eq!((bits[0], bits[bits.len() - 1]), (60, 128));
+    }
+
     /// An 8-wide board is counted with the wide key, and refused cleanly past its state limit.
     #[test]
     fn eight_wide_boards_are_counted_within_their_limit() {
@@ -557,7 +722,7 @@ mod tests {
             Err(CountError::TooManyStates { max_states, .. }) => assert_eq!(max_states, 10_000),
             other => panic!("{other:?}"),
         }
-        assert_eq!(state_bytes(8), 32);
-        assert_eq!(state_bytes(7), 24);
+        assert_eq!(state_bytes(8), 16);
+        assert_eq!(state_bytes(7), 16);
     }
 }

@@ -16,6 +16,10 @@ pub(super) struct Plan {
     pub(super) n: usize,
     pub(super) w: usize,
     pub(super) steps: Vec<Step>,
+    /// The left-right mirror of a state at the end of a row, cell by cell: the window then holds the
+    /// last square of the row before last (finalized, so `DONE`) and the last two rows whole, and
+    /// packed cell `k` mirrors onto packed cell `mirror[k]`.
+    pub(super) mirror: [usize; CELLS],
 }
 
 /// Positions (in the window of the step, new square at `w`) of one step's earlier neighbours and of
@@ -28,6 +32,8 @@ pub(super) struct Step {
     /// Whether the square at each position may be an end of an open tour: on a board with an odd
     /// number of squares both ends are on the corners' colour (every move changes colour).
     pub(super) terminal_ok: [bool; CELLS],
+    /// The square ends a row before the last: its states may be folded onto their mirror images.
+    pub(super) row_end: bool,
 }
 
 impl Plan {
@@ -45,10 +51,12 @@ impl Plan {
                 finalize: Vec::new(),
                 undecided: [0; CELLS],
                 terminal_ok: [true; CELLS],
+                row_end: false,
             })
             .collect();
         for (i, step) in steps.iter_mut().enumerate() {
             let (r, c) = (i as i64 / cols, i as i64 % cols);
+            step.row_end = c == cols - 1 && i + 1 < n;
             for (dr, dc) in [(-1, -2), (-1, 2), (-2, -1), (-2, 1)] {
                 let (jr, jc) = (r + dr, c + dc);
                 if on_board(jr, jc) {
@@ -84,12 +92,20 @@ impl Plan {
                 }
             }
         }
+        // packed cell 1 + j holds column j of the row before, 1 + cols + j column j of the row
+        let mut mirror = [0; CELLS];
+        let cols = cols as usize;
+        for j in 0..cols {
+            mirror[1 + j] = 1 + (cols - 1 - j);
+            mirror[1 + cols + j] = 1 + cols + (cols - 1 - j);
+        }
         Plan {
             rows: turned.0,
             cols: turned.1,
             n,
             w,
             steps,
+            mirror,
         }
     }
 }
