@@ -298,3 +298,46 @@ fn endgame_caches_that_cannot_fit_are_refused() {
         .stderr(contains("error: the endgame cache needs about 1572864 MiB"))
         .stderr(contains("lower --cache-bits"));
 }
+
+/// `--checkpoint`: a count stopped after some rows says where it resumes, gives the count, and
+/// removes its file; a search refuses the flag.
+#[test]
+fn frontier_counts_resume_from_a_checkpoint() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("6x5.ckpt");
+    let file = file.to_str().unwrap();
+    let args = [
+        "count", "--rows", "6", "--cols", "5", "--method", "frontier",
+    ];
+    ktour()
+        .args(args)
+        .args(["--max-states", "30000", "--checkpoint", file])
+        .assert()
+        .code(2)
+        .stderr(contains("--max-states"));
+    assert!(std::path::Path::new(file).exists());
+    ktour()
+        .args(args)
+        .args(["--checkpoint", file])
+        .assert()
+        .success()
+        .stdout(contains("37568"))
+        .stderr(contains(
+            "frontier: resumed from the checkpoint after square",
+        ));
+    assert!(!std::path::Path::new(file).exists());
+    std::fs::write(file, "not a checkpoint\n").unwrap();
+    ktour()
+        .args(args)
+        .args(["--checkpoint", file])
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "is not a ktour frontier checkpoint; nothing was overwritten",
+        ));
+    ktour()
+        .args(["count", "-n", "5", "--checkpoint", file])
+        .assert()
+        .code(2)
+        .stderr(contains("--checkpoint is for --method frontier"));
+}

@@ -278,6 +278,12 @@ pub enum CountError {
         /// Memory available when the square began.
         available_mib: u64,
     },
+    /// A frontier count's checkpoint could not be read or written.
+    #[error("the frontier count's checkpoint file {problem}; nothing was overwritten (remove the file, or give another, to count from the start)")]
+    FrontierCheckpoint {
+        /// What is wrong with it.
+        problem: frontier::CheckpointProblem,
+    },
     /// The endgame caches of the worker threads would not fit in memory together.
     #[error("the endgame cache needs about {needed_mib} MiB ({threads} threads x 2^{bits} slots of 24 bytes) but only {available_mib} MiB is available; lower --cache-bits (or the threads, with RAYON_NUM_THREADS)")]
     CacheTooLarge {

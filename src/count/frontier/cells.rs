@@ -14,8 +14,8 @@ pub(super) const FIRST_LABEL: u8 = 3;
 pub(super) const FRESH: u8 = 15;
 
 /// A packed state: 4 bits a cell, cell `k` in bits `4k..4k+4`. A `u64` holds the 16 cells of a
-/// 7-wide board's window and new square; a `u128` the 18 of an 8-wide one, at 24 bytes an entry
-/// instead of 16, so it is used only there.
+/// 7-wide board's window and new square; a `u128` the 18 of an 8-wide one (stored in 68 bits beside
+/// 60-bit ways: `gather::Packed68`).
 pub(super) trait Key:
     Copy
     + Ord
@@ -54,6 +54,10 @@ pub(super) trait Key:
     fn highest(self) -> usize;
     /// `self` without its lowest set bit.
     fn without_lowest(self) -> Self;
+    /// The key as a `u128`.
+    fn widen(self) -> u128;
+    /// A key from a `u128`, if it fits.
+    fn narrow(x: u128) -> Option<Self>;
     /// Cell `k` set to `x`.
     #[inline(always)]
     fn with(self, k: usize, x: u8) -> Self {
@@ -105,6 +109,12 @@ macro_rules! key {
             #[inline(always)]
             fn lowest(self) -> usize {
                 self.trailing_zeros() as usize / 4
+            }
+            fn widen(self) -> u128 {
+                self as u128
+            }
+            fn narrow(x: u128) -> Option<Self> {
+                x.try_into().ok()
             }
             #[inline(always)]
             fn highest(self) -> usize {

@@ -19,6 +19,8 @@ pub(super) trait Entry: Copy + PartialEq + Send + Sync + std::fmt::Debug + 'stat
     type Ways: Ways;
     /// Bits the ways may take: a sum that passes them is reported wrapped.
     const WAYS_BITS: u32;
+    /// Bits the state may take.
+    const STATE_BITS: u32;
     fn new(state: Self::Key, ways: Self::Ways) -> Self;
     fn state(&self) -> Self::Key;
     fn ways(&self) -> Self::Ways;
@@ -39,6 +41,7 @@ impl<K: Key, V: Ways> Entry for Pair<K, V> {
     type Key = K;
     type Ways = V;
     const WAYS_BITS: u32 = V::BITS;
+    const STATE_BITS: u32 = 4 * K::CELLS as u32;
 
     fn new(state: K, ways: V) -> Self {
         Pair { state, ways }
@@ -78,6 +81,7 @@ impl Entry for Packed68 {
     type Key = u128;
     type Ways = u64;
     const WAYS_BITS: u32 = Self::WAYS;
+    const STATE_BITS: u32 = 128 - Self::WAYS;
 
     #[inline(always)]
     fn new(state: u128, ways: u64) -> Self {
@@ -114,6 +118,8 @@ pub(super) trait Ways:
     /// `*self += more`, wrapping, remembering in `wrapped` that it did.
     fn add_wrapping(&mut self, more: Self, wrapped: &mut bool);
     fn wide(self) -> u128;
+    /// Ways from a `u128`, if they fit.
+    fn from_wide(x: u128) -> Option<Self>;
 }
 
 macro_rules! ways {
@@ -130,6 +136,9 @@ macro_rules! ways {
             #[inline(always)]
             fn wide(self) -> u128 {
                 self as u128
+            }
+            fn from_wide(x: u128) -> Option<Self> {
+                x.try_into().ok()
             }
         }
     };

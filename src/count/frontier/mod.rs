@@ -19,7 +19,8 @@
 //!
 //! The code: this file holds the public API and the row-by-row driver; `cells.rs` the state's cells
 //! and their packing, `packed.rs` the transitions, `plan.rs` the geometry of each step, `gather.rs`
-//! the sorted lists that hold each step's states, and `reference.rs` the transitions' slow twin.
+//! the sorted lists that hold each step's states, `checkpoint.rs` the file a count resumes from,
+//! and `reference.rs` the transitions' slow twin.
 //!
 //! # The method
 //! The board is first transposed if needed so that it has `cols <= rows`; squares are then added one
@@ -52,16 +53,21 @@
 //! At the end of each row the window holds the last two rows whole (and a finalized square), and the
 //! rest of the board is symmetric left to right: a state and its mirror image have the same
 //! completions, so each is folded onto the smaller of the two keys with the ways of both. That holds
-//! about half the states at a row's end, and a third to a half fewer inside the next row.
+//! about half the states at a row's end, and a quarter to a third fewer inside the next row (7x7 open:
+//! 157 M at the peak, not 214 M).
 //!
 //! States with their multiplicities (`u64` state, `u64` ways) live in a sorted list per step, held
 //! as consecutive key ranges; a step splits the current list into parts of about equal size, a few
 //! per thread, and each part gathers the states it reaches in batches that are sorted, summed and
 //! merged (`Gather`): 16 bytes a state, where a hash map took 40 to 80 and ran out of memory on
-//! 7x7. The parts' lists are then merged range by range, in parallel (`merge_lists`). Every sum is
-//! exact, so the counts, the states and the errors do not depend on the number of threads (tested).
-//! A sum that passes `u64::MAX` starts the count over with `u128` ways (24 bytes a state): every
-//! board up to 8x8 closed fits in 64 bits, long narrow boards do not.
+//! 7x7. Each part owns its share of the current states and frees it once expanded; the parts' lists
+//! are then merged range by range, a wave of ranges in parallel, from the top keys down, the lists
+//! truncated after each wave (`merge_lists`): a step holds about one and a half lists at its peak,
+//! not two and a merged copy. Every sum is exact, so the counts, the states and the errors do not
+//! depend on the number of threads (tested).
+//! On 8-wide boards the 68-bit state and 60-bit ways share one `u128`, 16 bytes too. A sum that
+//! passes those bits starts the count over with `u128` ways (24 or 32 bytes a state): every board up
+//! to 8x8 closed fits in the first, long narrow boards do not.
 //! Open tours are counted undirected (a path and its reverse once; directed = 2x), closed tours as
 //! undirected cycles, as OEIS counts them.
 //!
@@ -91,6 +97,8 @@
 //!   and 4 x n boards. Folding is checked against counting without it (same counts, fewer states).
 
 mod cells;
+mod checkpoint;
+pub use checkpoint::CheckpointProblem;
 mod gather;
 mod packed;
 mod plan;
@@ -105,6 +113,7 @@ use gather::{merge_lists, Entry, Gather, Packed68, Pair, Ways, BATCH};
 use packed::{Successor, Transitions};
 use plan::{Plan, CELLS};
 use rayon::prelude::*;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -192,6 +201,8 @@ pub struct FrontierProgress {
     /// Whether mirror images are folded together at the ends of rows: the count starts over without
     /// once a sum of `u128` ways passes `u128::MAX`.
     pub folded: bool,
+    /// Squares whose states came from a checkpoint ([`count_frontier_resumable`]), 0 if none.
+    pub resumed_from: u32,
 }
 
 /// Count undirected open tours (Hamiltonian paths) or closed tours (cycles) on `board`. See the module
@@ -211,6 +222,21 @@ pub fn count_frontier_with(
     board: Board,
     closure: Closure,
     max_states: usize,
+    progress: &mut dyn FnMut(&FrontierProgress),
+) -> Result<FrontierCount, CountError> {
+    count_frontier_resumable(board, closure, max_states, None, progress)
+}
+
+/// [`count_frontier_with`], writing the states at the end of every row to `checkpoint` (when given)
+/// and resuming from the states there if the file holds this count's: an interrupted count goes on
+/// from its last whole row. The file is removed when the count ends. A file of another count, or a
+/// damaged one, is refused with [`CountError::FrontierCheckpoint`] (nothing is overwritten); one
+/// of this count that it started over past (with wider ways) is counted over.
+pub fn count_frontier_resumable(
+    board: Board,
+    closure: Closure,
+    max_states: usize,
+    checkpoint: Option<&Path>,
     progress: &mut dyn FnMut(&FrontierProgress),
 ) -> Result<FrontierCount, CountError> {
     let (rows, cols) = if board.cols() <= board.rows() {
@@ -246,13 +272,28 @@ pub fn count_frontier_with(
         }
     }
     let plan = Plan::new(rows, cols);
+    let run = Run {
+        max_states,
+        fold: true,
+        began: Instant::now(),
+        checkpoint,
+    };
     if wide(cols) {
-        count_with_ways::<Packed68, Pair<u128, u128>>(&plan, board, closure, max_states, progress)
+        count_with_ways::<Packed68, Pair<u128, u128>>(&plan, board, closure, run, progress)
     } else {
-        count_with_ways::<Pair<u64, u64>, Pair<u64, u128>>(
-            &plan, board, closure, max_states, progress,
-        )
+        count_with_ways::<Pair<u64, u64>, Pair<u64, u128>>(&plan, board, closure, run, progress)
     }
+}
+
+/// How a count runs, besides what it counts.
+#[derive(Clone, Copy)]
+struct Run<'a> {
+    max_states: usize,
+    /// Fold the states at the end of each row onto their mirror images (`packed::Transitions`).
+    fold: bool,
+    /// When the count began: its times are counted from here, across restarts.
+    began: Instant,
+    checkpoint: Option<&'a Path>,
 }
 
 /// [`count_rows`] with 16-byte entries (`Narrow`: 64-bit ways, or 60 on 8-wide boards), again with
@@ -264,35 +305,47 @@ fn count_with_ways<Narrow: Entry, Wide: Entry<Key = Narrow::Key, Ways = u128>>(
     plan: &Plan,
     board: Board,
     closure: Closure,
-    max_states: usize,
+    run: Run,
     progress: &mut dyn FnMut(&FrontierProgress),
 ) -> Result<FrontierCount, CountError> {
-    let began = Instant::now();
     let partial_past = |bits| move |r: &Result<FrontierCount, CountError>| matches!(r, Err(CountError::Overflow { what: Counted::Partial { .. }, bits: b, .. }) if *b == bits);
-    let narrow = count_rows::<Narrow>(plan, board, closure, max_states, true, began, progress);
-    if !partial_past(Narrow::WAYS_BITS)(&narrow) {
-        return narrow;
+    // a checkpoint of a later attempt (an interrupted count that had started over) resumes there
+    let later = run.checkpoint.and_then(checkpoint::entries_of);
+    let (skip_narrow, skip_folded) = match later {
+        Some((bits, fold)) if bits == Wide::WAYS_BITS => (true, !fold),
+        _ => (false, false),
+    };
+    if !skip_narrow {
+        let narrow = count_rows::<Narrow>(plan, board, closure, run, progress);
+        if !partial_past(Narrow::WAYS_BITS)(&narrow) {
+            return narrow;
+        }
     }
-    let wide = count_rows::<Wide>(plan, board, closure, max_states, true, began, progress);
-    if !partial_past(128)(&wide) {
-        return wide;
+    if !skip_folded {
+        let wide = count_rows::<Wide>(plan, board, closure, run, progress);
+        if !partial_past(128)(&wide) {
+            return wide;
+        }
     }
-    count_rows::<Wide>(plan, board, closure, max_states, false, began, progress)
+    let unfolded = Run { fold: false, ..run };
+    count_rows::<Wide>(plan, board, closure, unfolded, progress)
 }
 
-/// The row-by-row count of [`count_frontier_with`] of `board` (as `plan` turns it) with states
-/// and their ways held as `E`; `fold` folds the states at the end of each row onto their
-/// mirror images (`packed::Transitions`; off only in the test that checks it). Times are counted
-/// from `began`.
+/// The row-by-row count of [`count_frontier_resumable`] of `board` (as `plan` turns it) with states
+/// and their ways held as `E` (folding is off only in the test that checks it).
 fn count_rows<E: Entry>(
     plan: &Plan,
     board: Board,
     closure: Closure,
-    max_states: usize,
-    fold: bool,
-    began: Instant,
+    run: Run,
     progress: &mut dyn FnMut(&FrontierProgress),
 ) -> Result<FrontierCount, CountError> {
+    let Run {
+        max_states,
+        fold,
+        began,
+        checkpoint,
+    } = run;
     // the transitions below test it at every cell: one flag, read once
     let closed = closure.is_closed();
     let (rows, cols) = (plan.rows, plan.cols);
@@ -317,10 +370,32 @@ fn count_rows<E: Entry>(
         E::Ways::ONE,
     )]];
     let n = plan.n;
+    let id = checkpoint::Identity {
+        rows,
+        cols,
+        closed,
+        ways_bits: E::WAYS_BITS,
+        fold,
+    };
+    let mut start = 0;
+    if let Some(path) = checkpoint.filter(|p| p.exists()) {
+        match checkpoint::read::<E>(path, id) {
+            Ok(reached) => {
+                start = reached.squares;
+                result.transitions = reached.transitions;
+                result.peak_states = reached.peak_states;
+                current = vec![reached.states];
+            }
+            Err(checkpoint::Unreadable::OtherEntries) => {}
+            Err(checkpoint::Unreadable::Refused(problem)) => {
+                return Err(CountError::FrontierCheckpoint { problem })
+            }
+        }
+    }
     let threads = rayon::current_num_threads().max(1);
     let entry_bytes = std::mem::size_of::<E>();
     let batch_bytes = (BATCH * entry_bytes) as u64;
-    for i in 0..n {
+    for i in start..n {
         // Parts of about equal size, a few per thread so that a slow one does not hold up the
         // others; small steps and single threads in one part, whose list then needs no merge. The
         // current states come as key ranges of about that size (the last merge made them), so
@@ -416,6 +491,19 @@ fn count_rows<E: Entry>(
             });
         }
         result.peak_states = result.peak_states.max(held);
+        if let Some(path) = checkpoint.filter(|_| plan.steps[i].row_end) {
+            checkpoint::write(
+                path,
+                id,
+                i + 1,
+                result.transitions,
+                result.peak_states,
+                &current,
+            )
+            .map_err(|e| CountError::FrontierCheckpoint {
+                problem: CheckpointProblem::Io(e.kind()),
+            })?;
+        }
         progress(&FrontierProgress {
             squares_done: i as u32 + 1,
             squares: n as u32,
@@ -426,7 +514,12 @@ fn count_rows<E: Entry>(
             elapsed: began.elapsed(),
             ways_bits: E::WAYS_BITS,
             folded: fold,
+            resumed_from: start as u32,
         });
+    }
+    if let Some(path) = checkpoint {
+        // what is counted needs no resuming; a file that is already gone is no error
+        let _ = std::fs::remove_file(path);
     }
     result.elapsed = began.elapsed();
     Ok(result)
@@ -532,6 +625,16 @@ fn add_wrapping(sum: &mut u128, more: u128, wrapped: &mut bool) {
 mod tests {
     use super::*;
 
+    /// A count with no limit on states and no checkpoint.
+    fn unlimited(fold: bool) -> Run<'static> {
+        Run {
+            max_states: usize::MAX,
+            fold,
+            began: Instant::now(),
+            checkpoint: None,
+        }
+    }
+
     #[test]
     fn small_known_counts() {
         let b = |r, c| Board::new(r, c).unwrap();
@@ -563,25 +666,9 @@ mod tests {
             let mut states = Vec::new();
             let mut progress = |p: &FrontierProgress| states.push(p.states);
             let r = if wide {
-                count_rows::<Packed68>(
-                    &plan,
-                    board,
-                    closure,
-                    usize::MAX,
-                    true,
-                    Instant::now(),
-                    &mut progress,
-                )
+                count_rows::<Packed68>(&plan, board, closure, unlimited(true), &mut progress)
             } else {
-                count_rows::<Pair<u64, u64>>(
-                    &plan,
-                    board,
-                    closure,
-                    usize::MAX,
-                    true,
-                    Instant::now(),
-                    &mut progress,
-                )
+                count_rows::<Pair<u64, u64>>(&plan, board, closure, unlimited(true), &mut progress)
             }
             .unwrap();
             (r.undirected, r.peak_states, r.transitions, states)
@@ -612,25 +699,9 @@ mod tests {
                 }
             };
             let r = if wide_ways {
-                count_rows::<Pair<u64, u128>>(
-                    &plan,
-                    board,
-                    closure,
-                    usize::MAX,
-                    fold,
-                    Instant::now(),
-                    &mut progress,
-                )
+                count_rows::<Pair<u64, u128>>(&plan, board, closure, unlimited(fold), &mut progress)
             } else {
-                count_rows::<Pair<u64, u64>>(
-                    &plan,
-                    board,
-                    closure,
-                    usize::MAX,
-                    fold,
-                    Instant::now(),
-                    &mut progress,
-                )
+                count_rows::<Pair<u64, u64>>(&plan, board, closure, unlimited(fold), &mut progress)
             }
             .unwrap();
             (r.undirected, ends)
@@ -676,15 +747,7 @@ mod tests {
         assert_eq!(bits.last(), Some(&128));
         let plan = Plan::new(40, 3);
         assert!(matches!(
-            count_rows::<Pair<u64, u64>>(
-                &plan,
-                board,
-                Closure::Open,
-                usize::MAX,
-                true,
-                Instant::now(),
-                &mut |_| {}
-            ),
+            count_rows::<Pair<u64, u64>>(&plan, board, Closure::Open, unlimited(true), &mut |_| {}),
             Err(CountError::Overflow {
                 what: Counted::Partial { .. },
                 bits: 64,
@@ -695,9 +758,7 @@ mod tests {
             &plan,
             board,
             Closure::Open,
-            usize::MAX,
-            true,
-            Instant::now(),
+            unlimited(true),
             &mut |_| {},
         );
         assert_eq!(wide.unwrap().undirected, r.undirected);
@@ -707,11 +768,111 @@ mod tests {
             &plan,
             board,
             Closure::Open,
-            usize::MAX,
+            unlimited(true),
             &mut |p| bits.push(p.ways_bits),
         );
         assert_eq!(packed.unwrap().undirected, r.undirected);
         assert_eq!((bits[0], bits[bits.len() - 1]), (60, 128));
+    }
+
+    /// A count stopped after some rows resumes from its checkpoint to the count from scratch, with
+    /// the same transitions and peak; the file is gone at the end. Another count's file, a damaged
+    /// one and one that is no checkpoint are refused and left as they were; one of this count with
+    /// other entries is counted over.
+    #[test]
+    fn counts_resume_from_their_checkpoints() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("count.ckpt");
+        for (rows, cols, closure, limit) in [
+            (6, 5, Closure::Open, 30_000),
+            (8, 5, Closure::Closed, 10_000),
+        ] {
+            let board = Board::new(rows, cols).unwrap();
+            let fresh = count_frontier(board, closure).unwrap();
+            // stopped by a limit on states, after a few rows were written
+            let stopped = count_frontier_resumable(board, closure, limit, Some(&path), &mut |_| {});
+            assert!(matches!(stopped, Err(CountError::TooManyStates { .. })));
+            assert!(path.exists());
+            let mut first = None;
+            let resumed =
+                count_frontier_resumable(board, closure, usize::MAX, Some(&path), &mut |p| {
+                    first.get_or_insert(p.resumed_from);
+                })
+                .unwrap();
+            assert!(first.unwrap() > 0, "{board}: resumed from square {first:?}");
+            assert_eq!(
+                (resumed.undirected, resumed.transitions, resumed.peak_states),
+                (fresh.undirected, fresh.transitions, fresh.peak_states),
+                "{board}"
+            );
+            assert!(!path.exists());
+        }
+        // a checkpoint of 6x5 open, to refuse or pass over
+        let six = Board::new(6, 5).unwrap();
+        let _ = count_frontier_resumable(six, Closure::Open, 30_000, Some(&path), &mut |_| {});
+        let good = std::fs::read(&path).unwrap();
+        let refused = |board: Board, closure: Closure| match count_frontier_resumable(
+            board,
+            closure,
+            usize::MAX,
+            Some(&path),
+            &mut |_| {},
+        ) {
+            Err(CountError::FrontierCheckpoint { problem }) => problem,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            refused(Board::new(5, 5).unwrap(), Closure::Open),
+            CheckpointProblem::OtherCount {
+                rows: 6,
+                cols: 5,
+                closed: false
+            }
+        );
+        assert!(matches!(
+            refused(six, Closure::Closed),
+            CheckpointProblem::OtherCount { closed: false, .. }
+        ));
+        let mut damaged = good.clone();
+        let last = damaged.len() - 40;
+        damaged[last] ^= 1;
+        for bytes in [damaged, good[..good.len() - 1].to_vec()] {
+            std::fs::write(&path, &bytes).unwrap();
+            assert_eq!(refused(six, Closure::Open), CheckpointProblem::Damaged);
+            assert_eq!(std::fs::read(&path).unwrap(), bytes, "left as it was");
+        }
+        std::fs::write(&path, b"rows,cols\n6,6\n").unwrap();
+        assert_eq!(
+            refused(six, Closure::Open),
+            CheckpointProblem::NotACheckpoint
+        );
+        // the same count with u128 ways does not resume from 64-bit entries: it counts over
+        std::fs::write(&path, &good).unwrap();
+        let plan = Plan::new(6, 5);
+        let run = Run {
+            checkpoint: Some(&path),
+            ..unlimited(true)
+        };
+        let mut first = None;
+        let wide = count_rows::<Pair<u64, u128>>(&plan, six, Closure::Open, run, &mut |p| {
+            first.get_or_insert(p.resumed_from);
+        });
+        assert_eq!(first, Some(0));
+        assert_eq!(wide.unwrap().directed(), Ok(37_568));
+        // a checkpoint of the u128 attempt, stopped: the count resumes it, not the u64 attempt
+        let run = Run {
+            max_states: 30_000,
+            ..run
+        };
+        let stopped = count_rows::<Pair<u64, u128>>(&plan, six, Closure::Open, run, &mut |_| {});
+        assert!(matches!(stopped, Err(CountError::TooManyStates { .. })));
+        let mut first = None;
+        let resumed =
+            count_frontier_resumable(six, Closure::Open, usize::MAX, Some(&path), &mut |p| {
+                first.get_or_insert((p.resumed_from, p.ways_bits));
+            });
+        assert!(matches!(first, Some((from, 128)) if from > 0), "{first:?}");
+        assert_eq!(resumed.unwrap().directed(), Ok(37_568));
     }
 
     /// An 8-wide board is counted with the wide key, and refused cleanly past its state limit.
