@@ -13,7 +13,7 @@
 
 use super::cells::Key;
 use super::gather::{Entry, Ways};
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
 const MAGIC: &str = "ktour-frontier-checkpoint 1";
@@ -112,19 +112,35 @@ pub(super) fn write<E: Entry>(
     std::fs::rename(&partial, path)
 }
 
+/// The header's fields (the text after the magic words), read from the start of `input` up to its
+/// newline, or `None` if `input` does not begin with a checkpoint's header.
+fn header_fields(input: &mut impl BufRead) -> Option<String> {
+    let mut line = String::new();
+    input.take(1024).read_line(&mut line).ok()?;
+    let fields = line.strip_suffix('\n')?.strip_prefix(MAGIC)?;
+    Some(fields.to_owned())
+}
+
+/// The field `name` of a header's `fields`, a number (`true` and `false` read as 1 and 0).
+fn field(fields: &str, name: &str) -> Option<u64> {
+    match fields
+        .split_whitespace()
+        .find_map(|f| f.strip_prefix(name)?.strip_prefix('='))?
+    {
+        "true" => Some(1),
+        "false" => Some(0),
+        v => v.parse().ok(),
+    }
+}
+
 /// The ways bits and folding of the checkpoint at `path`, if it is one: which attempt of a count
 /// wrote it.
 pub(super) fn entries_of(path: &Path) -> Option<(u32, bool)> {
-    let file = std::fs::File::open(path).ok()?;
-    let mut line = String::new();
-    std::io::BufRead::read_line(&mut BufReader::new(file).take(1024), &mut line).ok()?;
-    let fields = line.strip_prefix(MAGIC)?;
-    let field = |name: &str| {
-        fields
-            .split_whitespace()
-            .find_map(|f| f.strip_prefix(name)?.strip_prefix('='))
-    };
-    Some((field("ways_bits")?.parse().ok()?, field("fold")? == "true"))
+    let fields = header_fields(&mut BufReader::new(std::fs::File::open(path).ok()?))?;
+    Some((
+        field(&fields, "ways_bits")? as u32,
+        field(&fields, "fold")? == 1,
+    ))
 }
 
 /// Read the checkpoint at `path` for the count `id`.
@@ -133,31 +149,8 @@ pub(super) fn read<E: Entry>(path: &Path, id: Identity) -> Result<Reached<E>, Un
     let refused = Unreadable::Refused;
     let file = std::fs::File::open(path).map_err(|e| refused(CheckpointProblem::Io(e.kind())))?;
     let mut input = BufReader::with_capacity(1 << 20, file);
-    let mut header = Vec::new();
-    let mut byte = [0u8; 1];
-    while header.len() < 1024 {
-        input
-            .read_exact(&mut byte)
-            .map_err(|_| refused(NotACheckpoint))?;
-        if byte[0] == b'\n' {
-            break;
-        }
-        header.push(byte[0]);
-    }
-    let header = String::from_utf8(header).unwrap_or_default();
-    let fields = header.strip_prefix(MAGIC).ok_or(refused(NotACheckpoint))?;
-    let field = |name: &str| -> Result<u64, Unreadable> {
-        fields
-            .split_whitespace()
-            .find_map(|f| f.strip_prefix(name)?.strip_prefix('='))
-            .map(|v| match v {
-                "true" => Ok(1),
-                "false" => Ok(0),
-                v => v.parse(),
-            })
-            .and_then(Result::ok)
-            .ok_or(refused(NotACheckpoint))
-    };
+    let fields = header_fields(&mut input).ok_or(refused(NotACheckpoint))?;
+    let field = |name: &str| field(&fields, name).ok_or(refused(NotACheckpoint));
     let (rows, cols, closed) = (field("rows")?, field("cols")?, field("closed")? == 1);
     if (rows, cols, closed) != (u64::from(id.rows), u64::from(id.cols), id.closed) {
         return Err(refused(CheckpointProblem::OtherCount {
@@ -190,7 +183,7 @@ pub(super) fn read<E: Entry>(path: &Path, id: Identity) -> Result<Reached<E>, Un
     }
     let mut sum = [0u8; 4];
     input.read_exact(&mut sum).map_err(|_| refused(Damaged))?;
-    if u32::from_le_bytes(sum) != crc.finalize() || input.read(&mut byte).ok() != Some(0) {
+    if u32::from_le_bytes(sum) != crc.finalize() || input.read(&mut [0u8; 1]).ok() != Some(0) {
         return Err(refused(Damaged));
     }
     if list.windows(2).any(|w| w[0].state() >= w[1].state()) {

@@ -149,7 +149,7 @@ ways!(u128);
 /// The next step's states as they are emitted: appended to a batch that, whenever it fills, is
 /// sorted (on all threads), summed by state and merged into the sorted list. A state costs 16 bytes
 /// (a hash map of `u64 -> u128` took 40 to 80 with its growth), states are read back in order, and
-/// the peak is the two lists of consecutive steps plus one batch.
+/// the peak is the sorted list plus one batch.
 pub(super) struct Gather<E> {
     sorted: Vec<E>,
     batch: Vec<E>,

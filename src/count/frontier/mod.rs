@@ -41,14 +41,14 @@
 //!
 //! A piece whose both ends are in the window has a label; knight edges cross, so the pairing of ends is
 //! a general matching (not a non-crossing one as for rook paths), made canonical by numbering the labels
-//! 3, 4, 5, ... in order of first appearance from the newest square of the window back. Joining the two ends of one piece (a cycle)
-//! is forbidden except when it completes a closed tour at the last square; joining two `TAIL`s (a
-//! path with both terminals fixed) likewise completes an open tour only at the last square. The number
-//! of terminals fixed so far is the number of `TAIL` cells, so it needs no field of its own. At the
-//! last square the whole state is judged at once: one piece left (two cells of one label, or a single
-//! `TAIL`, everything else `DONE`) is an open tour. On a board with an odd number of squares both ends
-//! of an open tour lie on the corners' colour (every move changes colour), so squares of the other
-//! colour are held to degree 2 as in a closed tour.
+//! 3, 4, 5, ... in order of first appearance from the newest square of the window back. Joining the
+//! two ends of one piece (a cycle) is forbidden except when it completes a closed tour at the last
+//! square; joining two `TAIL`s (a path with both terminals fixed) likewise completes an open tour
+//! only at the last square. The number of terminals fixed so far is the number of `TAIL` cells, so
+//! it needs no field of its own. At the last square the whole state is judged at once: one piece
+//! left (two cells of one label, or a single `TAIL`, everything else `DONE`) is an open tour. On a
+//! board with an odd number of squares both ends of an open tour lie on the corners' colour (every
+//! move changes colour), so squares of the other colour are held to degree 2 as in a closed tour.
 //!
 //! At the end of each row the window holds the last two rows whole (and a finalized square), and the
 //! rest of the board is symmetric left to right: a state and its mirror image have the same
@@ -308,7 +308,6 @@ fn count_with_ways<Narrow: Entry, Wide: Entry<Key = Narrow::Key, Ways = u128>>(
     run: Run,
     progress: &mut dyn FnMut(&FrontierProgress),
 ) -> Result<FrontierCount, CountError> {
-    let partial_past = |bits| move |r: &Result<FrontierCount, CountError>| matches!(r, Err(CountError::Overflow { what: Counted::Partial { .. }, bits: b, .. }) if *b == bits);
     // a checkpoint of a later attempt (an interrupted count that had started over) resumes there
     let later = run.checkpoint.and_then(checkpoint::entries_of);
     let (skip_narrow, skip_folded) = match later {
@@ -317,18 +316,30 @@ fn count_with_ways<Narrow: Entry, Wide: Entry<Key = Narrow::Key, Ways = u128>>(
     };
     if !skip_narrow {
         let narrow = count_rows::<Narrow>(plan, board, closure, run, progress);
-        if !partial_past(Narrow::WAYS_BITS)(&narrow) {
+        if !partial_past(&narrow, Narrow::WAYS_BITS) {
             return narrow;
         }
     }
     if !skip_folded {
         let wide = count_rows::<Wide>(plan, board, closure, run, progress);
-        if !partial_past(128)(&wide) {
+        if !partial_past(&wide, 128) {
             return wide;
         }
     }
     let unfolded = Run { fold: false, ..run };
     count_rows::<Wide>(plan, board, closure, unfolded, progress)
+}
+
+/// Whether `count` stopped because a state's ways passed `bits` bits.
+fn partial_past(count: &Result<FrontierCount, CountError>, bits: u32) -> bool {
+    matches!(
+        count,
+        Err(CountError::Overflow {
+            what: Counted::Partial { .. },
+            bits: b,
+            ..
+        }) if *b == bits
+    )
 }
 
 /// The row-by-row count of [`count_frontier_resumable`] of `board` (as `plan` turns it) with states

@@ -166,6 +166,20 @@ mod tests {
         w.into_inner().unwrap()
     }
 
+    /// `row` as its fast writer writes it and as serde does, held equal.
+    fn same_as_serde<R: serde::Serialize + std::fmt::Debug>(
+        row: &R,
+        write: impl Fn(&R, &mut Vec<u8>),
+    ) {
+        let mut fast = Vec::new();
+        write(row, &mut fast);
+        assert_eq!(
+            String::from_utf8_lossy(&fast),
+            String::from_utf8_lossy(&serde_line(row)),
+            "{row:?}"
+        );
+    }
+
     /// Every field distinct and drawn at random (a field out of order shows), floats of every
     /// magnitude and the values rates take, text that needs quotes and text that does not.
     #[test]
@@ -230,13 +244,7 @@ mod tests {
                 visited_max: rng.gen::<bool>().then(|| int(&mut rng)),
                 complete: rng.gen(),
             };
-            let mut fast = Vec::new();
-            summary_line(&r, &mut fast);
-            assert_eq!(
-                String::from_utf8_lossy(&fast),
-                String::from_utf8_lossy(&serde_line(&r)),
-                "{r:?}"
-            );
+            same_as_serde(&r, summary_line);
             let d = DeadEndRow {
                 rows: r.rows,
                 cols: r.cols,
@@ -246,13 +254,7 @@ mod tests {
                 length: rng.gen(),
                 count: int(&mut rng),
             };
-            fast.clear();
-            dead_end_line(&d, &mut fast);
-            assert_eq!(
-                String::from_utf8_lossy(&fast),
-                String::from_utf8_lossy(&serde_line(&d)),
-                "{d:?}"
-            );
+            same_as_serde(&d, dead_end_line);
             let mut dead_ends = DeadEndLengths::default();
             for _ in 0..rng.gen_range(0..4) {
                 dead_ends.add(rng.gen_range(1..500));
@@ -265,13 +267,7 @@ mod tests {
                 dead_ends,
                 check: rng.gen::<bool>().then(|| rng.gen()),
             };
-            fast.clear();
-            chunk_line(&c, &mut fast);
-            assert_eq!(
-                String::from_utf8_lossy(&fast),
-                String::from_utf8_lossy(&serde_line(&c)),
-                "{c:?}"
-            );
+            same_as_serde(&c, chunk_line);
         }
     }
 }
