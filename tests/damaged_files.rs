@@ -92,3 +92,29 @@ fn any_damage_to_one_file_resumes_to_the_undamaged_result() {
 fn any_damage_to_the_journal_of_a_summary_sweep_resumes_to_the_undamaged_result() {
     resume_after_random_damage("summary", &["chunks.csv"]);
 }
+
+/// The damage the random cases found once (a row's `attempt` 1 made 0, which the journal's tally of
+/// restarts, `attempt - 1`, does not see), on every row: each resume runs that row again.
+#[test]
+fn an_attempt_damaged_to_zero_is_run_again() {
+    let spec = spec("runs");
+    let tmp = tempfile::tempdir().unwrap();
+    let whole = tmp.path().join("whole");
+    run_sweep(&spec, &options(&whole, false, None)).unwrap();
+    let want = rows(&whole.join("runs.csv"));
+    let text = std::fs::read_to_string(whole.join("runs.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].ends_with(",attempt"), "{}", lines[0]);
+    for (n, line) in lines.iter().enumerate().skip(1).step_by(37) {
+        assert!(line.ends_with(",1"), "{line}");
+        let hurt = tmp.path().join(format!("hurt{n}"));
+        run_sweep(&spec, &options(&hurt, false, None)).unwrap();
+        let mut damaged = lines.clone();
+        let zero = format!("{},0", &line[..line.len() - 2]);
+        damaged[n] = &zero;
+        std::fs::write(hurt.join("runs.csv"), damaged.join("\n") + "\n").unwrap();
+        let report = run_sweep(&spec, &options(&hurt, true, None)).unwrap();
+        assert!(report.runs_done_now > 0, "row {n} was not run again");
+        assert_eq!(rows(&hurt.join("runs.csv")), want, "row {n}");
+    }
+}

@@ -53,7 +53,8 @@ impl<'p> RowCount<'p> {
     }
 
     /// Count `row`: false when its job belongs to no journaled chunk, was counted already, or is not
-    /// the run the row describes, or when its `success` contradicts its outcome.
+    /// the run the row describes, or when its `success` contradicts its outcome, or its `attempt` is
+    /// 0 (attempts count from 1, and the tally's restarts, `attempt - 1`, cannot tell 0 from 1).
     pub(super) fn add(&mut self, row: &RunRow) -> bool {
         let job = row.job;
         let Some(i) = self.range_of(job) else {
@@ -65,6 +66,7 @@ impl<'p> RowCount<'p> {
             &self.plan.job_in(group, from + (job - first) as u32),
             self.plan.rule_name(group),
         ) || row.success != (row.outcome == "found")
+            || row.attempt == 0
         {
             return false;
         }
