@@ -4,7 +4,9 @@
 //! Groups: `warnsdorff/8x8`, `warnsdorff/100x100`, `warnsdorff/1000x1000` (one id per rule and entry
 //! point, plus `textbook/first`), `warnsdorff/sweep-100x100` (all 10^4 starts through
 //! `Solver::run_batch`, 10^8 steps), and `warnsdorff/kernels-8x8` and `-4x16` (the small-board
-//! kernel against the byte kernel, every start, one id per kernel and rule). See
+//! kernel against the byte kernel, every start, one id per kernel and rule), and
+//! `warnsdorff/tie-tree-8x8` (5,040 orderings from every start through the tie tree and walked one
+//! by one by the small-board kernel). See
 //! `benches/README.md` for how to run and the latest figures.
 //!
 //! Every benchmark asserts its answer: the textbook walk and the kernel give the same visit order on
@@ -64,6 +66,9 @@ fn bench_board(c: &mut Criterion, n: u64, sample_step: usize) {
     let mut group = c.benchmark_group(format!("warnsdorff/{n}x{n}"));
     let starts = sampled(board, sample_step);
     let mut solver = Solver::new();
+    // the kernel's own speed: with the tie tree, every repetition of one `first` batch after the
+    // first would be a lookup of walks already made
+    solver.set_tie_tree(false);
     let mut grid = Vec::new();
 
     // textbook baseline, `first`, on the same starts as the batch below
@@ -154,6 +159,7 @@ fn kernels(c: &mut Criterion, rows: u64, cols: u64) {
     let mut group = c.benchmark_group(format!("warnsdorff/kernels-{board}"));
     let (mut small, mut bytes) = (Solver::new(), Solver::new());
     bytes.set_small_kernel(false);
+    small.set_tie_tree(false);
     println!("{}", common::machine_line());
     for rule in ["first", "order:58143627", "pohl", "random", "roth"] {
         let rule: Rule = rule.parse().unwrap();
@@ -203,8 +209,89 @@ fn kernels(c: &mut Criterion, rows: u64, cols: u64) {
     group.finish();
 }
 
+/// The `n`-th (0-based) of the 40,320 orderings in lexicographic order.
+fn nth_ordering(mut n: usize) -> Rule {
+    let mut labels: Vec<u8> = (b'1'..=b'8').collect();
+    let mut digits = String::new();
+    for k in (1..=8).rev() {
+        let block: usize = (1..k).product();
+        digits.push(labels.remove(n / block) as char);
+        n %= block;
+    }
+    format!("order:{digits}").parse().unwrap()
+}
+
+/// The tie tree against the small-board kernel walking each run itself: one ordering in eight of
+/// the 40,320 from every start of 8x8, four orderings a batch as a sweep hands them, each side a
+/// fresh solver (its tree grown from nothing) every time; asserted equal.
+fn tie_tree(c: &mut Criterion) {
+    let board = Board::square(8).unwrap();
+    let starts: Vec<Square> = board.squares().collect();
+    let batches: Vec<Vec<Request>> = (0..40_320)
+        .step_by(8)
+        .collect::<Vec<usize>>()
+        .chunks(4)
+        .map(|four| {
+            four.iter()
+                .flat_map(|&n| requests(board, nth_ordering(n), &starts))
+                .collect()
+        })
+        .collect();
+    // every batch's summaries into `out`, kept (for the check) or cleared batch by batch (timed)
+    let walk_all = |tree: bool, keep: bool| {
+        let mut solver = Solver::new();
+        solver.set_tie_tree(tree);
+        let mut out = Vec::with_capacity(4 * 64);
+        let mut visited = 0u64;
+        for reqs in &batches {
+            if !keep {
+                out.clear();
+            }
+            solver.run_batch(black_box(reqs), &mut out).unwrap();
+            visited += out
+                .iter()
+                .rev()
+                .take(reqs.len())
+                .map(|s| u64::from(s.visited))
+                .sum::<u64>();
+        }
+        (out, visited)
+    };
+    let ((with_tree, _), (walked, _)) = (walk_all(true, true), walk_all(false, true));
+    assert_eq!(with_tree.len(), walked.len());
+    for (t, w) in with_tree.iter().zip(&walked) {
+        assert_eq!(
+            (t.outcome, t.visited, t.stats.ties),
+            (w.outcome, w.visited, w.stats.ties)
+        );
+    }
+    let runs = with_tree.len() as u64;
+    let ((median, low, high), tt, tw) = common::alternated(
+        7,
+        || drop(black_box(walk_all(false, false))),
+        || drop(black_box(walk_all(true, false))),
+    );
+    println!("{}", common::machine_line());
+    println!(
+        "warnsdorff/tie-tree-8x8: small-board kernel / tie tree ({runs} runs: 5,040 orderings, \
+         every start, a fresh solver) = {median:.2}x in CPU time (median of 7 alternated pairs; \
+         {low:.2}x to {high:.2}x); {:.1} ns a run against {:.1}",
+        tw.as_nanos() as f64 / runs as f64,
+        tt.as_nanos() as f64 / runs as f64,
+    );
+    let mut group = c.benchmark_group("warnsdorff/tie-tree-8x8");
+    group.throughput(Throughput::Elements(runs));
+    for (name, tree) in [("tree", true), ("walked", false)] {
+        group.bench_function(BenchmarkId::new(name, "5040-orderings"), |b| {
+            b.iter(|| walk_all(tree, false))
+        });
+    }
+    group.finish();
+}
+
 fn small(c: &mut Criterion) {
     test_vector();
+    tie_tree(c);
     kernels(c, 8, 8);
     kernels(c, 4, 16);
     bench_board(c, 8, 1);

@@ -387,6 +387,10 @@ pub struct Solver {
     small: Box<walk::small::SmallBoard>,
     /// Whether batches take the small-board kernel where it applies ([`Solver::set_small_kernel`]).
     small_kernel: bool,
+    /// The fixed orderings' walks of the last small board, shared by its batch groups.
+    tie_tree: Box<walk::tie_tree::TieTree>,
+    /// Whether batches of fixed orderings go through it ([`Solver::set_tie_tree`]).
+    use_tie_tree: bool,
     /// Degree arrays of the interleaved walks of a batch.
     walks: Vec<u8>,
     /// Indexes (within the group) of a batch group's runs that can start.
@@ -424,6 +428,8 @@ impl Solver {
             empty: walk::EmptyBoard::default(),
             small: Box::default(),
             small_kernel: true,
+            tie_tree: Box::default(),
+            use_tie_tree: true,
             walks: Vec::new(),
             startable: Vec::new(),
             walk_memory: DEFAULT_LANE_MEMORY,
@@ -464,6 +470,14 @@ impl Solver {
     /// give the same summaries; off is for benchmarks and twin tests.
     pub fn set_small_kernel(&mut self, on: bool) {
         self.small_kernel = on;
+    }
+
+    /// Whether batches of fixed orderings (`first`, `order:*`) in the small-board kernel share
+    /// their walks through a tie tree kept across batches of one board (on by default): runs from
+    /// one start under different orderings are then walked only where their tie-breaks differ.
+    /// Both give the same summaries; off is for benchmarks and twin tests.
+    pub fn set_tie_tree(&mut self, on: bool) {
+        self.use_tie_tree = on;
     }
 
     /// Let a `rotate` run make at most `rotations` Pósa rotations to close its path (0 = no limit;

@@ -7,6 +7,7 @@ use super::dispatch::{with_chooser, ChooserVisitor};
 use super::interleave::{run_walks, walks_for, WalkJob};
 use super::small::{self, SmallBoard};
 use super::step::walk_with_path;
+use super::tie_tree::TieTree;
 use super::{Chooser, EmptyBoard, Walk};
 use crate::board::Closure;
 use crate::board::Layout;
@@ -55,6 +56,7 @@ impl Solver {
             out: &mut *out,
             empty: &mut self.empty,
             small: self.small_kernel.then_some(&mut *self.small),
+            tree: self.use_tie_tree.then_some(&mut *self.tie_tree),
             buf: &mut self.walks,
             startable: &mut self.startable,
             walks: walks_for(&layout, self.walk_memory),
@@ -133,6 +135,8 @@ struct Group<'a> {
     empty: &'a mut EmptyBoard,
     /// The small-board kernel's tables, unless it is turned off ([`Solver::set_small_kernel`]).
     small: Option<&'a mut SmallBoard>,
+    /// The tie tree, unless it is turned off ([`Solver::set_tie_tree`]).
+    tree: Option<&'a mut TieTree>,
     buf: &'a mut Vec<u8>,
     startable: &'a mut Vec<u32>,
     walks: usize,
@@ -148,6 +152,7 @@ impl ChooserVisitor for Group<'_> {
             out,
             empty,
             small,
+            tree,
             buf,
             startable,
             walks,
@@ -209,8 +214,13 @@ impl ChooserVisitor for Group<'_> {
             let start = layout.pad(reqs[i].start);
             (i, WalkJob { start, run })
         };
-        let kernel = match small {
-            Some(small) if small::fits(layout.board()) => Kernel::Small(small),
+        let kernel = match (small, tree) {
+            (Some(small), Some(tree))
+                if small::fits(layout.board()) && C::SLOT_ORDER && !C::PER_RUN =>
+            {
+                Kernel::Tree(small, tree)
+            }
+            (Some(small), _) if small::fits(layout.board()) => Kernel::Small(small),
             _ => Kernel::Bytes { empty, buf, walks },
         };
         if C::PER_RUN {
@@ -234,9 +244,11 @@ impl ChooserVisitor for Group<'_> {
 }
 
 /// Which kernel walks a batch group: the small-board kernel where the board fits in a `u64` (every
-/// chooser has its tie-break there), else the byte kernel with its scratch arrays.
+/// chooser has its tie-break there), through the tie tree for fixed orderings, else the byte kernel
+/// with its scratch arrays.
 enum Kernel<'a> {
     Small(&'a mut SmallBoard),
+    Tree(&'a mut SmallBoard, &'a mut TieTree),
     Bytes {
         empty: &'a mut EmptyBoard,
         buf: &'a mut Vec<u8>,
@@ -254,6 +266,7 @@ impl Kernel<'_> {
     ) {
         match self {
             Kernel::Small(tables) => small::run_walks(layout, tables, ch, jobs, done),
+            Kernel::Tree(tables, tree) => tree.run_walks(layout, tables, ch, jobs, done),
             Kernel::Bytes { empty, buf, walks } => {
                 run_walks(layout, empty, buf, walks, ch, jobs, done)
             }

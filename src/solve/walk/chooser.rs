@@ -347,7 +347,7 @@ impl Chooser for Random {
 }
 
 /// Offsets of the labels of `order`, in that order.
-fn scan_offsets(layout: &Layout, order: LabelOrder) -> [isize; 8] {
+pub(super) fn scan_offsets(layout: &Layout, order: LabelOrder) -> [isize; 8] {
     let mut o = [0isize; 8];
     for (slot, &k) in o.iter_mut().zip(order.labels()) {
         *slot = layout.offsets()[k as usize];

@@ -12,6 +12,7 @@
 //! | [`step`] | one step (survey, then advance) and the single walk that keeps its path |
 //! | [`interleave`] | several independent walks side by side in one thread |
 //! | [`small`] | the same walks on boards of at most 64 squares, in register bitboards |
+//! | [`tie_tree`] | the fixed orderings' walks of a small board, each distinct walk walked once |
 //! | [`dispatch`] | the one place a rule is mapped to its chooser |
 //! | [`batch`] | the driver: [`super::Solver`]'s single fast walk and its batch groups |
 //!
@@ -55,6 +56,7 @@ pub(crate) mod interleave;
 pub(crate) mod mask;
 pub(crate) mod small;
 pub(crate) mod step;
+pub(crate) mod tie_tree;
 
 pub(crate) use chooser::Chooser;
 pub(crate) use interleave::{walks_for, EmptyBoard, MAX_WALKS};

@@ -36,20 +36,20 @@ pub(crate) fn fits(board: Board) -> bool {
 pub(crate) struct SmallBoard {
     board: Option<Board>,
     /// Each square's on-board knight moves.
-    attacks: [u64; 64],
+    pub(super) attacks: [u64; 64],
     /// The empty board's degrees as bit planes.
     planes: [u64; 4],
     /// Every square of the board.
-    all: u64,
+    pub(super) all: u64,
     /// Padded index of each square.
-    padded: [u32; 64],
+    pub(super) padded: [u32; 64],
     /// Square of each padded index (off-board indexes hold [`OFF`]).
-    square: Vec<u8>,
+    pub(super) square: Vec<u8>,
     /// The padded offsets the slot targets were built for.
     offsets: [isize; 8],
     /// The square in each slot of each square, or the square itself where that move leaves the
     /// board (never a candidate: a head is not free).
-    targets: [[u8; 8]; 64],
+    pub(super) targets: [[u8; 8]; 64],
     /// Each square's neighbours by slot as three bit planes: bit `q` of plane `b` of square `h` is
     /// bit `b` of the slot that `q` is in, seen from `h` (for choosers whose slot order decides).
     slots: [[u64; 3]; 64],
@@ -123,15 +123,15 @@ impl SmallBoard {
 
 /// One walk's board: free squares, degree planes, head.
 #[derive(Clone, Copy, Debug)]
-struct Lane {
-    free: u64,
+pub(super) struct Lane {
+    pub(super) free: u64,
     planes: [u64; 4],
-    head: u32,
+    pub(super) head: u32,
 }
 
 impl Lane {
     /// A walk standing on `start`, visited.
-    fn new(t: &SmallBoard, start: u32) -> Self {
+    pub(super) fn new(t: &SmallBoard, start: u32) -> Self {
         let mut lane = Lane {
             free: t.all,
             planes: t.planes,
@@ -169,20 +169,34 @@ impl Lane {
         (0..4).map(|p| (n & self.planes[p]).count_ones() << p).sum()
     }
 
+    /// The free neighbours of the head of minimum degree (none at a dead end, which includes a
+    /// finished tour).
+    #[inline(always)]
+    pub(super) fn least(&self, t: &SmallBoard) -> u64 {
+        let mut least = t.attacks[self.head as usize & 63] & self.free;
+        for p in (0..3).rev() {
+            // the candidates of degree 0 in this plane, if there are any
+            let low = least & !self.planes[p];
+            least = if low != 0 { low } else { least };
+        }
+        least
+    }
+
+    /// Move to `next` and visit it.
+    #[inline(always)]
+    pub(super) fn advance(&mut self, t: &SmallBoard, next: u32) {
+        self.head = next;
+        self.visit(t, next);
+    }
+
     /// One step: the next square chosen and visited, and whether the minimum was tied; `None` at a
     /// dead end (which includes a finished tour).
     #[inline(always)]
     fn step<C: Chooser>(&mut self, t: &SmallBoard, ch: &C, run: &mut C::Run) -> Option<bool> {
         let h = self.head;
-        let n = t.attacks[h as usize & 63] & self.free;
-        if n == 0 {
+        let mut least = self.least(t);
+        if least == 0 {
             return None;
-        }
-        let mut least = n;
-        for p in (0..3).rev() {
-            // the candidates of degree 0 in this plane, if there are any
-            let low = least & !self.planes[p];
-            least = if low != 0 { low } else { least };
         }
         let tied = least & (least - 1) != 0;
         let next = if C::SLOT_ORDER {
@@ -198,8 +212,7 @@ impl Lane {
         } else {
             least.trailing_zeros()
         };
-        self.head = next;
-        self.visit(t, next);
+        self.advance(t, next);
         ch.arrive(run, t.padded[next as usize & 63] as usize);
         Some(tied)
     }
