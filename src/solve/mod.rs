@@ -368,6 +368,16 @@ pub fn interleaved_lanes(board: Board, bytes_per_square: f64) -> usize {
     walk::walks_for(&Layout::new(board), bytes_per_square)
 }
 
+/// Most bytes a solver's tie tree takes on `board` (the walks of fixed orderings shared by batches,
+/// on boards of at most 64 squares; none on others).
+pub fn tie_tree_bytes(board: Board) -> u64 {
+    if walk::small::fits(board) {
+        walk::tie_tree::MAX_BYTES
+    } else {
+        0
+    }
+}
+
 /// Scratch state for runs, reused across runs: allocate once per worker thread.
 #[derive(Clone, Debug)]
 pub struct Solver {

@@ -25,9 +25,13 @@ use super::small::{Lane, SmallBoard};
 use super::Walk;
 use crate::board::{Board, Layout};
 
-/// Most nodes and leaves a tree holds (about 80 bytes each with their links) before it starts
-/// afresh: every ordering of 8x8 from every start needs about a quarter of it.
-pub(crate) const MAX_ENTRIES: usize = 1 << 20;
+/// Most nodes and leaves a tree holds before it starts afresh: every ordering from every start of
+/// 8x8 needs half of it (260,072).
+pub(crate) const MAX_ENTRIES: usize = 1 << 19;
+
+/// Most bytes a tree holds: a node's state (56) and its links (at most 9 of 4 bytes), or a leaf
+/// (24), for each of [`MAX_ENTRIES`] and the entries one round of descents may add past it.
+pub(crate) const MAX_BYTES: u64 = (MAX_ENTRIES + LANES * 64) as u64 * (56 + 36);
 
 /// A link to nothing yet walked.
 const NONE: u32 = 0;
@@ -277,6 +281,9 @@ impl TieTree {
         }
     }
 }
+
+const _: () =
+    assert!(std::mem::size_of::<(Lane, u32)>() <= 56 && std::mem::size_of::<Walk>() <= 56);
 
 #[cfg(test)]
 mod tests {
