@@ -11,7 +11,9 @@
 //! state and reuses it across runs, so a sweep allocates nothing per run.
 //!
 //! Pure Warnsdorff runs through a fast kernel (`walk/`): a fused decrement-and-choose pass per step
-//! and, in [`Solver::run_batch`], several independent walks interleaved in one thread. The plain
+//! and, in [`Solver::run_batch`], several independent walks interleaved in one thread; on boards of
+//! at most 64 squares, fixed orderings share their walks through a tree of ties (`walk/tie_tree.rs`),
+//! so that a sweep of many orderings walks each distinct walk once. The plain
 //! incremental loop (`warnsdorff::run` with [`warnsdorff::next_move`]) stays as its twin: it serves
 //! traces, [`Solver::solve_plain`], rules without a fast path, and the equality tests of
 //! `tests/fast_paths.rs`. The tie-break rules are one table (`rules/table.rs`); slow, obviously
