@@ -15,6 +15,7 @@
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use ktour::board::{Board, Square};
 use ktour::solve::reference::textbook_warnsdorff as textbook;
+use ktour::solve::rules::LabelOrder;
 use ktour::solve::{Outcome, Request, Rule, RunSummary, Solver};
 use std::time::Duration;
 
@@ -209,31 +210,18 @@ fn kernels(c: &mut Criterion, rows: u64, cols: u64) {
     group.finish();
 }
 
-/// The `n`-th (0-based) of the 40,320 orderings in lexicographic order.
-fn nth_ordering(mut n: usize) -> Rule {
-    let mut labels: Vec<u8> = (b'1'..=b'8').collect();
-    let mut digits = String::new();
-    for k in (1..=8).rev() {
-        let block: usize = (1..k).product();
-        digits.push(labels.remove(n / block) as char);
-        n %= block;
-    }
-    format!("order:{digits}").parse().unwrap()
-}
-
 /// The tie tree against the small-board kernel walking each run itself: one ordering in eight of
 /// the 40,320 from every start of 8x8, four orderings a batch as a sweep hands them, each side a
 /// fresh solver (its tree grown from nothing) every time; asserted equal.
 fn tie_tree(c: &mut Criterion) {
     let board = Board::square(8).unwrap();
     let starts: Vec<Square> = board.squares().collect();
-    let batches: Vec<Vec<Request>> = (0..40_320)
-        .step_by(8)
-        .collect::<Vec<usize>>()
+    let orderings: Vec<Rule> = LabelOrder::all().step_by(8).map(Rule::order).collect();
+    let batches: Vec<Vec<Request>> = orderings
         .chunks(4)
         .map(|four| {
             four.iter()
-                .flat_map(|&n| requests(board, nth_ordering(n), &starts))
+                .flat_map(|&rule| requests(board, rule, &starts))
                 .collect()
         })
         .collect();

@@ -5,6 +5,7 @@
 //! `run_batch`, which interleaves runs, gives the same summaries as one `run` per request.
 
 use ktour::board::{Board, Square};
+use ktour::solve::rules::LabelOrder;
 use ktour::solve::{reference, Method, Outcome, Request, Rule, RunSummary, Solver};
 
 /// Every rule of the first wave that applies from every start (`squirrel` starts in the corner only:
@@ -340,18 +341,6 @@ fn small_board_kernel_equals_byte_kernel_and_reference_on_every_board_that_fits(
     assert!(walks > 50_000, "{walks}");
 }
 
-/// The `n`-th (0-based) of the 40,320 orderings in lexicographic order, as `order:DIGITS`.
-fn nth_ordering(mut n: usize) -> Rule {
-    let mut labels: Vec<u8> = (b'1'..=b'8').collect();
-    let mut digits = String::new();
-    for k in (1..=8).rev() {
-        let block: usize = (1..k).product();
-        digits.push(labels.remove(n / block) as char);
-        n %= block;
-    }
-    format!("order:{digits}").parse().unwrap()
-}
-
 /// The tie tree (on by default: the walks of fixed orderings on boards of at most 64 squares,
 /// shared by the batches of one board) against the small-board kernel walking every run itself:
 /// one ordering in seven of the 40,320, from every start of boards of several shapes, open and
@@ -373,13 +362,12 @@ fn tie_tree_equals_the_small_board_kernel_on_thousands_of_orderings() {
         (1, 1),
     ] {
         let b = Board::new(rows, cols).unwrap();
-        let orderings: Vec<usize> = (0..40_320).step_by(7).collect();
+        let orderings: Vec<Rule> = LabelOrder::all().step_by(7).map(Rule::order).collect();
         for (i, four) in orderings.chunks(4).enumerate() {
             let closure = ktour::board::Closure::of(i % 2 == 1);
             let reqs: Vec<Request> = four
                 .iter()
-                .flat_map(|&n| {
-                    let rule = nth_ordering(n);
+                .flat_map(|&rule| {
                     b.squares().map(move |s| {
                         let mut r = Request::warnsdorff(b, s, rule);
                         r.closure = closure;
@@ -397,15 +385,4 @@ fn tie_tree_equals_the_small_board_kernel_on_thousands_of_orderings() {
         }
     }
     assert!(runs > 1_000_000, "{runs}");
-}
-
-#[test]
-fn nth_ordering_counts_in_lexicographic_order() {
-    assert_eq!(nth_ordering(0), "order:12345678".parse().unwrap());
-    assert_eq!(nth_ordering(1), "order:12345687".parse().unwrap());
-    assert_eq!(nth_ordering(40_319), "order:87654321".parse().unwrap());
-    let mut all: Vec<String> = (0..40_320).map(|n| nth_ordering(n).to_string()).collect();
-    assert!(all.windows(2).all(|w| w[0] < w[1]));
-    all.dedup();
-    assert_eq!(all.len(), 40_320);
 }

@@ -1,9 +1,10 @@
 //! The rows of `summary.csv`, `deadends.csv` and the journal formatted straight into bytes: integers
 //! by `itoa`, floats by `zmij` (the shortest digits that read back, as `ryu` gives them, about twice
 //! as fast; `ryu` itself where their texts differ), and text quoted where it holds a comma, a quote
-//! or a line break, exactly as the `csv` crate's serde writer (`ryu` for floats) formats them (its defaults: `,` between fields, `"` doubled inside quotes, `\n` after a
-//! row), without its field-by-field dispatch. A sweep of every ordering writes 40,320 rows, one of
-//! every ordering on every board of Squirrel & Cull's table tens of millions, all at its end.
+//! or a line break, exactly as the `csv` crate's serde writer (`ryu` for floats) formats them (its
+//! defaults: `,` between fields, `"` doubled inside quotes, `\n` after a row), without its
+//! field-by-field dispatch. A sweep of every ordering writes 40,320 rows, one of every ordering on
+//! every board of Squirrel & Cull's table tens of millions, all at its end.
 //!
 //! The serde writer is the slow twin: a test holds the two byte for byte on rows of random values.
 

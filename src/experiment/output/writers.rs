@@ -244,8 +244,8 @@ const ROUND_PIECES: usize = 16;
 const SUMMARY_BATCH: usize = PIECE_GROUPS * ROUND_PIECES;
 
 /// Rows formatted in parallel into buffers kept from round to round and written in order. A
-/// buffer a piece, made afresh each time, touched three times the bytes the files hold (13.6 MB of
-/// new pages for the yardstick's 7.9 MB summary).
+/// buffer a piece, made afresh each time, touched more new pages than the file holds bytes (13.6 MB
+/// for the yardstick's 7.9 MB summary).
 #[derive(Default)]
 struct Pieces {
     buffers: Vec<Vec<u8>>,

@@ -27,7 +27,7 @@ use crate::board::{Board, Layout};
 
 /// Most nodes and leaves a tree holds before it starts afresh: every ordering from every start of
 /// 8x8 needs half of it (260,072).
-pub(crate) const MAX_ENTRIES: usize = 1 << 19;
+const MAX_ENTRIES: usize = 1 << 19;
 
 /// Most bytes a tree holds: a node's state (56) and its links (at most 9 of 4 bytes), or a leaf
 /// (24), for each of [`MAX_ENTRIES`] and the entries one round of descents may add past it.
@@ -48,7 +48,7 @@ const MAX_LINKS: usize = BLOCK as usize - LANES * 64 * 9;
 
 /// A fixed ordering's choice at every possible tie: for each set of tied labels (a `u8`), the
 /// label that comes first in the ordering and its rank among the set's labels.
-pub(crate) struct Pick {
+struct Pick {
     label: [u8; 256],
     rank: [u8; 256],
 }
@@ -56,7 +56,7 @@ pub(crate) struct Pick {
 impl Pick {
     /// The choices of the ordering whose slots hold the padded offsets `offsets` (a permutation of
     /// `layout`'s, whose order is the labels').
-    pub(crate) fn new(layout: &Layout, offsets: &[isize; 8]) -> Self {
+    fn new(layout: &Layout, offsets: &[isize; 8]) -> Self {
         let mut slot = [0u8; 8];
         for (s, o) in offsets.iter().enumerate() {
             let label = layout.offsets().iter().position(|c| c == o);
@@ -149,7 +149,7 @@ impl TieTree {
     }
 
     /// Nodes and leaves held.
-    pub(crate) fn entries(&self) -> usize {
+    fn entries(&self) -> usize {
         self.states.len() + self.leaves.len()
     }
 
@@ -291,7 +291,19 @@ mod tests {
     use super::super::mask::order_bits;
     use super::super::small;
     use super::*;
+    use crate::board::Square;
     use crate::solve::rules::LabelOrder;
+
+    /// The jobs of a batch from `starts` of `layout`'s board, numbered in order.
+    fn jobs<'a>(
+        layout: &'a Layout,
+        starts: impl IntoIterator<Item = Square> + 'a,
+    ) -> impl Iterator<Item = (usize, WalkJob<()>)> + 'a {
+        starts.into_iter().enumerate().map(|(i, s)| {
+            let start = layout.pad(s);
+            (i, WalkJob { start, run: () })
+        })
+    }
 
     /// A tree held to a couple of thousand entries (about two orderings' walks from every start)
     /// starts afresh again and again, and every walk is still the one the small-board kernel walks
@@ -314,21 +326,11 @@ mod tests {
                 let order: LabelOrder = orders.parse().unwrap();
                 let bits = order_bits(order);
                 let ch = Fixed::new(&layout, order, &bits);
-                let jobs = || {
-                    board.squares().enumerate().map(|(i, s)| {
-                        (
-                            i,
-                            WalkJob {
-                                start: layout.pad(s),
-                                run: (),
-                            },
-                        )
-                    })
-                };
+                let all = || jobs(&layout, board.squares());
                 let mut want = vec![Walk::default(); 64];
-                small::run_walks(&layout, &mut tables, &ch, jobs(), |i, w, ()| want[i] = w);
+                small::run_walks(&layout, &mut tables, &ch, all(), |i, w, ()| want[i] = w);
                 let mut got = vec![Walk::default(); 64];
-                tree.run_walks(&layout, &mut tables, &ch, jobs(), |i, w, ()| got[i] = w);
+                tree.run_walks(&layout, &mut tables, &ch, all(), |i, w, ()| got[i] = w);
                 assert_eq!(got, want, "{orders}, round {round}");
                 assert!(
                     tree.entries() <= 2000 + LANES * 2 * 64,
@@ -345,7 +347,6 @@ mod tests {
     /// each run's end is its reference path's.
     #[test]
     fn the_trees_ends_are_the_distinct_reference_walks() {
-        use crate::board::Square;
         use crate::solve::{reference, Rule};
         use std::collections::HashSet;
         let board = Board::new(8, 8).unwrap();
@@ -354,41 +355,19 @@ mod tests {
         let mut tree = TieTree::default();
         let starts = [Square::new(0, 0), Square::new(0, 1), Square::new(3, 2)];
         let mut paths = vec![HashSet::new(); starts.len()];
-        let mut labels = [0u8, 1, 2, 3, 4, 5, 6, 7];
-        let mut n = 0;
-        loop {
-            let order = LabelOrder::from_zero_based(labels).unwrap();
-            if n % 5 == 0 {
-                let bits = order_bits(order);
-                let ch = Fixed::new(&layout, order, &bits);
-                let jobs = starts.iter().enumerate().map(|(i, s)| {
-                    (
-                        i,
-                        WalkJob {
-                            start: layout.pad(*s),
-                            run: (),
-                        },
-                    )
-                });
-                let mut ends = [Walk::default(); 3];
-                tree.run_walks(&layout, &mut tables, &ch, jobs, |i, w, ()| ends[i] = w);
-                for (i, &s) in starts.iter().enumerate() {
-                    let path = reference::warnsdorff(board, s, Rule::order(order), 0);
-                    assert_eq!(ends[i].visited as usize, path.len(), "{order:?} from {s}");
-                    assert_eq!(ends[i].head, layout.pad(*path.last().unwrap()));
-                    paths[i].insert(path);
-                }
+        for order in LabelOrder::all().step_by(5) {
+            let bits = order_bits(order);
+            let ch = Fixed::new(&layout, order, &bits);
+            let mut ends = [Walk::default(); 3];
+            let batch = jobs(&layout, starts);
+            tree.run_walks(&layout, &mut tables, &ch, batch, |i, w, ()| ends[i] = w);
+            for (i, &s) in starts.iter().enumerate() {
+                let path = reference::warnsdorff(board, s, Rule::order(order), 0);
+                assert_eq!(ends[i].visited as usize, path.len(), "{order:?} from {s}");
+                assert_eq!(ends[i].head, layout.pad(*path.last().unwrap()));
+                paths[i].insert(path);
             }
-            n += 1;
-            // the next permutation in lexicographic order
-            let Some(i) = (0..7).rev().find(|&i| labels[i] < labels[i + 1]) else {
-                break;
-            };
-            let j = (i + 1..8).rev().find(|&j| labels[j] > labels[i]).unwrap();
-            labels.swap(i, j);
-            labels[i + 1..].reverse();
         }
-        assert_eq!(n, 40_320);
         for (i, &s) in starts.iter().enumerate() {
             let sq = u32::from(tables.square[layout.pad(s)]);
             assert_eq!(tree.census(sq).1, paths[i].len(), "from {s}");
@@ -405,32 +384,17 @@ mod tests {
     #[test]
     #[ignore]
     fn every_ordering_from_every_start_of_8x8() {
-        use crate::board::Square;
         use std::collections::HashSet;
         let board = Board::new(8, 8).unwrap();
         let layout = Layout::new(board);
         let mut tables = SmallBoard::default();
         let mut tree = TieTree::default();
-        let orders: Vec<LabelOrder> = (0..40_320usize)
-            .map(|mut n| {
-                let mut left: Vec<u8> = (0..8).collect();
-                let mut labels = [0u8; 8];
-                for (k, label) in (1..=8usize).rev().zip(&mut labels) {
-                    let block: usize = (1..k).product();
-                    *label = left.remove(n / block);
-                    n %= block;
-                }
-                LabelOrder::from_zero_based(labels).unwrap()
-            })
-            .collect();
+        let orders: Vec<LabelOrder> = LabelOrder::all().collect();
         for &order in &orders {
             let bits = order_bits(order);
             let ch = Fixed::new(&layout, order, &bits);
-            let jobs = board.squares().enumerate().map(|(i, s)| {
-                let start = layout.pad(s);
-                (i, WalkJob { start, run: () })
-            });
-            tree.run_walks(&layout, &mut tables, &ch, jobs, |_, _, ()| {});
+            let batch = jobs(&layout, board.squares());
+            tree.run_walks(&layout, &mut tables, &ch, batch, |_, _, ()| {});
         }
         assert_eq!(tree.restarts, 0);
         // the plain count: each square's moves by label, degrees recounted at every step
