@@ -6,7 +6,8 @@
 //! `Solver::run_batch`, 10^8 steps), and `warnsdorff/kernels-8x8` and `-4x16` (the small-board
 //! kernel against the byte kernel, every start, one id per kernel and rule), and
 //! `warnsdorff/tie-tree-8x8` (5,040 orderings from every start through the tie tree and walked one
-//! by one by the small-board kernel). See
+//! by one by the small-board kernel). Boards past 64 squares also print the byte step's time over
+//! the window step's (`first`). See
 //! `benches/README.md` for how to run and the latest figures.
 //!
 //! Every benchmark asserts its answer: the textbook walk and the kernel give the same visit order on
@@ -117,6 +118,39 @@ fn bench_board(c: &mut Criterion, n: u64, sample_step: usize) {
         per_step(ktour),
         per_step(text)
     );
+    // the window step against the byte step it replaces for fixed orderings, where it applies
+    if n * n > 64 {
+        let mut bytes = Solver::new();
+        bytes.set_tie_tree(false);
+        bytes.set_window_step(false);
+        let mut by_bytes = Vec::with_capacity(first.len());
+        let ((median, low, high), window, byte) = common::alternated(
+            7,
+            || {
+                out.clear();
+                solver.run_batch(black_box(&first), &mut out).unwrap();
+            },
+            || {
+                by_bytes.clear();
+                bytes.run_batch(black_box(&first), &mut by_bytes).unwrap();
+            },
+        );
+        let key = |s: &RunSummary| (s.outcome, s.visited, s.stats.ties);
+        assert!(
+            out.iter().map(key).eq(by_bytes.iter().map(key)),
+            "window and byte steps agree"
+        );
+        println!(
+            "warnsdorff/{n}x{n}: byte step / window step (first, {} starts) = {:.2}x in CPU time \
+             (median of 7 alternated pairs; {:.2}x to {:.2}x); {:.2} ns a step against {:.2}",
+            starts.len(),
+            1.0 / median,
+            1.0 / high,
+            1.0 / low,
+            per_step(window),
+            per_step(byte)
+        );
+    }
     for rule in RULES {
         let rule: Rule = rule.parse().unwrap();
         let reqs = if rule == Rule::Squirrel {

@@ -2,7 +2,7 @@
 //! wall time on a shared machine): `cargo build --release --example callgrind`, then
 //! `valgrind --tool=callgrind target/release/examples/callgrind <kernel> <n> <starts>` where
 //! `<kernel>` is `textbook`, `plain`, `run`, `batch` or `bytes` (`first` rule; `bytes` is `batch`
-//! with the small-board kernel turned off, the same on boards over 64 squares), `roth`, `pohl`,
+//! with the small-board kernel and the window step turned off: the byte step on any board), `roth`, `pohl`,
 //! `random` (batch), and divide the instruction count by the steps it prints (batches also print
 //! how many steps were ties). See `benches/README.md`.
 
@@ -32,6 +32,7 @@ fn main() {
         .collect();
     let mut solver = Solver::new();
     solver.set_small_kernel(kernel != "bytes");
+    solver.set_window_step(kernel != "bytes");
     let mut steps = 0u64;
     let mut ties = None;
     match kernel {

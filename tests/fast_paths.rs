@@ -386,3 +386,62 @@ fn tie_tree_equals_the_small_board_kernel_on_thousands_of_orderings() {
     }
     assert!(runs > 1_000_000, "{runs}");
 }
+
+/// The window step (fixed orderings on boards past 64 squares: four 8-byte row windows a step,
+/// eight walks side by side) against the byte kernel's step: every start of boards of many shapes
+/// (thin ones, whose windows reach across the border into the next board's slack, and ones wider
+/// than tall and taller than wide), open and closed, `first` and orderings spread over the
+/// 40,320, in batches of every size from 1 to 13, so that every number of live lanes is met and
+/// the last two walks of a batch finish in the byte step. Summaries equal, and the length of
+/// every walk equals the slow reference's on the smaller boards.
+#[test]
+fn window_step_equals_the_byte_step_on_every_start() {
+    let mut window = Solver::new();
+    let mut bytes = Solver::new();
+    bytes.set_window_step(false);
+    let mut orders: Vec<Rule> = LabelOrder::all()
+        .step_by(2_003)
+        .map(|o| format!("order:{o}").parse().unwrap())
+        .collect();
+    orders.push(Rule::FIRST);
+    let mut runs = 0;
+    for (rows, cols) in [
+        (9, 9),
+        (3, 30),
+        (30, 3),
+        (4, 17),
+        (5, 13),
+        (10, 11),
+        (7, 40),
+        (40, 7),
+    ] {
+        let b = Board::new(rows, cols).unwrap();
+        for (i, &rule) in orders.iter().enumerate() {
+            for closed in [false, true] {
+                let reqs: Vec<Request> = b
+                    .squares()
+                    .map(|s| {
+                        let mut r = Request::warnsdorff(b, s, rule);
+                        r.closure = ktour::board::Closure::of(closed);
+                        r
+                    })
+                    .collect();
+                let size = 1 + (i + usize::from(closed)) % 13;
+                for chunk in reqs.chunks(size) {
+                    let (mut got, mut want) = (Vec::new(), Vec::new());
+                    window.run_batch(chunk, &mut got).unwrap();
+                    bytes.run_batch(chunk, &mut want).unwrap();
+                    for ((req, g), w) in chunk.iter().zip(&got).zip(&want) {
+                        assert_eq!(timeless(g), timeless(w), "{req:?}");
+                        if b.len() <= 100 && !matches!(g.outcome, Outcome::Impossible(_)) {
+                            let path = reference::warnsdorff(b, req.start, rule, req.seed);
+                            assert_eq!(g.visited as usize, path.len(), "{req:?}");
+                        }
+                        runs += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(runs > 40_000, "{runs}");
+}

@@ -1127,8 +1127,14 @@ mod tests {
         .unwrap();
         assert!((0..40).all(|id| large.chunk(id).runs() == 1));
         let b = blocks(&large, large.shard(1, 1), &[]);
-        let ids = |r: std::ops::Range<u64>| r.collect::<Vec<u64>>();
-        assert_eq!(b, vec![ids(0..16), ids(16..32), ids(32..40)]);
+        let per_block = BATCH_RUNS as u64;
+        assert!(per_block < 40, "a block and a part at least");
+        let want: Vec<Vec<u64>> = (0..40)
+            .collect::<Vec<u64>>()
+            .chunks(per_block as usize)
+            .map(<[u64]>::to_vec)
+            .collect();
+        assert_eq!(b, want);
         // chunks done before are passed over; a shard's blocks hold its chunks alone
         let b = blocks(&large, large.shard(1, 1), &[1, 5, 17, 39]);
         let flat: Vec<u64> = b.concat();
@@ -1138,7 +1144,7 @@ mod tests {
                 .filter(|i| ![1, 5, 17, 39].contains(i))
                 .collect::<Vec<_>>()
         );
-        assert_eq!(b[0].len(), 16);
+        assert_eq!(b[0].len() as u64, per_block);
         let b = blocks(&large, large.shard(2, 3), &[4]);
         assert_eq!(
             b.concat(),

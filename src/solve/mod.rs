@@ -359,6 +359,10 @@ pub enum SolveError {
 /// requests of one board and rule to interleave fully.
 pub const MAX_INTERLEAVED_RUNS: usize = walk::MAX_WALKS;
 
+/// Bytes after each interleaved walk's degree array in a batch's buffer (the window step's 8-byte
+/// rows reach past the array's end).
+pub const LANE_SLACK: usize = walk::window::SLACK;
+
 /// Default of [`Solver::set_lane_memory`]: the degree arrays of interleaved walks on a large board
 /// take at most 2 bytes per square of the board (one walk at a time on 1000x1000).
 pub const DEFAULT_LANE_MEMORY: f64 = 2.0;
@@ -403,6 +407,9 @@ pub struct Solver {
     tie_tree: Box<walk::tie_tree::TieTree>,
     /// Whether batches of fixed orderings go through it ([`Solver::set_tie_tree`]).
     use_tie_tree: bool,
+    /// Whether batches of fixed orderings on larger boards take the window step
+    /// ([`Solver::set_window_step`]).
+    window_step: bool,
     /// Degree arrays of the interleaved walks of a batch.
     walks: Vec<u8>,
     /// Indexes (within the group) of a batch group's runs that can start.
@@ -442,6 +449,7 @@ impl Solver {
             small_kernel: true,
             tie_tree: Box::default(),
             use_tie_tree: true,
+            window_step: true,
             walks: Vec::new(),
             startable: Vec::new(),
             walk_memory: DEFAULT_LANE_MEMORY,
@@ -490,6 +498,14 @@ impl Solver {
     /// Both give the same summaries; off is for benchmarks and twin tests.
     pub fn set_tie_tree(&mut self, on: bool) {
         self.use_tie_tree = on;
+    }
+
+    /// Whether batches of fixed orderings (`first`, `order:*`) on boards too large for the
+    /// small-board kernel take the window step (four 8-byte row windows a step; on by default, on
+    /// x86-64 with AVX), or the byte kernel's step that other rules take. Both give the same
+    /// summaries; off is for benchmarks and twin tests.
+    pub fn set_window_step(&mut self, on: bool) {
+        self.window_step = on;
     }
 
     /// Let a `rotate` run make at most `rotations` Pósa rotations to close its path (0 = no limit;

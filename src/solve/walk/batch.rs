@@ -60,6 +60,7 @@ impl Solver {
             buf: &mut self.walks,
             startable: &mut self.startable,
             walks: walks_for(&layout, self.walk_memory),
+            window: self.window_step,
         };
         let Some(walked) = with_chooser(rule, &layout, &mut self.tables, group) else {
             for r in reqs {
@@ -140,6 +141,8 @@ struct Group<'a> {
     buf: &'a mut Vec<u8>,
     startable: &'a mut Vec<u32>,
     walks: usize,
+    /// Whether fixed orderings take the window step ([`Solver::set_window_step`]).
+    window: bool,
 }
 
 impl ChooserVisitor for Group<'_> {
@@ -156,6 +159,7 @@ impl ChooserVisitor for Group<'_> {
             buf,
             startable,
             walks,
+            window,
         } = self;
         // the theorems' answer for the board, once: runs differ only by their start's colour
         let verdict = exists::tour(layout.board(), reqs[0].closure);
@@ -221,7 +225,12 @@ impl ChooserVisitor for Group<'_> {
                 Kernel::Tree(small, tree)
             }
             (Some(small), _) if small::fits(layout.board()) => Kernel::Small(small),
-            _ => Kernel::Bytes { empty, buf, walks },
+            _ => Kernel::Bytes {
+                empty,
+                buf,
+                walks,
+                window,
+            },
         };
         if C::PER_RUN {
             let jobs = runs.into_iter().map(|(i, run)| job(i, run));
@@ -245,7 +254,7 @@ impl ChooserVisitor for Group<'_> {
 
 /// Which kernel walks a batch group: the small-board kernel where the board fits in a `u64` (every
 /// chooser has its tie-break there), through the tie tree for fixed orderings, else the byte kernel
-/// with its scratch arrays.
+/// with its scratch arrays (fixed orderings in its window step, unless `window` is false).
 enum Kernel<'a> {
     Small(&'a mut SmallBoard),
     Tree(&'a mut SmallBoard, &'a mut TieTree),
@@ -253,6 +262,7 @@ enum Kernel<'a> {
         empty: &'a mut EmptyBoard,
         buf: &'a mut Vec<u8>,
         walks: usize,
+        window: bool,
     },
 }
 
@@ -267,9 +277,12 @@ impl Kernel<'_> {
         match self {
             Kernel::Small(tables) => small::run_walks(layout, tables, ch, jobs, done),
             Kernel::Tree(tables, tree) => tree.run_walks(layout, tables, ch, jobs, done),
-            Kernel::Bytes { empty, buf, walks } => {
-                run_walks(layout, empty, buf, walks, ch, jobs, done)
-            }
+            Kernel::Bytes {
+                empty,
+                buf,
+                walks,
+                window,
+            } => run_walks(layout, empty, buf, walks, window, ch, jobs, done),
         }
     }
 }

@@ -3,10 +3,14 @@
 //! empty board each walk starts from ([`EmptyBoard`]). The walks step in lock-step rounds inside
 //! [`rounds`], whose heads and tie counts are local arrays indexed by constants: they stay in
 //! registers, the squares visited follow from the round number, and the rule's shared tables are
-//! read through one pointer. How many walks pay, and on which boards: `benches/README.md`.
+//! read through one pointer. Fixed orderings take the window step of [`super::window`] instead
+//! while at least [`window::MIN_LANES`] walks are live (the two leave the same degree array, so a
+//! batch's last walks finish in the byte step). How many walks pay, and on which boards:
+//! `benches/README.md`.
 
 use super::chooser::Chooser;
 use super::step::{advance, check_entry, survey};
+use super::window::{self, Ranked};
 use super::Walk;
 use crate::board::{Board, Layout, BORDER};
 
@@ -88,10 +92,13 @@ pub(crate) struct WalkJob<R> {
     pub run: R,
 }
 
-/// Most runs interleaved in one thread (more overlap no further: `benches/README.md`).
-pub(crate) const MAX_WALKS: usize = 4;
+/// Most runs interleaved in one thread, by any step: the window step's lanes.
+pub(crate) const MAX_WALKS: usize = window::MAX_LANES;
+
+/// Most runs the byte step interleaves (more overlap no further: `benches/README.md`).
+const BYTE_WALKS: usize = 4;
 const _: () = assert!(
-    MAX_WALKS <= 4,
+    BYTE_WALKS <= 4,
     "`rounds` is written out for four walks at most"
 );
 
@@ -108,22 +115,33 @@ struct Live<R> {
 }
 
 /// Walk `jobs` (all on `layout`'s board; each tagged with the caller's index) interleaved `walks` at
-/// a time, each in its own board of `buf`, all sharing the chooser's tables; calls `done(index, walk,
-/// run state)` as each one ends (not in order). No paths are kept.
+/// a time (at most [`BYTE_WALKS`] in the byte step), each in its own board of `buf`, all sharing the
+/// chooser's tables; calls `done(index, walk, run state)` as each one ends (not in order). No paths
+/// are kept. A fixed ordering takes the window step where `window` is true and the machine has it.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run_walks<C: Chooser>(
     layout: &Layout,
     empty: &mut EmptyBoard,
     buf: &mut Vec<u8>,
     walks: usize,
+    window: bool,
     ch: &C,
     jobs: impl IntoIterator<Item = (usize, WalkJob<C::Run>)>,
     mut done: impl FnMut(usize, Walk, C::Run),
 ) {
     let padded = layout.len();
     let stride = layout.stride() as isize;
-    let width = walks.clamp(1, MAX_WALKS);
+    let ranked = (window && C::SLOT_ORDER && !C::PER_RUN && window::available())
+        .then(|| Ranked::new(layout, ch.offsets()))
+        .flatten();
+    let width = match ranked {
+        Some(_) => walks.clamp(1, MAX_WALKS),
+        None => walks.clamp(1, BYTE_WALKS),
+    };
+    // each board followed by the slack the window step's last rows reach into
+    let seat = padded + window::SLACK;
     buf.clear();
-    buf.resize(width * padded, BORDER);
+    buf.resize(width * seat, BORDER);
     let mut jobs = jobs.into_iter();
     let mut start_walk =
         |buf: &mut [u8], base: usize, born: u64, (job, j): (usize, WalkJob<C::Run>)| {
@@ -143,18 +161,21 @@ pub(crate) fn run_walks<C: Chooser>(
             }
         };
     let mut live: Vec<Live<C::Run>> = Vec::with_capacity(width);
-    for seat in 0..width {
+    for i in 0..width {
         match jobs.next() {
-            Some(j) => live.push(start_walk(buf, seat * padded, 0, j)),
+            Some(j) => live.push(start_walk(buf, i * seat, 0, j)),
             None => break,
         }
     }
     let mut round = 0u64;
     while !live.is_empty() {
-        let ended = match live.len() {
-            1 => rounds::<1, C>(buf, stride, ch, &mut live, &mut round),
-            2 => rounds::<2, C>(buf, stride, ch, &mut live, &mut round),
-            3 => rounds::<3, C>(buf, stride, ch, &mut live, &mut round),
+        let ended = match (&ranked, live.len()) {
+            (Some(ranked), n) if n >= window::MIN_LANES => {
+                window_rounds(buf, layout.stride(), ranked, &mut live, &mut round)
+            }
+            (_, 1) => rounds::<1, C>(buf, stride, ch, &mut live, &mut round),
+            (_, 2) => rounds::<2, C>(buf, stride, ch, &mut live, &mut round),
+            (_, 3) => rounds::<3, C>(buf, stride, ch, &mut live, &mut round),
             _ => rounds::<4, C>(buf, stride, ch, &mut live, &mut round),
         };
         // The walks in `ended` ended in this round, every other walk stepped in it; from the last,
@@ -174,6 +195,44 @@ pub(crate) fn run_walks<C: Chooser>(
             done(finished.job, walk, finished.run);
         }
         round += 1;
+    }
+}
+
+/// [`window::rounds`] for the live walks ([`window::MIN_LANES`] to [`MAX_WALKS`] of them).
+fn window_rounds<R>(
+    deg: &mut [u8],
+    stride: usize,
+    ranked: &Ranked,
+    live: &mut [Live<R>],
+    round: &mut u64,
+) -> u32 {
+    fn go<const L: usize, R>(
+        deg: &mut [u8],
+        stride: usize,
+        ranked: &Ranked,
+        live: &mut [Live<R>],
+        round: &mut u64,
+    ) -> u32 {
+        let live: &mut [Live<R>; L] = live.try_into().expect("L live walks");
+        let mut head: [usize; L] = std::array::from_fn(|i| live[i].head);
+        let mut ties: [u64; L] = std::array::from_fn(|i| live[i].ties);
+        // SAFETY: `run_walks` takes this step only where `window::available`; every head is an
+        // on-board square of its own board, each board followed by its slack.
+        let ended =
+            unsafe { window::rounds::<L>(deg, stride, ranked, &mut head, &mut ties, round) };
+        for (i, walk) in live.iter_mut().enumerate() {
+            walk.head = head[i];
+            walk.ties = ties[i];
+        }
+        ended
+    }
+    match live.len() {
+        3 => go::<3, R>(deg, stride, ranked, live, round),
+        4 => go::<4, R>(deg, stride, ranked, live, round),
+        5 => go::<5, R>(deg, stride, ranked, live, round),
+        6 => go::<6, R>(deg, stride, ranked, live, round),
+        7 => go::<7, R>(deg, stride, ranked, live, round),
+        _ => go::<8, R>(deg, stride, ranked, live, round),
     }
 }
 
@@ -247,11 +306,12 @@ fn rounds<const L: usize, C: Chooser>(
 /// resident, 1 MiB together at most), so memory rather than throughput decides how it is walked.
 pub(crate) fn is_large(layout: &Layout) -> bool {
     const SMALL: usize = 1 << 20;
-    MAX_WALKS * layout.len() > SMALL
+    BYTE_WALKS * layout.len() > SMALL
 }
 
-/// How many runs to interleave on `board`: four on boards that are not large ([`is_large`]), else as
-/// many as fit in `bytes_per_square` of the board (a walk takes its padded degree array), at least one.
+/// How many runs to interleave on `board`: [`MAX_WALKS`] on boards that are not large
+/// ([`is_large`]; the byte step takes four of them), else as many as fit in `bytes_per_square` of
+/// the board (a walk takes its padded degree array), at least one.
 /// Sweeps default to 2 ([`crate::solve::DEFAULT_LANE_MEMORY`], the memory target of a worker): one
 /// walk on 1000x1000, where two would need 2.016.
 pub(crate) fn walks_for(layout: &Layout, bytes_per_square: f64) -> usize {
