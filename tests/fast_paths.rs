@@ -393,7 +393,8 @@ fn tie_tree_equals_the_small_board_kernel_on_thousands_of_orderings() {
 /// than tall and taller than wide), open and closed, `first` and orderings spread over the
 /// 40,320, in batches of every size from 1 to 13, so that every number of live lanes is met and
 /// the last two walks of a batch finish in the byte step. Summaries equal, and the length of
-/// every walk equals the slow reference's on the smaller boards.
+/// every walk equals the slow reference's on the smaller boards. Then batches that mix the
+/// orderings, which the window step walks side by side.
 #[test]
 fn window_step_equals_the_byte_step_on_every_start() {
     let mut window = Solver::new();
@@ -444,4 +445,22 @@ fn window_step_equals_the_byte_step_on_every_start() {
         }
     }
     assert!(runs > 40_000, "{runs}");
+    // one batch of many orderings from one start (as a corner sweep hands them), each ordering
+    // twice in a row and some from other starts between: walks of different orderings side by side
+    for (rows, cols) in [(9, 9), (3, 30), (12, 17), (40, 7)] {
+        let b = Board::new(rows, cols).unwrap();
+        for start in b.squares().step_by(5) {
+            let mut reqs = Vec::new();
+            for (i, &rule) in orders.iter().enumerate() {
+                let s = if i % 5 == 4 { Square::new(0, 0) } else { start };
+                reqs.extend([Request::warnsdorff(b, s, rule); 2]);
+            }
+            let (mut got, mut want) = (Vec::new(), Vec::new());
+            window.run_batch(&reqs, &mut got).unwrap();
+            bytes.run_batch(&reqs, &mut want).unwrap();
+            for ((req, g), w) in reqs.iter().zip(&got).zip(&want) {
+                assert_eq!(timeless(g), timeless(w), "{req:?}");
+            }
+        }
+    }
 }

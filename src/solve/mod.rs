@@ -410,6 +410,9 @@ pub struct Solver {
     /// Whether batches of fixed orderings on larger boards take the window step
     /// ([`Solver::set_window_step`]).
     window_step: bool,
+    /// The window step's tables of a batch group's orderings, and each run's ordering.
+    orders: Vec<walk::window::Ranked>,
+    order_of: Vec<u32>,
     /// Degree arrays of the interleaved walks of a batch.
     walks: Vec<u8>,
     /// Indexes (within the group) of a batch group's runs that can start.
@@ -450,6 +453,8 @@ impl Solver {
             tie_tree: Box::default(),
             use_tie_tree: true,
             window_step: true,
+            orders: Vec::new(),
+            order_of: Vec::new(),
             walks: Vec::new(),
             startable: Vec::new(),
             walk_memory: DEFAULT_LANE_MEMORY,
@@ -581,13 +586,19 @@ impl Solver {
                 i += 1;
                 continue;
             }
+            // fixed orderings on one board walk side by side in the window step
+            let orderings = self.window_step
+                && walk::window::available()
+                && !walk::small::fits(r.board)
+                && matches!(r.rule.kind(), rules::Kind::Fixed(_));
             let len = reqs[i..]
                 .iter()
                 .take_while(|q| {
                     q.method == Method::Warnsdorff
                         && q.closing == Closing::Check
                         && q.board == r.board
-                        && q.rule == r.rule
+                        && (q.rule == r.rule
+                            || orderings && matches!(q.rule.kind(), rules::Kind::Fixed(_)))
                         && q.closure == r.closure
                 })
                 .count();

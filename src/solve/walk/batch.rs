@@ -3,15 +3,18 @@
 //! [`super::dispatch`]. Warnsdorff's rule and the existence theorems consulted first as defined in
 //! `docs/REFERENCE.md`.
 
+use super::chooser::scan_offsets;
 use super::dispatch::{with_chooser, ChooserVisitor};
 use super::interleave::{run_walks, walks_for, WalkJob};
 use super::small::{self, SmallBoard};
 use super::step::walk_with_path;
 use super::tie_tree::TieTree;
+use super::window::{self, Orders, Ranked};
 use super::{Chooser, EmptyBoard, Walk};
 use crate::board::Closure;
 use crate::board::Layout;
 use crate::exists::{self, NoTour};
+use crate::solve::rules::Kind;
 use crate::solve::{
     warnsdorff, Closing, Impossibility, Method, NoObserver, Outcome, Request, RunSummary,
     SolveError, Solver, Stats, TieBreaker,
@@ -60,7 +63,9 @@ impl Solver {
             buf: &mut self.walks,
             startable: &mut self.startable,
             walks: walks_for(&layout, self.walk_memory),
-            window: self.window_step,
+            window: self
+                .window_step
+                .then_some((&mut self.orders, &mut self.order_of)),
         };
         let Some(walked) = with_chooser(rule, &layout, &mut self.tables, group) else {
             for r in reqs {
@@ -141,8 +146,9 @@ struct Group<'a> {
     buf: &'a mut Vec<u8>,
     startable: &'a mut Vec<u32>,
     walks: usize,
-    /// Whether fixed orderings take the window step ([`Solver::set_window_step`]).
-    window: bool,
+    /// Where fixed orderings keep their window-step tables, if they take that step
+    /// ([`Solver::set_window_step`]): one per ordering of the group, and each run's.
+    window: Option<(&'a mut Vec<Ranked>, &'a mut Vec<u32>)>,
 }
 
 impl ChooserVisitor for Group<'_> {
@@ -229,7 +235,9 @@ impl ChooserVisitor for Group<'_> {
                 empty,
                 buf,
                 walks,
-                window,
+                window: window
+                    .filter(|_| C::SLOT_ORDER && !C::PER_RUN && window::available())
+                    .map(|(ranked, of_job)| orders(layout, reqs, ranked, of_job)),
             },
         };
         if C::PER_RUN {
@@ -262,7 +270,7 @@ enum Kernel<'a> {
         empty: &'a mut EmptyBoard,
         buf: &'a mut Vec<u8>,
         walks: usize,
-        window: bool,
+        window: Option<Orders<'a>>,
     },
 }
 
@@ -285,6 +293,31 @@ impl Kernel<'_> {
             } => run_walks(layout, empty, buf, walks, window, ch, jobs, done),
         }
     }
+}
+
+/// The window step's tables for the fixed orderings of `reqs` (one per run of equal rules in a row),
+/// written into `ranked` and `of_job`.
+fn orders<'a>(
+    layout: &Layout,
+    reqs: &[Request],
+    ranked: &'a mut Vec<Ranked>,
+    of_job: &'a mut Vec<u32>,
+) -> Orders<'a> {
+    ranked.clear();
+    of_job.clear();
+    let mut last = None;
+    for req in reqs {
+        if last != Some(req.rule) {
+            let Kind::Fixed(order) = req.rule.kind() else {
+                unreachable!("a group of fixed orderings holds {}", req.rule)
+            };
+            let offsets = scan_offsets(layout, order);
+            ranked.push(Ranked::new(layout, &offsets).expect("an ordering of the knight's moves"));
+            last = Some(req.rule);
+        }
+        of_job.push(ranked.len() as u32 - 1);
+    }
+    Orders { ranked, of_job }
 }
 
 /// Validate one request of a batch group whose board's theorem verdict is `verdict`: an error, or the

@@ -10,7 +10,7 @@
 
 use super::chooser::Chooser;
 use super::step::{advance, check_entry, survey};
-use super::window::{self, Ranked};
+use super::window::{self, Orders, Ranked};
 use super::Walk;
 use crate::board::{Board, Layout, BORDER};
 
@@ -111,33 +111,35 @@ struct Live<R> {
     born: u64,
     ties: u64,
     job: usize,
+    /// Its ordering, for the window step (an index into [`Orders::ranked`]).
+    order: u32,
     run: R,
 }
 
 /// Walk `jobs` (all on `layout`'s board; each tagged with the caller's index) interleaved `walks` at
 /// a time (at most [`BYTE_WALKS`] in the byte step), each in its own board of `buf`, all sharing the
 /// chooser's tables; calls `done(index, walk, run state)` as each one ends (not in order). No paths
-/// are kept. A fixed ordering takes the window step where `window` is true and the machine has it.
+/// are kept. With `window`, the walks take the window step, each under its job's ordering (the
+/// chooser then serves only for the byte step of a batch's last walks, where all have its ordering).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn run_walks<C: Chooser>(
     layout: &Layout,
     empty: &mut EmptyBoard,
     buf: &mut Vec<u8>,
     walks: usize,
-    window: bool,
+    window: Option<Orders<'_>>,
     ch: &C,
     jobs: impl IntoIterator<Item = (usize, WalkJob<C::Run>)>,
     mut done: impl FnMut(usize, Walk, C::Run),
 ) {
     let padded = layout.len();
     let stride = layout.stride() as isize;
-    let ranked = (window && C::SLOT_ORDER && !C::PER_RUN && window::available())
-        .then(|| Ranked::new(layout, ch.offsets()))
-        .flatten();
-    let width = match ranked {
+    let width = match window {
         Some(_) => walks.clamp(1, MAX_WALKS),
         None => walks.clamp(1, BYTE_WALKS),
     };
+    // the byte step can finish a batch's last walks only if they share the chooser's ordering
+    let uniform = window.map_or(true, |w| w.ranked.len() == 1);
     // each board followed by the slack the window step's last rows reach into
     let seat = padded + window::SLACK;
     buf.clear();
@@ -157,6 +159,7 @@ pub(crate) fn run_walks<C: Chooser>(
                 born,
                 ties: 0,
                 job,
+                order: window.map_or(0, |w| w.of_job[job]),
                 run,
             }
         };
@@ -169,9 +172,13 @@ pub(crate) fn run_walks<C: Chooser>(
     }
     let mut round = 0u64;
     while !live.is_empty() {
-        let ended = match (&ranked, live.len()) {
-            (Some(ranked), n) if n >= window::MIN_LANES => {
-                window_rounds(buf, layout.stride(), ranked, &mut live, &mut round)
+        let ended = match (window, live.len()) {
+            (Some(w), n) if n >= window::MIN_LANES || !uniform => {
+                let (ranked, stride) = (w.ranked, layout.stride());
+                match uniform {
+                    true => window_rounds::<false, _>(buf, stride, ranked, &mut live, &mut round),
+                    false => window_rounds::<true, _>(buf, stride, ranked, &mut live, &mut round),
+                }
             }
             (_, 1) => rounds::<1, C>(buf, stride, ch, &mut live, &mut round),
             (_, 2) => rounds::<2, C>(buf, stride, ch, &mut live, &mut round),
@@ -198,28 +205,30 @@ pub(crate) fn run_walks<C: Chooser>(
     }
 }
 
-/// [`window::rounds`] for the live walks ([`window::MIN_LANES`] to [`MAX_WALKS`] of them).
-fn window_rounds<R>(
+/// [`window::rounds`] for the live walks (at most [`MAX_WALKS`]), each under its ordering in
+/// `ranked` (`MIXED` false: all under `ranked[0]`).
+fn window_rounds<const MIXED: bool, R>(
     deg: &mut [u8],
     stride: usize,
-    ranked: &Ranked,
+    ranked: &[Ranked],
     live: &mut [Live<R>],
     round: &mut u64,
 ) -> u32 {
-    fn go<const L: usize, R>(
+    fn go<const L: usize, const MIXED: bool, R>(
         deg: &mut [u8],
         stride: usize,
-        ranked: &Ranked,
+        ranked: &[Ranked],
         live: &mut [Live<R>],
         round: &mut u64,
     ) -> u32 {
         let live: &mut [Live<R>; L] = live.try_into().expect("L live walks");
+        let orders: [&Ranked; L] = std::array::from_fn(|i| &ranked[live[i].order as usize]);
         let mut head: [usize; L] = std::array::from_fn(|i| live[i].head);
         let mut ties: [u64; L] = std::array::from_fn(|i| live[i].ties);
         // SAFETY: `run_walks` takes this step only where `window::available`; every head is an
         // on-board square of its own board, each board followed by its slack.
         let ended =
-            unsafe { window::rounds::<L>(deg, stride, ranked, &mut head, &mut ties, round) };
+            unsafe { window::rounds::<L, MIXED>(deg, stride, orders, &mut head, &mut ties, round) };
         for (i, walk) in live.iter_mut().enumerate() {
             walk.head = head[i];
             walk.ties = ties[i];
@@ -227,12 +236,14 @@ fn window_rounds<R>(
         ended
     }
     match live.len() {
-        3 => go::<3, R>(deg, stride, ranked, live, round),
-        4 => go::<4, R>(deg, stride, ranked, live, round),
-        5 => go::<5, R>(deg, stride, ranked, live, round),
-        6 => go::<6, R>(deg, stride, ranked, live, round),
-        7 => go::<7, R>(deg, stride, ranked, live, round),
-        _ => go::<8, R>(deg, stride, ranked, live, round),
+        1 => go::<1, MIXED, R>(deg, stride, ranked, live, round),
+        2 => go::<2, MIXED, R>(deg, stride, ranked, live, round),
+        3 => go::<3, MIXED, R>(deg, stride, ranked, live, round),
+        4 => go::<4, MIXED, R>(deg, stride, ranked, live, round),
+        5 => go::<5, MIXED, R>(deg, stride, ranked, live, round),
+        6 => go::<6, MIXED, R>(deg, stride, ranked, live, round),
+        7 => go::<7, MIXED, R>(deg, stride, ranked, live, round),
+        _ => go::<8, MIXED, R>(deg, stride, ranked, live, round),
     }
 }
 

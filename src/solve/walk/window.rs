@@ -17,6 +17,10 @@
 //! of being forwarded; the walks interleaved ([`MAX_LANES`]) hide that wait, as they hide the chain
 //! of dependent loads.
 //!
+//! The walks side by side need not share an ordering ([`Orders`]): the decrements fall on the same
+//! bytes for all, and each walk reads its own shuffles and moves. So a batch of many orderings from
+//! one start, which is what a corner sweep of `order:*` hands the kernel, runs eight at a time too.
+//!
 //! Degrees are as in the byte kernel: after the head's decrement a free neighbour reads 0..=7
 //! (it counted the head), a visited or border square `BORDER - 8` or more, so a least lane above 8
 //! is a dead end. The 8-byte windows reach three bytes past a board's padded array; each walk's
@@ -109,6 +113,15 @@ impl Ranked {
     }
 }
 
+/// The orderings of a batch's walks for the window step: `ranked[of_job[i]]` is the ordering of
+/// the batch's run `i`. Walks of different orderings interleave as well as walks of one, so a
+/// batch of many orderings from one start (Squirrel & Cull's sweep) still runs eight at a time.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Orders<'a> {
+    pub ranked: &'a [Ranked],
+    pub of_job: &'a [u32],
+}
+
 /// Whether this machine runs the window step (x86-64 with AVX, which brings SSE4.1's
 /// `phminposuw` in three-operand form, and `popcnt`).
 pub(crate) fn available() -> bool {
@@ -123,9 +136,11 @@ pub(crate) fn available() -> bool {
 }
 
 /// Step the `L` walks whose heads are `head` (indexes into `deg`, each an on-board square of its
-/// own padded board, already visited, each board followed by [`SLACK`] bytes) in lock-step rounds
-/// until a round in which some end; returns those walks (a bit each) and leaves `round` at the
-/// round they ended in. `ties[i]` counts walk `i`'s moves at which the minimum degree was shared.
+/// own padded board, already visited, each board followed by [`SLACK`] bytes), walk `i` under the
+/// ordering `ranked[i]`, in lock-step rounds until a round in which some end; returns those walks
+/// (a bit each) and leaves `round` at the round they ended in. `ties[i]` counts walk `i`'s moves
+/// at which the minimum degree was shared. `MIXED` false says every walk has `ranked[0]`'s
+/// ordering, whose shuffles then stay in registers.
 ///
 /// # Safety
 /// [`available`] must be true, and the heads as said (the windows of an on-board head lie inside
@@ -133,18 +148,20 @@ pub(crate) fn available() -> bool {
 /// squares do).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx,popcnt")]
-pub(crate) unsafe fn rounds<const L: usize>(
+pub(crate) unsafe fn rounds<const L: usize, const MIXED: bool>(
     deg: &mut [u8],
     stride: usize,
-    ranked: &Ranked,
+    ranked: [&Ranked; L],
     head: &mut [usize; L],
     ties: &mut [u64; L],
     round: &mut u64,
 ) -> u32 {
     use std::arch::x86_64::*;
     let load = |a: &[u8; 16]| _mm_loadu_si128(a.as_ptr().cast());
-    let (shuf0, shuf1) = (load(&ranked.shuffle[0]), load(&ranked.shuffle[1]));
-    let (dec0, dec1) = (load(&ranked.dec[0]), load(&ranked.dec[1]));
+    // the decrements fall on the same bytes whatever the ordering
+    let (dec0, dec1) = (load(&ranked[0].dec[0]), load(&ranked[0].dec[1]));
+    // one ordering: its shuffles stay in registers
+    let shuffles = (load(&ranked[0].shuffle[0]), load(&ranked[0].shuffle[1]));
     // word 0 (the least lane's value) into every lane
     let spread = _mm_set1_epi16(0x8000u16 as i16);
     let len = deg.len();
@@ -152,12 +169,17 @@ pub(crate) unsafe fn rounds<const L: usize>(
     // the four windows' first bytes, as offsets from the head
     let (up2, up1) = (p.wrapping_sub(2 * stride + 2), p.wrapping_sub(stride + 2));
     let (down1, down2) = (p.wrapping_add(stride - 2), p.wrapping_add(2 * stride - 2));
-    let moves = ranked.rank.as_ptr().cast::<u8>();
     let mut h = *head;
     let mut t = *ties;
     let mut r = *round;
     // One lane's step; at a dead end the head stays and `ended` gets the lane's bit.
-    let step = |at: &mut usize, ties: &mut u64, ended: &mut u32, bit: u32| {
+    let step = |rk: &Ranked, at: &mut usize, ties: &mut u64, ended: &mut u32, bit: u32| {
+        let rk = if MIXED { rk } else { ranked[0] };
+        let (shuf0, shuf1) = if MIXED {
+            (load(&rk.shuffle[0]), load(&rk.shuffle[1]))
+        } else {
+            shuffles
+        };
         debug_assert!(
             *at >= 2 * stride + 2 && *at + 2 * stride + 6 <= len,
             "window outside the array"
@@ -178,7 +200,12 @@ pub(crate) unsafe fn rounds<const L: usize>(
         let least = _mm_minpos_epu16(keys);
         let got = _mm_cvtsi128_si32(least) as u32;
         // SAFETY: `got >> 10` is 64 x the rank (see `Ranked::rank`), a record of the table.
-        let mv = &*moves.add((got >> 10) as usize).cast::<Move>();
+        let mv = &*rk
+            .rank
+            .as_ptr()
+            .cast::<u8>()
+            .add((got >> 10) as usize)
+            .cast::<Move>();
         // at a dead end the least lane is a visited or border square: marking it again changes
         // nothing a walk reads, so the stores need no branch
         let x0 = _mm_max_epu8(x0, load(&mv.mark[0]));
@@ -207,7 +234,7 @@ pub(crate) unsafe fn rounds<const L: usize>(
         macro_rules! lane {
             ($($i:literal)*) => {$(
                 if $i < L {
-                    step(&mut h[$i % L], &mut t[$i % L], &mut ended, 1 << $i);
+                    step(ranked[$i % L], &mut h[$i % L], &mut t[$i % L], &mut ended, 1 << $i);
                 }
             )*};
         }
@@ -228,10 +255,10 @@ pub(crate) unsafe fn rounds<const L: usize>(
 /// # Safety
 /// Never called.
 #[cfg(not(target_arch = "x86_64"))]
-pub(crate) unsafe fn rounds<const L: usize>(
+pub(crate) unsafe fn rounds<const L: usize, const MIXED: bool>(
     _: &mut [u8],
     _: usize,
-    _: &Ranked,
+    _: [&Ranked; L],
     _: &mut [usize; L],
     _: &mut [u64; L],
     _: &mut u64,
