@@ -463,4 +463,23 @@ fn window_step_equals_the_byte_step_on_every_start() {
             }
         }
     }
+    // a large board, where the lane memory decides how many walk side by side: eight (mixed), and
+    // two (group by group, in the byte step)
+    let b = Board::new(520, 530).unwrap();
+    let reqs: Vec<Request> = orders[..6]
+        .iter()
+        .flat_map(|&rule| {
+            [Square::new(0, 0), Square::new(260, 7)].map(|s| Request::warnsdorff(b, s, rule))
+        })
+        .collect();
+    for lane_memory in [8.5, 2.0] {
+        window.set_lane_memory(lane_memory);
+        bytes.set_lane_memory(lane_memory);
+        let (mut got, mut want) = (Vec::new(), Vec::new());
+        window.run_batch(&reqs, &mut got).unwrap();
+        bytes.run_batch(&reqs, &mut want).unwrap();
+        for ((req, g), w) in reqs.iter().zip(&got).zip(&want) {
+            assert_eq!(timeless(g), timeless(w), "{lane_memory} {req:?}");
+        }
+    }
 }

@@ -586,11 +586,13 @@ impl Solver {
                 i += 1;
                 continue;
             }
-            // fixed orderings on one board walk side by side in the window step
+            // fixed orderings on one board walk side by side in the window step, where enough
+            // walks fit for it to pay (else group by group, finished in the byte step)
             let orderings = self.window_step
                 && walk::window::available()
                 && !walk::small::fits(r.board)
-                && matches!(r.rule.kind(), rules::Kind::Fixed(_));
+                && matches!(r.rule.kind(), rules::Kind::Fixed(_))
+                && interleaved_lanes(r.board, self.walk_memory) >= walk::window::MIN_LANES;
             let len = reqs[i..]
                 .iter()
                 .take_while(|q| {

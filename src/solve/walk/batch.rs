@@ -41,8 +41,9 @@ impl Solver {
         with_chooser(req.rule, &layout, &mut self.tables, single)
     }
 
-    /// A group of Warnsdorff requests with one board, one rule and one `closed`, through the
-    /// interleaved kernel; each request alone through [`Solver::run`] if the rule has no chooser.
+    /// A group of Warnsdorff requests with one board, one rule (or several fixed orderings, which
+    /// the window step walks side by side) and one `closed`, through the interleaved kernel; each
+    /// request alone through [`Solver::run`] if the rule has no chooser.
     pub(in crate::solve) fn warnsdorff_group(
         &mut self,
         reqs: &[Request],
