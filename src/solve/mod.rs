@@ -355,8 +355,9 @@ pub enum SolveError {
     Memory(#[from] MemoryError),
 }
 
-/// Most runs [`Solver::run_batch`] walks side by side in one thread: a batch needs this many
-/// requests of one board and rule to interleave fully.
+/// Most runs [`Solver::run_batch`] walks side by side in one thread (the window step's eight; the
+/// byte step takes four): a batch needs this many requests of one board and rule, or of one board
+/// and any fixed orderings, to interleave fully.
 pub const MAX_INTERLEAVED_RUNS: usize = walk::MAX_WALKS;
 
 /// Bytes after each interleaved walk's degree array in a batch's buffer (the window step's 8-byte
