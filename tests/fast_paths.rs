@@ -394,7 +394,8 @@ fn tie_tree_equals_the_small_board_kernel_on_thousands_of_orderings() {
 /// 40,320, in batches of every size from 1 to 13, so that every number of live lanes is met and
 /// the last two walks of a batch finish in the byte step. Summaries equal, and the length of
 /// every walk equals the slow reference's on the smaller boards. Then batches that mix the
-/// orderings, which the window step walks side by side.
+/// orderings, which the window step walks side by side, and batches of `shuffle` (an ordering
+/// drawn a run), against the plain loop.
 #[test]
 fn window_step_equals_the_byte_step_on_every_start() {
     let mut window = Solver::new();
@@ -460,6 +461,36 @@ fn window_step_equals_the_byte_step_on_every_start() {
             bytes.run_batch(&reqs, &mut want).unwrap();
             for ((req, g), w) in reqs.iter().zip(&got).zip(&want) {
                 assert_eq!(timeless(g), timeless(w), "{req:?}");
+            }
+        }
+    }
+    // `shuffle` draws one ordering a run from its seed: batches of it (alone, and between fixed
+    // orderings) take the window step, against the plain loop that reads the rule's definition
+    let shuffle: Rule = "shuffle".parse().unwrap();
+    for (rows, cols) in [(9, 9), (3, 30), (12, 17), (40, 7)] {
+        let b = Board::new(rows, cols).unwrap();
+        let mut reqs: Vec<Request> = b
+            .squares()
+            .map(|s| {
+                let mut r = Request::warnsdorff(b, s, shuffle);
+                r.seed = seed_of(s);
+                r
+            })
+            .collect();
+        for (i, &rule) in orders.iter().enumerate() {
+            reqs.insert(
+                3 * i % reqs.len(),
+                Request::warnsdorff(b, Square::new(1, 2), rule),
+            );
+        }
+        for size in [1, 2, 5, 32, reqs.len()] {
+            for chunk in reqs.chunks(size) {
+                let (mut got, mut want) = (Vec::new(), Vec::new());
+                window.run_batch(chunk, &mut got).unwrap();
+                bytes.run_batch(chunk, &mut want).unwrap();
+                for ((req, g), w) in chunk.iter().zip(&got).zip(&want) {
+                    assert_eq!(timeless(g), timeless(w), "{req:?}");
+                }
             }
         }
     }

@@ -360,6 +360,11 @@ pub enum SolveError {
 /// and any fixed orderings, to interleave fully.
 pub const MAX_INTERLEAVED_RUNS: usize = walk::MAX_WALKS;
 
+/// Whether `rule` walks one ordering a run: a fixed one, or the one `shuffle` draws.
+fn walks_an_ordering(rule: Rule) -> bool {
+    matches!(rule.kind(), rules::Kind::Fixed(_)) || rule.is_shuffle()
+}
+
 /// Bytes after each interleaved walk's degree array in a batch's buffer (the window step's 8-byte
 /// rows reach past the array's end).
 pub const LANE_SLACK: usize = walk::window::SLACK;
@@ -587,21 +592,14 @@ impl Solver {
                 i += 1;
                 continue;
             }
-            // fixed orderings on one board walk side by side in the window step, where enough
-            // walks fit for it to pay (else group by group, finished in the byte step)
-            let orderings = self.window_step
-                && walk::window::available()
-                && !walk::small::fits(r.board)
-                && matches!(r.rule.kind(), rules::Kind::Fixed(_))
-                && interleaved_lanes(r.board, self.walk_memory) >= walk::window::MIN_LANES;
+            let orderings = self.mixes_orderings(r.board) && walks_an_ordering(r.rule);
             let len = reqs[i..]
                 .iter()
                 .take_while(|q| {
                     q.method == Method::Warnsdorff
                         && q.closing == Closing::Check
                         && q.board == r.board
-                        && (q.rule == r.rule
-                            || orderings && matches!(q.rule.kind(), rules::Kind::Fixed(_)))
+                        && (q.rule == r.rule || orderings && walks_an_ordering(q.rule))
                         && q.closure == r.closure
                 })
                 .count();
@@ -609,6 +607,16 @@ impl Solver {
             i += len;
         }
         Ok(())
+    }
+
+    /// Whether runs of `board` under different orderings (fixed ones, and `shuffle`'s drawn ones)
+    /// walk side by side in the window step: where it is on and enough walks fit for it to pay
+    /// (else group by group, finished in the byte step; `shuffle` in the plain loop).
+    pub(in crate::solve) fn mixes_orderings(&self, board: Board) -> bool {
+        self.window_step
+            && walk::window::available()
+            && !walk::small::fits(board)
+            && interleaved_lanes(board, self.walk_memory) >= walk::window::MIN_LANES
     }
 
     pub(in crate::solve) fn check_memory(

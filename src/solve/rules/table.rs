@@ -294,6 +294,12 @@ impl Rule {
         }
     }
 
+    /// Whether the rule is `shuffle` alone: one ordering drawn from the run's seed, then used as a
+    /// fixed order, so that a batch can walk it as one (the window step).
+    pub(crate) fn is_shuffle(self) -> bool {
+        matches!(self, Rule::Chain(chain) if chain.keys.is_empty() && matches!(chain.last, Final::Shuffle))
+    }
+
     /// The rules the first wave named, one per line of its table, in that table's order (the
     /// `order:` family by `first`): what a test or a listing that means "every rule" iterates.
     pub fn catalogued() -> impl Iterator<Item = Rule> {

@@ -14,7 +14,7 @@ use super::{Chooser, EmptyBoard, Walk};
 use crate::board::Closure;
 use crate::board::Layout;
 use crate::exists::{self, NoTour};
-use crate::solve::rules::Kind;
+use crate::solve::rules::{Kind, LabelOrder};
 use crate::solve::{
     warnsdorff, Closing, Impossibility, Method, NoObserver, Outcome, Request, RunSummary,
     SolveError, Solver, Stats, TieBreaker,
@@ -50,7 +50,13 @@ impl Solver {
         out: &mut Vec<RunSummary>,
     ) -> Result<(), SolveError> {
         let timer = Instant::now();
-        let (board, rule) = (reqs[0].board, reqs[0].rule);
+        let (board, mut rule) = (reqs[0].board, reqs[0].rule);
+        if rule.is_shuffle() && self.mixes_orderings(board) {
+            // the window step walks each run's drawn ordering; the chooser only gives the step
+            // its type (a fixed order), and no walk of the group has its ordering for certain, so
+            // none finishes in the byte step
+            rule = crate::solve::Rule::FIRST;
+        }
         self.check_memory(board, Method::Warnsdorff)?;
         let layout = Layout::new(board);
         let first = out.len();
@@ -296,8 +302,8 @@ impl Kernel<'_> {
     }
 }
 
-/// The window step's tables for the fixed orderings of `reqs` (one per run of equal rules in a row),
-/// written into `ranked` and `of_job`.
+/// The window step's tables for the orderings of `reqs` (fixed ones, and those `shuffle` draws; one
+/// per run of equal orderings in a row), written into `ranked` and `of_job`.
 fn orders<'a>(
     layout: &Layout,
     reqs: &[Request],
@@ -308,13 +314,20 @@ fn orders<'a>(
     of_job.clear();
     let mut last = None;
     for req in reqs {
-        if last != Some(req.rule) {
-            let Kind::Fixed(order) = req.rule.kind() else {
-                unreachable!("a group of fixed orderings holds {}", req.rule)
-            };
+        let order = match req.rule.kind() {
+            Kind::Fixed(order) => order,
+            // the plain loop's own draw, from the run's seed
+            _ if req.rule.is_shuffle() => {
+                let tb = TieBreaker::new(req.rule, layout, req.start, req.seed)
+                    .expect("`shuffle` applies to every run");
+                LabelOrder::from_zero_based(*tb.scan_order()).expect("an ordering")
+            }
+            _ => unreachable!("a group of orderings holds {}", req.rule),
+        };
+        if last != Some(order) {
             let offsets = scan_offsets(layout, order);
             ranked.push(Ranked::new(layout, &offsets).expect("an ordering of the knight's moves"));
-            last = Some(req.rule);
+            last = Some(order);
         }
         of_job.push(ranked.len() as u32 - 1);
     }

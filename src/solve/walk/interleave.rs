@@ -139,7 +139,9 @@ pub(crate) fn run_walks<C: Chooser>(
         None => walks.clamp(1, BYTE_WALKS),
     };
     // the byte step can finish a batch's last walks only if they share the chooser's ordering
-    let uniform = window.map_or(true, |w| w.ranked.len() == 1);
+    let uniform = window.map_or(true, |w| {
+        w.ranked.len() == 1 && w.ranked[0].offsets() == *ch.offsets()
+    });
     // each board followed by the slack the window step's last rows reach into
     let seat = padded + window::SLACK;
     buf.clear();

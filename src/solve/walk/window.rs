@@ -19,7 +19,8 @@
 //!
 //! The walks side by side need not share an ordering ([`Orders`]): the decrements fall on the same
 //! bytes for all, and each walk reads its own shuffles and moves. So a batch of many orderings from
-//! one start, which is what a corner sweep of `order:*` hands the kernel, runs eight at a time too.
+//! one start, which is what a corner sweep of `order:*` hands the kernel, runs eight at a time too,
+//! and so does `shuffle`, whose runs each walk the one ordering drawn from their seed.
 //!
 //! Degrees are as in the byte kernel: after the head's decrement a free neighbour reads 0..=7
 //! (it counted the head), a visited or border square `BORDER - 8` or more, so a least lane above 8
@@ -120,6 +121,13 @@ impl Ranked {
 pub(crate) struct Orders<'a> {
     pub ranked: &'a [Ranked],
     pub of_job: &'a [u32],
+}
+
+impl Ranked {
+    /// The padded offset of the label at each rank: the ordering, as a chooser's slots give it.
+    pub(crate) fn offsets(&self) -> [isize; 8] {
+        self.rank.map(|m| m.offset)
+    }
 }
 
 /// Whether this machine runs the window step (x86-64 with AVX, which brings SSE4.1's
