@@ -96,7 +96,7 @@ fn bench_board(c: &mut Criterion, n: u64, sample_step: usize) {
     });
     // the ratio itself, from alternated runs in this process: what travels between machines
     let mut out = Vec::with_capacity(first.len());
-    let ((median, low, high), ktour, text) = common::alternated(
+    let (ratios, ktour, text) = common::alternated(
         7,
         || {
             out.clear();
@@ -106,25 +106,29 @@ fn bench_board(c: &mut Criterion, n: u64, sample_step: usize) {
             black_box(textbook_walks(n, &starts, &mut grid));
         },
     );
-    let per_step = |t: Duration| t.as_nanos() as f64 / steps as f64;
+    // `b / a` (what `alternated` gave for `a` against `b`), and each one's time a step
+    let report = |what: &str, (median, low, high): (f64, f64, f64), a: Duration, b: Duration| {
+        let per_step = |t: Duration| t.as_nanos() as f64 / steps as f64;
+        println!(
+            "warnsdorff/{n}x{n}: {what} (first, {} starts) = {:.2}x in CPU time (median of 7 \
+             alternated pairs; {:.2}x to {:.2}x); {:.2} ns a step against {:.2}",
+            starts.len(),
+            1.0 / median,
+            1.0 / high,
+            1.0 / low,
+            per_step(a),
+            per_step(b)
+        );
+    };
     println!("{}", common::machine_line());
-    println!(
-        "warnsdorff/{n}x{n}: textbook / ktour-batch (first, {} starts) = {:.2}x in CPU time \
-         (median of 7 alternated pairs; {:.2}x to {:.2}x); {:.2} ns a step against {:.2}",
-        starts.len(),
-        1.0 / median,
-        1.0 / high,
-        1.0 / low,
-        per_step(ktour),
-        per_step(text)
-    );
+    report("textbook / ktour-batch", ratios, ktour, text);
     // the window step against the byte step it replaces for fixed orderings, where it applies
     if n * n > 64 {
         let mut bytes = Solver::new();
         bytes.set_tie_tree(false);
         bytes.set_window_step(false);
         let mut by_bytes = Vec::with_capacity(first.len());
-        let ((median, low, high), window, byte) = common::alternated(
+        let (ratios, window, byte) = common::alternated(
             7,
             || {
                 out.clear();
@@ -140,16 +144,7 @@ fn bench_board(c: &mut Criterion, n: u64, sample_step: usize) {
             out.iter().map(key).eq(by_bytes.iter().map(key)),
             "window and byte steps agree"
         );
-        println!(
-            "warnsdorff/{n}x{n}: byte step / window step (first, {} starts) = {:.2}x in CPU time \
-             (median of 7 alternated pairs; {:.2}x to {:.2}x); {:.2} ns a step against {:.2}",
-            starts.len(),
-            1.0 / median,
-            1.0 / high,
-            1.0 / low,
-            per_step(window),
-            per_step(byte)
-        );
+        report("byte step / window step", ratios, window, byte);
     }
     for rule in RULES {
         let rule: Rule = rule.parse().unwrap();

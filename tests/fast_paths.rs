@@ -149,6 +149,23 @@ fn timeless(s: &RunSummary) -> RunSummary {
     s
 }
 
+/// `reqs` as one batch through `a` and through `b`: the same summaries, timing aside (a failure
+/// names `context` and the request); `a`'s summaries.
+fn batches_agree(
+    a: &mut Solver,
+    b: &mut Solver,
+    reqs: &[Request],
+    context: &str,
+) -> Vec<RunSummary> {
+    let (mut got, mut want) = (Vec::new(), Vec::new());
+    a.run_batch(reqs, &mut got).unwrap();
+    b.run_batch(reqs, &mut want).unwrap();
+    for ((req, g), w) in reqs.iter().zip(&got).zip(&want) {
+        assert_eq!(timeless(g), timeless(w), "{context}{req:?}");
+    }
+    got
+}
+
 #[test]
 fn run_batch_gives_the_summaries_of_single_runs() {
     let mut batch_solver = Solver::new();
@@ -375,12 +392,7 @@ fn tie_tree_equals_the_small_board_kernel_on_thousands_of_orderings() {
                     })
                 })
                 .collect();
-            let (mut got, mut want) = (Vec::new(), Vec::new());
-            tree.run_batch(&reqs, &mut got).unwrap();
-            walker.run_batch(&reqs, &mut want).unwrap();
-            for ((req, g), w) in reqs.iter().zip(&got).zip(&want) {
-                assert_eq!(timeless(g), timeless(w), "{req:?}");
-            }
+            batches_agree(&mut tree, &mut walker, &reqs, "");
             runs += reqs.len();
         }
     }
@@ -401,10 +413,7 @@ fn window_step_equals_the_byte_step_on_every_start() {
     let mut window = Solver::new();
     let mut bytes = Solver::new();
     bytes.set_window_step(false);
-    let mut orders: Vec<Rule> = LabelOrder::all()
-        .step_by(2_003)
-        .map(|o| format!("order:{o}").parse().unwrap())
-        .collect();
+    let mut orders: Vec<Rule> = LabelOrder::all().step_by(2_003).map(Rule::order).collect();
     orders.push(Rule::FIRST);
     let mut runs = 0;
     for (rows, cols) in [
@@ -430,11 +439,8 @@ fn window_step_equals_the_byte_step_on_every_start() {
                     .collect();
                 let size = 1 + (i + usize::from(closed)) % 13;
                 for chunk in reqs.chunks(size) {
-                    let (mut got, mut want) = (Vec::new(), Vec::new());
-                    window.run_batch(chunk, &mut got).unwrap();
-                    bytes.run_batch(chunk, &mut want).unwrap();
-                    for ((req, g), w) in chunk.iter().zip(&got).zip(&want) {
-                        assert_eq!(timeless(g), timeless(w), "{req:?}");
+                    let got = batches_agree(&mut window, &mut bytes, chunk, "");
+                    for (req, g) in chunk.iter().zip(&got) {
                         if b.len() <= 100 && !matches!(g.outcome, Outcome::Impossible(_)) {
                             let path = reference::warnsdorff(b, req.start, rule, req.seed);
                             assert_eq!(g.visited as usize, path.len(), "{req:?}");
@@ -456,12 +462,7 @@ fn window_step_equals_the_byte_step_on_every_start() {
                 let s = if i % 5 == 4 { Square::new(0, 0) } else { start };
                 reqs.extend([Request::warnsdorff(b, s, rule); 2]);
             }
-            let (mut got, mut want) = (Vec::new(), Vec::new());
-            window.run_batch(&reqs, &mut got).unwrap();
-            bytes.run_batch(&reqs, &mut want).unwrap();
-            for ((req, g), w) in reqs.iter().zip(&got).zip(&want) {
-                assert_eq!(timeless(g), timeless(w), "{req:?}");
-            }
+            batches_agree(&mut window, &mut bytes, &reqs, "");
         }
     }
     // `shuffle` draws one ordering a run from its seed: batches of it (alone, and between fixed
@@ -485,12 +486,7 @@ fn window_step_equals_the_byte_step_on_every_start() {
         }
         for size in [1, 2, 5, 32, reqs.len()] {
             for chunk in reqs.chunks(size) {
-                let (mut got, mut want) = (Vec::new(), Vec::new());
-                window.run_batch(chunk, &mut got).unwrap();
-                bytes.run_batch(chunk, &mut want).unwrap();
-                for ((req, g), w) in chunk.iter().zip(&got).zip(&want) {
-                    assert_eq!(timeless(g), timeless(w), "{req:?}");
-                }
+                batches_agree(&mut window, &mut bytes, chunk, "");
             }
         }
     }
@@ -506,11 +502,7 @@ fn window_step_equals_the_byte_step_on_every_start() {
     for lane_memory in [8.5, 2.0] {
         window.set_lane_memory(lane_memory);
         bytes.set_lane_memory(lane_memory);
-        let (mut got, mut want) = (Vec::new(), Vec::new());
-        window.run_batch(&reqs, &mut got).unwrap();
-        bytes.run_batch(&reqs, &mut want).unwrap();
-        for ((req, g), w) in reqs.iter().zip(&got).zip(&want) {
-            assert_eq!(timeless(g), timeless(w), "{lane_memory} {req:?}");
-        }
+        let context = format!("lane memory {lane_memory}: ");
+        batches_agree(&mut window, &mut bytes, &reqs, &context);
     }
 }

@@ -592,7 +592,7 @@ impl Solver {
                 i += 1;
                 continue;
             }
-            let orderings = self.mixes_orderings(r.board) && walks_an_ordering(r.rule);
+            let orderings = walks_an_ordering(r.rule) && self.mixes_orderings(r.board);
             let len = reqs[i..]
                 .iter()
                 .take_while(|q| {

@@ -176,10 +176,10 @@ pub(crate) fn run_walks<C: Chooser>(
     while !live.is_empty() {
         let ended = match (window, live.len()) {
             (Some(w), n) if n >= window::MIN_LANES || !uniform => {
-                let (ranked, stride) = (w.ranked, layout.stride());
+                let row = layout.stride();
                 match uniform {
-                    true => window_rounds::<false, _>(buf, stride, ranked, &mut live, &mut round),
-                    false => window_rounds::<true, _>(buf, stride, ranked, &mut live, &mut round),
+                    true => window_rounds::<false, _>(buf, row, w.ranked, &mut live, &mut round),
+                    false => window_rounds::<true, _>(buf, row, w.ranked, &mut live, &mut round),
                 }
             }
             (_, 1) => rounds::<1, C>(buf, stride, ch, &mut live, &mut round),

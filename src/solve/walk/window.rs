@@ -112,6 +112,11 @@ impl Ranked {
         let labels = ranked.dec.iter().flatten().filter(|&&b| b == 1).count();
         (labels == 8).then_some(ranked)
     }
+
+    /// The padded offset of the label at each rank: the ordering, as a chooser's slots give it.
+    pub(crate) fn offsets(&self) -> [isize; 8] {
+        self.rank.map(|m| m.offset)
+    }
 }
 
 /// The orderings of a batch's walks for the window step: `ranked[of_job[i]]` is the ordering of
@@ -121,13 +126,6 @@ impl Ranked {
 pub(crate) struct Orders<'a> {
     pub ranked: &'a [Ranked],
     pub of_job: &'a [u32],
-}
-
-impl Ranked {
-    /// The padded offset of the label at each rank: the ordering, as a chooser's slots give it.
-    pub(crate) fn offsets(&self) -> [isize; 8] {
-        self.rank.map(|m| m.offset)
-    }
 }
 
 /// Whether this machine runs the window step (x86-64 with AVX, which brings SSE4.1's
