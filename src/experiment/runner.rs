@@ -26,7 +26,8 @@ use crate::exists;
 use crate::solve::{Outcome, Request, RunSummary, SolveError, Solver, MAX_INTERLEAVED_RUNS};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -288,9 +289,21 @@ struct Worker {
     mirrored: Vec<Option<Mirrored>>,
     /// The groups with mirrors walked in the chunk: canonical group, runs, members of the orbit.
     walked: Vec<(u32, Arc<Walked>, u32)>,
+    /// The same groups by their canonical number: looked up, not searched, for each member (a
+    /// chunk of corner runs holds thousands of groups, and a search a member made the chunk's
+    /// bookkeeping quadratic).
+    walkers: HashMap<u32, Walker>,
     /// A mirrored group's requests and runs.
     mirrored_reqs: Vec<Request>,
     mirrored_out: Vec<RunSummary>,
+}
+
+/// A group with mirrors walked in the chunk.
+struct Walker {
+    /// The chunk's later parts that take its runs.
+    takers: u32,
+    /// Its place in the worker's `walked`, once walked.
+    at: Option<usize>,
 }
 
 /// Where a mirrored group's runs come from.
@@ -451,13 +464,14 @@ impl Worker {
             let orbit = self.orbits[k];
             let walked = match (&self.mirrored[k], orbit) {
                 (Some(Mirrored::Kept(w)), _) => Some(w.clone()),
-                (Some(Mirrored::InChunk), Some(o)) => Some(
-                    self.walked
-                        .iter()
-                        .find(|(c, _, _)| *c == o.canonical)
-                        .map(|(_, w, _)| w.clone())
-                        .expect("a member walked earlier in the chunk"),
-                ),
+                (Some(Mirrored::InChunk), Some(o)) => {
+                    let at = self.walkers.get(&o.canonical).and_then(|w| w.at);
+                    Some(
+                        self.walked[at.expect("a member walked earlier in the chunk")]
+                            .1
+                            .clone(),
+                    )
+                }
                 _ => None,
             };
             if let (Some(walked), Some(orbit)) = (walked, orbit) {
@@ -517,6 +531,9 @@ impl Worker {
                 tally: *tally,
                 dead_ends: dead_ends.clone(),
             };
+            if let Some(w) = self.walkers.get_mut(&orbit.canonical) {
+                w.at = Some(self.walked.len());
+            }
             self.walked
                 .push((orbit.canonical, Arc::new(walked), orbit.members));
         }
@@ -533,15 +550,7 @@ impl Worker {
         // kept for the members in later chunks: those of this chunk are served
         if let Some(m) = mirrors {
             for (canonical, walked, members) in self.walked.drain(..) {
-                let here = self
-                    .orbits
-                    .iter()
-                    .zip(&self.mirrored)
-                    .filter(|(o, m)| {
-                        matches!(m, Some(Mirrored::InChunk))
-                            && o.is_some_and(|o| o.canonical == canonical)
-                    })
-                    .count() as u32;
+                let here = self.walkers.get(&canonical).map_or(0, |w| w.takers);
                 m.memo.give(canonical, members, here + 1, walked);
             }
         }
@@ -553,6 +562,7 @@ impl Worker {
     fn find_mirrors(&mut self, plan: &Plan, mirrors: Option<&Mirrors>) {
         self.orbits.clear();
         self.mirrored.clear();
+        self.walkers.clear();
         for p in &self.parts {
             let orbit = mirrors
                 .filter(|_| p.from == 0 && p.to as u64 == p.group.runs)
@@ -560,14 +570,21 @@ impl Worker {
             let mirrored = match (mirrors, orbit) {
                 (Some(m), Some(o)) => match m.memo.take(o.canonical) {
                     Some(w) => Some(Mirrored::Kept(w)),
-                    // walked in this chunk by an earlier member
-                    None if self.orbits.iter().zip(&self.mirrored).any(|(q, m)| {
-                        m.is_none() && q.is_some_and(|q| q.canonical == o.canonical)
-                    }) =>
-                    {
-                        Some(Mirrored::InChunk)
-                    }
-                    None => None,
+                    None => match self.walkers.entry(o.canonical) {
+                        // walked in this chunk by an earlier member
+                        Entry::Occupied(mut walker) => {
+                            walker.get_mut().takers += 1;
+                            Some(Mirrored::InChunk)
+                        }
+                        // walked by this one
+                        Entry::Vacant(v) => {
+                            v.insert(Walker {
+                                takers: 0,
+                                at: None,
+                            });
+                            None
+                        }
+                    },
                 },
                 _ => None,
             };
@@ -901,6 +918,7 @@ pub fn run_planned_sweep(
                     orbits: Vec::new(),
                     mirrored: Vec::new(),
                     walked: Vec::new(),
+                    walkers: HashMap::new(),
                     mirrored_reqs: Vec::new(),
                     mirrored_out: Vec::new(),
                 };
