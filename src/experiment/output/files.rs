@@ -130,7 +130,7 @@ pub(super) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError>
 /// that a file larger than memory (the summary of millions of groups) is never held whole.
 pub(super) fn write_atomic_with(
     path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    write: impl FnOnce(&mut (dyn Write + Send)) -> std::io::Result<()>,
 ) -> Result<(), OutputError> {
     let tmp = path.with_extension("tmp");
     let written = fs::File::create(&tmp).and_then(|f| {

@@ -206,7 +206,7 @@ impl OutDir {
         &self,
         plan: &Plan,
         tallies: &Tallies,
-        mut each: impl FnMut(&Group, Option<&Tally>),
+        mut each: impl FnMut(&Group, Option<&Tally>) + Send,
     ) -> Result<(), OutputError> {
         let path = self.dir.join(SUMMARY);
         let Some(earlier) = &self.earlier else {

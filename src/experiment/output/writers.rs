@@ -218,7 +218,7 @@ pub(super) fn write_summary(
 pub(super) fn summary_bytes(
     plan: &Plan,
     tallies: &Tallies,
-    each: impl FnMut(&Group, Option<&Tally>),
+    each: impl FnMut(&Group, Option<&Tally>) + Send,
     expected: usize,
 ) -> Result<Vec<u8>, OutputError> {
     let mut bytes = Vec::with_capacity(expected);
@@ -233,46 +233,79 @@ pub(super) fn summary_bytes(
 /// Groups a piece of [`Pieces`] formats.
 const PIECE_GROUPS: usize = 512;
 
-/// The buffers of the pieces formatted side by side, one round after another.
+/// The buffers of the pieces of one batch, formatted side by side.
 const ROUND_PIECES: usize = 16;
 
-/// Groups whose summary rows are formatted at once: each batch a round of [`Pieces`] on the current
-/// thread pool (an `order:*` sweep has 40,320 rows, and this is serial work at the end of a sweep),
-/// while the batches go one after another, so that the rows of millions of groups are never all in
-/// memory, and the batch's list is the same memory from one to the next (a list of every group's
-/// tally, copied, was 5.6 MB of new pages for the yardstick).
+/// Groups whose rows are formatted at once: a batch is [`ROUND_PIECES`] pieces formatted on the
+/// current thread pool (an `order:*` sweep has 40,320 rows, a corner sweep of it on 11 boards
+/// 443,520, all written at the sweep's end), and the batches go one after another, so that the rows
+/// of millions of groups are never all in memory, and a batch's list is the same memory from one to
+/// the next (a list of every group's tally, copied, was 5.6 MB of new pages for the yardstick).
 const SUMMARY_BATCH: usize = PIECE_GROUPS * ROUND_PIECES;
 
-/// Rows formatted in parallel into buffers kept from round to round and written in order. A
-/// buffer a piece, made afresh each time, touched more new pages than the file holds bytes (13.6 MB
-/// for the yardstick's 7.9 MB summary).
+/// Rows formatted in parallel into buffers kept from batch to batch and written in order. While a
+/// batch is formatted, the batch before it is written and the batch after it gathered: gathering
+/// (the plan's groups beside their tallies, the success table) and writing are serial, and one
+/// after the other they kept the second thread idle for a third of the summary of a corner sweep.
+/// A buffer a piece, made afresh each time, touched more new pages than the file holds bytes
+/// (13.6 MB for the yardstick's 7.9 MB summary).
 #[derive(Default)]
 struct Pieces {
-    buffers: Vec<Vec<u8>>,
+    /// The pieces of the batch formatted last, to be written.
+    formatted: Vec<Vec<u8>>,
+    /// The pieces the batch being formatted goes into.
+    spare: Vec<Vec<u8>>,
 }
 
 impl Pieces {
-    /// Format `items` in pieces of [`PIECE_GROUPS`] with `format(piece, lines)`, a round of
-    /// [`ROUND_PIECES`] pieces at a time on the current thread pool, and hand each piece's lines to
-    /// `write` in order.
-    fn format<T: Sync>(
+    /// Format the items that `gather` hands over, at most [`SUMMARY_BATCH`] a call (none at the
+    /// end), in pieces of [`PIECE_GROUPS`] with `format(piece, lines)` on the current thread pool,
+    /// and hand each piece's lines to `write` in order; the first failed write stops there.
+    fn format<T: Send + Sync>(
         &mut self,
-        items: &[T],
+        mut gather: impl FnMut(&mut Vec<T>) + Send,
         format: impl Fn(&[T], &mut Vec<u8>) + Sync,
-        mut write: impl FnMut(&[u8]) -> std::io::Result<()>,
+        mut write: impl FnMut(&[u8]) -> std::io::Result<()> + Send,
     ) -> std::io::Result<()> {
-        self.buffers.resize_with(ROUND_PIECES, Vec::new);
-        for round in items.chunks(PIECE_GROUPS * ROUND_PIECES) {
-            self.buffers
-                .par_iter_mut()
-                .zip(round.par_chunks(PIECE_GROUPS))
-                .for_each(|(lines, piece)| {
-                    lines.clear();
-                    format(piece, lines);
-                });
-            for lines in &self.buffers[..round.len().div_ceil(PIECE_GROUPS)] {
-                write(lines)?;
-            }
+        self.formatted.resize_with(ROUND_PIECES, Vec::new);
+        self.spare.resize_with(ROUND_PIECES, Vec::new);
+        let (mut batch, mut next) = (Vec::new(), Vec::new());
+        gather(&mut batch);
+        // pieces of `formatted` holding rows not yet written
+        let mut ready = 0;
+        while !batch.is_empty() || ready > 0 {
+            assert!(batch.len() <= SUMMARY_BATCH, "a batch fits its pieces");
+            let (formatted, spare) = (&self.formatted[..ready], &mut self.spare);
+            let (written, ()) = rayon::join(
+                || -> std::io::Result<()> {
+                    for lines in formatted {
+                        write(lines)?;
+                    }
+                    if !batch.is_empty() {
+                        gather(&mut next);
+                    }
+                    Ok(())
+                },
+                || {
+                    spare
+                        .par_iter_mut()
+                        .zip(batch.par_chunks(PIECE_GROUPS))
+                        .for_each(|(slot, piece)| {
+                            // formatted into a list on this thread's stack, then put back: the
+                            // lists' lengths side by side in `spare` share cache lines, and
+                            // two threads growing them there made every row a third slower
+                            let mut lines = std::mem::take(slot);
+                            lines.clear();
+                            format(piece, &mut lines);
+                            *slot = lines;
+                        })
+                },
+            );
+            written?;
+            ready = batch.len().div_ceil(PIECE_GROUPS);
+            std::mem::swap(&mut self.formatted, &mut self.spare);
+            std::mem::swap(&mut batch, &mut next);
+            next.clear();
         }
         Ok(())
     }
@@ -284,8 +317,8 @@ impl Pieces {
 pub(super) fn summarize(
     plan: &Plan,
     tallies: &Tallies,
-    mut each: impl FnMut(&Group, Option<&Tally>),
-    mut write: impl FnMut(&[u8]) -> std::io::Result<()>,
+    mut each: impl FnMut(&Group, Option<&Tally>) + Send,
+    mut write: impl FnMut(&[u8]) -> std::io::Result<()> + Send,
 ) -> std::io::Result<()> {
     let closed = plan.closed();
     let row = |&(id, ref t): &(u32, Tally)| {
@@ -301,45 +334,32 @@ pub(super) fn summarize(
             g.runs,
         )
     };
-    let mut header = true;
-    let mut pieces = Pieces::default();
-    let mut flush = |batch: &mut Vec<(u32, Tally)>, header: &mut bool| -> std::io::Result<()> {
-        if *header && !batch.is_empty() {
-            write(header_of::<SummaryRow>().as_bytes())?;
-            *header = false;
-        }
-        pieces.format(
-            batch,
-            |part, lines| {
-                for r in part {
-                    super::lines::summary_line(&row(r), lines);
-                }
-            },
-            &mut write,
-        )?;
-        batch.clear();
-        Ok(())
-    };
-    // group numbers, not groups: the batch is gathered on one thread, and each group is found
+    write(header_of::<SummaryRow>().as_bytes())?;
+    // group numbers, not groups: a batch is gathered on one thread, and each group is found
     // again from its number where its row is formatted, in parallel
-    let mut batch = Vec::with_capacity(SUMMARY_BATCH.min(plan.total_groups() as usize));
-    let mut tallied = tallies.tallies().peekable();
-    for g in plan.groups() {
-        // the tallies are in group order too: step through them beside the groups
-        let tally = tallied.next_if(|(id, _)| *id == g.id).map(|(_, t)| t);
-        each(&g, tally.as_ref());
-        if let Some(t) = tally.filter(|t| t.runs > 0) {
-            batch.push((g.id, t));
-            if batch.len() == SUMMARY_BATCH {
-                flush(&mut batch, &mut header)?;
+    let (mut groups, mut tallied) = (plan.groups(), tallies.tallies().peekable());
+    let gather = |batch: &mut Vec<(u32, Tally)>| {
+        while batch.len() < SUMMARY_BATCH {
+            let Some(g) = groups.next() else {
+                return;
+            };
+            // the tallies are in group order too: step through them beside the groups
+            let tally = tallied.next_if(|(id, _)| *id == g.id).map(|(_, t)| t);
+            each(&g, tally.as_ref());
+            if let Some(t) = tally.filter(|t| t.runs > 0) {
+                batch.push((g.id, t));
             }
         }
-    }
-    flush(&mut batch, &mut header)?;
-    if header {
-        write(header_of::<SummaryRow>().as_bytes())?;
-    }
-    Ok(())
+    };
+    Pieces::default().format(
+        gather,
+        |part, lines| {
+            for r in part {
+                super::lines::summary_line(&row(r), lines);
+            }
+        },
+        write,
+    )
 }
 
 /// Whether two CSV files hold the same header and rows but for their timing columns (those named
@@ -461,15 +481,13 @@ pub(super) fn write_deadends(
         w.write_all(header_of::<DeadEndRow>().as_bytes())?;
         // the groups come in group order, and only groups that ran: each found by its number
         let mut ends = tallies.dead_ends().filter(|(_, d)| !d.is_empty());
-        let mut pieces = Pieces::default();
-        loop {
-            let batch: Vec<(u32, Cow<'_, DeadEndLengths>)> =
-                ends.by_ref().take(SUMMARY_BATCH).collect();
-            if batch.is_empty() {
-                return Ok(());
-            }
-            pieces.format(&batch, lines, |piece| w.write_all(piece))?;
-        }
+        Pieces::default().format(
+            |batch: &mut Vec<(u32, Cow<'_, DeadEndLengths>)>| {
+                batch.extend(ends.by_ref().take(SUMMARY_BATCH))
+            },
+            lines,
+            |piece| w.write_all(piece),
+        )
     })
 }
 
@@ -479,45 +497,51 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
 
-    /// Pieces formatted in parallel rounds come out in the items' order, whole, for counts of
-    /// items below, at and past a piece and a round, and the buffers are reused across calls.
+    /// Pieces formatted in parallel batches come out in the items' order, whole, for counts of
+    /// items below, at and past a piece and a batch, gathered in batches of every size up to a
+    /// whole one, and the first failed write stops the rows there.
     #[test]
     fn pieces_write_every_item_once_in_order() {
-        let mut pieces = Pieces::default();
-        let round = PIECE_GROUPS * ROUND_PIECES;
+        let lines = |part: &[u64], lines: &mut Vec<u8>| {
+            for i in part {
+                lines.extend_from_slice(format!("{i}\n").as_bytes());
+            }
+        };
         for n in [
             0,
             1,
             PIECE_GROUPS - 1,
             PIECE_GROUPS,
             PIECE_GROUPS + 1,
-            round,
-            3 * round + 17,
+            SUMMARY_BATCH,
+            3 * SUMMARY_BATCH + 17,
         ] {
-            let items: Vec<u64> = (0..n as u64).map(|i| i * 7 + 3).collect();
-            let mut got = Vec::new();
-            pieces
-                .format(
-                    &items,
-                    |part, lines| {
-                        for i in part {
-                            lines.extend_from_slice(format!("{i}\n").as_bytes());
-                        }
-                    },
-                    |piece| {
-                        got.extend_from_slice(piece);
-                        Ok(())
-                    },
-                )
-                .unwrap();
-            let want: String = items.iter().map(|i| format!("{i}\n")).collect();
-            assert_eq!(String::from_utf8(got).unwrap(), want, "{n} items");
+            for most in [1, PIECE_GROUPS + 3, SUMMARY_BATCH] {
+                let items: Vec<u64> = (0..n as u64).map(|i| i * 7 + 3).collect();
+                let mut left = items.iter().copied();
+                let mut got = Vec::new();
+                Pieces::default()
+                    .format(
+                        |batch| batch.extend(left.by_ref().take(most)),
+                        lines,
+                        |piece| {
+                            got.extend_from_slice(piece);
+                            Ok(())
+                        },
+                    )
+                    .unwrap();
+                let want: String = items.iter().map(|i| format!("{i}\n")).collect();
+                assert_eq!(
+                    String::from_utf8(got).unwrap(),
+                    want,
+                    "{n} items, {most} a batch"
+                );
+            }
         }
-        // a failed write stops the rows there
-        let items: Vec<u64> = (0..round as u64 * 2).collect();
+        let mut left = 0..SUMMARY_BATCH as u64 * 2;
         let mut writes = 0;
-        let failed = pieces.format(
-            &items,
+        let failed = Pieces::default().format(
+            |batch| batch.extend(left.by_ref().take(SUMMARY_BATCH)),
             |_, lines| lines.push(b'x'),
             |_| {
                 writes += 1;
