@@ -53,9 +53,11 @@ pub fn check_workers(
 }
 
 /// Bytes a sweep holds per group it runs: its number, its tally and its dead ends by length
-/// ([`super::Tallies`]), until the summary is written from them; one length (16 bytes) allowed
-/// for, as a group's runs dead-end at a few lengths if at all.
-pub const TALLY_BYTES: u64 = std::mem::size_of::<super::record::GroupTally>() as u64 + 16;
+/// ([`super::Tallies`]), until the summary is written from them; as if every group had dead ends,
+/// at one length (16 bytes), as a group's runs dead-end at a few lengths if at all.
+pub const TALLY_BYTES: u64 = (std::mem::size_of::<(u32, super::record::Tally)>()
+    + std::mem::size_of::<(u32, super::record::DeadEndLengths)>()
+    + 16) as u64;
 
 /// A sweep's tallies would not fit in memory beside its workers.
 #[derive(Debug, Clone, thiserror::Error)]
