@@ -13,6 +13,48 @@ use crate::experiment::record::{ChunkRow, DeadEndRow, SummaryRow};
 /// The bits of 1.0.
 const ONE: u64 = 0x3FF0_0000_0000_0000;
 
+/// The texts of floats below 1e16 written before on a thread, by their bits, in a table of
+/// [`TEXT_SLOTS`] (a value's slot taken by the last one hashed there). A summary's floats take few
+/// values: rates `k / n` of a group's runs and their Wilson bounds, means of small counts, the
+/// same in row after row. A value found copies its text; one not found is written by `zmij`.
+struct FloatTexts {
+    slots: Box<[(u64, u8, [u8; 24])]>,
+}
+
+/// Slots of [`FloatTexts`]: a power of two.
+const TEXT_SLOTS: usize = 1 << 9;
+
+impl FloatTexts {
+    fn new() -> Self {
+        // bits 0 (the value 0.0) is never looked up here, so that an empty slot misses
+        FloatTexts {
+            slots: vec![(0, 0, [0; 24]); TEXT_SLOTS].into_boxed_slice(),
+        }
+    }
+
+    /// Append the text of `v` (finite, below 1e16 in magnitude, not 0.0) to `out`.
+    fn write(&mut self, v: f64, out: &mut Vec<u8>) {
+        let bits = v.to_bits();
+        let slot = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - TEXT_SLOTS.ilog2())) as usize;
+        let (key, len, text) = &mut self.slots[slot];
+        if *key != bits {
+            let mut buffer = zmij::Buffer::new();
+            let written = buffer.format_finite(v).as_bytes();
+            // a sign, 17 digits, a point and an exponent of three digits fill the slot
+            let Some(slot_text) = text.get_mut(..written.len()) else {
+                return out.extend_from_slice(written);
+            };
+            slot_text.copy_from_slice(written);
+            (*key, *len) = (bits, written.len() as u8);
+        }
+        out.extend_from_slice(&text[..usize::from(*len)]);
+    }
+}
+
+thread_local! {
+    static TEXTS: std::cell::RefCell<FloatTexts> = std::cell::RefCell::new(FloatTexts::new());
+}
+
 /// One row being appended to a buffer, a field at a time.
 struct Line<'a> {
     out: &'a mut Vec<u8>,
@@ -42,9 +84,7 @@ impl Line<'_> {
             // `zmij` writes the digits of every finite value as `ryu` does, and its exponent as
             // `ryu` does where the exponent is negative; from 1e16 up it writes `e+16` for `e16`
             _ if v.is_finite() && v.abs() < 1e16 => {
-                return self
-                    .out
-                    .extend_from_slice(zmij::Buffer::new().format_finite(v).as_bytes())
+                return TEXTS.with_borrow_mut(|texts| texts.write(v, self.out));
             }
             _ => {
                 return self
@@ -187,6 +227,30 @@ mod tests {
             String::from_utf8_lossy(&serde_line(row)),
             "{row:?}"
         );
+    }
+
+    /// Values written again and again, more of them than the table has slots, text for text
+    /// those `zmij` writes afresh: a slot gives back only its own value's text.
+    #[test]
+    fn kept_texts_are_the_values_own() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let values: Vec<f64> = (0..3 * TEXT_SLOTS)
+            .map(|i| match i % 4 {
+                0 => (i % 65) as f64 / 64.0,
+                1 => rng.gen::<f64>(),
+                2 => -rng.gen::<f64>() * 1e15,
+                _ => f64::from_bits(rng.gen::<u64>() >> 2),
+            })
+            .filter(|v| v.is_finite() && v.abs() < 1e16 && *v != 0.0)
+            .collect();
+        let mut texts = FloatTexts::new();
+        for _ in 0..20_000 {
+            let v = values[rng.gen_range(0..values.len())];
+            let mut out = b"x".to_vec();
+            texts.write(v, &mut out);
+            let want = format!("x{}", zmij::Buffer::new().format_finite(v));
+            assert_eq!(String::from_utf8(out).unwrap(), want, "{v:e}");
+        }
     }
 
     /// Every field distinct and drawn at random (a field out of order shows), floats of every
