@@ -3,6 +3,8 @@
 //! walked by the knight), a `Vec<bool>` of visited squares, no pruning at all. It exists to be compared
 //! with [`super::bitboard`] in the tests (every board up to 20 squares, and 5x5 per start, OEIS A165134).
 //! Exponential without mercy: keep it to boards of about 25 squares.
+//!
+//! [`Board`]: crate::board::Board
 
 #[cfg(test)]
 use crate::board::Board;

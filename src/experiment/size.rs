@@ -92,7 +92,7 @@ pub struct PlanSize {
     pub chunks: u64,
     /// Runs of the largest group.
     pub largest_group: u64,
-    /// Whether some rule has another as its mirror image ([`has_mirrors`]), which sizes chunks.
+    /// Whether some rule has another as its mirror image (`has_mirrors`), which sizes chunks.
     pub has_mirrors: bool,
 }
 

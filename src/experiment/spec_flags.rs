@@ -140,7 +140,7 @@ impl SpecFlags {
         Ok(spec)
     }
 
-    /// The members these flags make over `file` ([`super::family`]): `(sub-folder, spec)`, one with
+    /// The members these flags make over `file` (`family.rs`): `(sub-folder, spec)`, one with
     /// an empty folder when the spec has no lists of leapers or masks (then [`SpecFlags::spec`]'s).
     pub fn specs(&self, file: Option<(&str, &str)>) -> Result<Vec<(String, Spec)>, SpecError> {
         let (text, label, _) = self.text(file)?;

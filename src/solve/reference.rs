@@ -3,6 +3,8 @@
 //! evaluated directly from their definitions in `docs/REFERENCE.md`, and recursive searches. They take
 //! any [`Shape`] (a [`Board`] is the whole board walked by the knight), so they are the twins of the
 //! search on any board (`solve::shaped`) too; moves come from [`Shape::neighbours`] alone.
+//!
+//! [`Board`]: crate::board::Board
 
 use super::rules::{Final, Key, LabelOrder, SquirrelPlan};
 use super::{Closing, Impossibility, Outcome, Rule};

@@ -80,7 +80,7 @@
 //!   during the step the new square sits at position `W`, and afterwards position 0 (square `i - W`,
 //!   whose last neighbour is `i`) must be finalized, so the state is shifted down by one cell.
 //!   `W + 1 <= 16` cells fit in a `u64` (boards at most 7 wide); an 8-wide board's 18 take a `u128`
-//!   key ([`cells::Key`]), hence [`MAX_WIDTH`] = 8. The same code runs both (tests compare them).
+//!   key (`cells::Key`), hence [`MAX_WIDTH`] = 8. The same code runs both (tests compare them).
 //! - Labels are canonical (3, 4, ... by first appearance from the newest square back) after every
 //!   step, so that the edges a step decides near the old end of the window, and the squares it
 //!   drops there, leave the labels of the rest alone: states that lead to the same next states then

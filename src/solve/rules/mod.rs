@@ -1,8 +1,8 @@
 //! Tie-break rules for Warnsdorff's rule, each defined exactly as in the literature
 //! (`docs/REFERENCE.md`). A rule is a chain of tie keys applied after the degree, ending in a final
-//! tie-break ([`chain`]), or one of the whole rules that carry their own orderings (`roth-original`,
+//! tie-break (`chain.rs`), or one of the whole rules that carry their own orderings (`roth-original`,
 //! `squirrel`). Every part has one line in `table.rs`, which drives parsing, display and the
-//! catalogue; a rule's shape says which fast path it takes ([`Rule::kind`]).
+//! catalogue; a rule's shape says which fast path it takes (`Rule::kind`).
 //!
 //! A [`Rule`] is what the user names; a [`TieBreaker`] is the rule prepared for one run on one board
 //! (centre distances in doubled integer coordinates, switch squares as padded indexes, the run's PRNG).
