@@ -522,10 +522,17 @@ impl ChunkRow {
     /// vary between runs of the same spec, while the journal does not, timing aside), as
     /// little-endian integers, then the dead ends' column as written, when not empty.
     pub fn checksum(&self) -> u32 {
-        let mut h = crc32fast::Hasher::new();
-        h.update(&self.chunk.to_le_bytes());
-        h.update(&self.group.to_le_bytes());
-        h.update(&self.job.to_le_bytes());
+        // the integers gathered and hashed in one update: an update of 4 or 8 bytes each took the
+        // hasher's byte-wise path, 5% of a small-board sweep's runs (the sum is the same)
+        let mut bytes = [0u8; 8 * (3 + COUNTERS)];
+        let mut at = 0;
+        let mut put = |b: &[u8]| {
+            bytes[at..at + b.len()].copy_from_slice(b);
+            at += b.len();
+        };
+        put(&self.chunk.to_le_bytes());
+        put(&self.group.to_le_bytes());
+        put(&self.job.to_le_bytes());
         for (n, counter) in self.tally.counts().into_iter().zip(&Tally::COUNTERS) {
             let hashed = match counter.kind {
                 CounterKind::Timing => false,
@@ -535,9 +542,11 @@ impl ChunkRow {
                 CounterKind::Sum | CounterKind::Max => true,
             };
             if hashed {
-                h.update(&n.to_le_bytes());
+                put(&n.to_le_bytes());
             }
         }
+        let mut h = crc32fast::Hasher::new();
+        h.update(&bytes[..at]);
         // the column's text, fed to the hash as it is formatted (no string a row)
         self.dead_ends.write_text(|piece| h.update(piece));
         h.finalize()
@@ -1060,6 +1069,49 @@ mod tests {
                 CounterKind::Sum | CounterKind::Timing | CounterKind::Later => x + y,
             };
             assert_eq!(sum.counts()[i], want, "{}", counter.name);
+        }
+    }
+
+    /// The checksum is the CRC-32 of the fields' little-endian bytes and the dead ends' text as
+    /// its definition says, on rows of random counters (the later ones sometimes at their empty
+    /// values, which it leaves out) and random dead ends.
+    #[test]
+    fn checksums_hash_the_fields_as_defined() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+        for _ in 0..2000 {
+            let counts = std::array::from_fn(|i| match rng.gen_range(0..3) {
+                0 => Tally::COUNTERS[i].kind.empty(),
+                1 => rng.gen_range(0..100),
+                _ => rng.gen(),
+            });
+            let mut dead_ends = DeadEndLengths::default();
+            for _ in 0..rng.gen_range(0..4) {
+                dead_ends.add(rng.gen_range(1..5000));
+            }
+            let row = ChunkRow::new(
+                rng.gen(),
+                rng.gen(),
+                rng.gen(),
+                &Tally::from_counts(counts),
+                &dead_ends,
+            );
+            let mut bytes = Vec::new();
+            bytes.extend(row.chunk.to_le_bytes());
+            bytes.extend(row.group.to_le_bytes());
+            bytes.extend(row.job.to_le_bytes());
+            for (n, c) in counts.iter().zip(&Tally::COUNTERS) {
+                let kept = match c.kind {
+                    CounterKind::Timing => false,
+                    CounterKind::Sum | CounterKind::Max => true,
+                    _ => *n != c.kind.empty(),
+                };
+                if kept {
+                    bytes.extend(n.to_le_bytes());
+                }
+            }
+            bytes.extend(dead_ends.to_string().bytes());
+            assert_eq!(row.checksum(), crc32fast::hash(&bytes), "{row:?}");
         }
     }
 
