@@ -41,8 +41,9 @@ struct Inner {
     bytes: u64,
 }
 
-/// Locks the memo is split under, by canonical group number: a corner sweep takes from it once a
-/// group, and on one lock two workers spent a tenth of their time waiting for each other.
+/// Locks the memo is split under, by canonical group number, each with an equal share of its bytes:
+/// a corner sweep takes from it once a group, and on one lock two workers spent 4% of their time
+/// waiting for each other (`benches/README.md`).
 const SHARDS: usize = 64;
 
 /// Walked groups by canonical group number, shared by a sweep's workers.
