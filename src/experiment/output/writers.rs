@@ -10,6 +10,7 @@ use crate::experiment::record::{
     ChunkRow, DeadEndLengths, DeadEndRow, RunRow, SummaryRow, Tallies, Tally,
 };
 use crate::experiment::spec_file::RecordLevel;
+use crate::solve::Method;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::borrow::Cow;
@@ -311,6 +312,16 @@ impl Pieces {
     }
 }
 
+/// What a row of `summary.csv` needs of its group: its board's and rule's places in the plan, its
+/// method, its runs in the whole sweep, and its tally.
+struct RowOf {
+    board: u32,
+    rule: u32,
+    method: Method,
+    runs: u64,
+    tally: Tally,
+}
+
 /// `summary.csv` from `tallies`: a row for each group with runs, in group order, its header first,
 /// handed to `write` in pieces; every group of the plan, with its tally if it has one, is handed to
 /// `each` as well (the printed table marks the size ranges whose groups have not all run).
@@ -321,24 +332,24 @@ pub(super) fn summarize(
     mut write: impl FnMut(&[u8]) -> std::io::Result<()> + Send,
 ) -> std::io::Result<()> {
     let closed = plan.closed();
-    let row = |&(id, ref t): &(u32, Tally)| {
-        let g = plan.group(id);
-        let b = plan.boards()[g.board];
+    let row = |r: &RowOf| {
+        let b = plan.boards()[r.board as usize];
         SummaryRow::new(
             b.rows(),
             b.cols(),
-            plan.rule_name(&g),
-            g.method.name(),
+            plan.rule_name_at(r.rule as usize),
+            r.method.name(),
             closed,
-            t,
-            g.runs,
+            &r.tally,
+            r.runs,
         )
     };
     write(header_of::<SummaryRow>().as_bytes())?;
-    // group numbers, not groups: a batch is gathered on one thread, and each group is found
-    // again from its number where its row is formatted, in parallel
+    // what a row needs of its group is taken where the groups are walked through in order (found
+    // again from the group's number where the row is formatted, it was 5% of a corner sweep's
+    // summary)
     let (mut groups, mut tallied) = (plan.groups(), tallies.tallies().peekable());
-    let gather = |batch: &mut Vec<(u32, Tally)>| {
+    let gather = |batch: &mut Vec<RowOf>| {
         while batch.len() < SUMMARY_BATCH {
             let Some(g) = groups.next() else {
                 return;
@@ -346,8 +357,14 @@ pub(super) fn summarize(
             // the tallies are in group order too: step through them beside the groups
             let tally = tallied.next_if(|(id, _)| *id == g.id).map(|(_, t)| t);
             each(&g, tally.as_ref());
-            if let Some(t) = tally.filter(|t| t.runs > 0) {
-                batch.push((g.id, t));
+            if let Some(tally) = tally.filter(|t| t.runs > 0) {
+                batch.push(RowOf {
+                    board: g.board as u32,
+                    rule: g.rule_index as u32,
+                    method: g.method,
+                    runs: g.runs,
+                    tally,
+                });
             }
         }
     };

@@ -326,7 +326,11 @@ impl Plan {
 
     /// The name of the rule of `group`, as `summary.csv` and `runs.csv` write it.
     pub fn rule_name(&self, group: &Group) -> &str {
-        let i = group.rule_index;
+        self.rule_name_at(group.rule_index)
+    }
+
+    /// The name of the plan's `i`-th rule.
+    pub fn rule_name_at(&self, i: usize) -> &str {
         let start = if i == 0 {
             0
         } else {
