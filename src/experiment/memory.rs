@@ -7,7 +7,8 @@ use crate::solve::{estimate_bytes, Method};
 /// Bytes one sweep worker needs for `method` on `board`: a search's state ([`estimate_bytes`]), or
 /// for pure Warnsdorff, which a sweep batches, one padded degree array and its slack per
 /// interleaved lane (`lanes` of them) plus the path-free run state, and on boards of at most 64
-/// squares the most its tie tree holds ([`crate::solve::tie_tree_bytes`]).
+/// squares the most a tie tree holds ([`crate::solve::tie_tree_bytes`]; the workers share their
+/// trees, so there are at most as many as workers).
 pub fn worker_bytes(board: Board, method: Method, lanes: usize) -> u64 {
     match method {
         Method::Warnsdorff => {

@@ -23,7 +23,9 @@ use super::spec::Spec;
 use super::spec_file::RecordLevel;
 use crate::board::Board;
 use crate::exists;
-use crate::solve::{Outcome, Request, RunSummary, SolveError, Solver, MAX_INTERLEAVED_RUNS};
+use crate::solve::{
+    Outcome, Request, RunSummary, SolveError, Solver, TieTrees, MAX_INTERLEAVED_RUNS,
+};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::borrow::Cow;
 use std::collections::hash_map::Entry;
@@ -906,9 +908,12 @@ pub fn run_planned_sweep(
         },
         work: (0, total_work - done_work),
     });
+    // the workers walking one small board grow its tie tree between them
+    let tie_trees = Arc::new(TieTrees::default());
     pool.scope(|scope| {
         for _ in 0..threads {
             let (blocks, delivery, mirrors) = (&blocks, &delivery, mirrors.as_ref());
+            let tie_trees = &tie_trees;
             scope.spawn(move |_| {
                 let mut worker = Worker {
                     solver: Solver::new(),
@@ -924,6 +929,7 @@ pub fn run_planned_sweep(
                 };
                 worker.solver.set_lane_memory(opts.lane_memory);
                 worker.solver.set_shape(spec.leaper, spec.mask.clone());
+                worker.solver.share_tie_trees(tie_trees);
                 loop {
                     if STOP.load(Ordering::SeqCst) {
                         break;

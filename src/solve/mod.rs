@@ -40,6 +40,7 @@ pub use memory::{estimate_bytes, MemoryError};
 pub use restart::{attempt_seed, Attempted, RuleSeq};
 pub use rules::{Rule, RuleError, TieBreaker};
 pub use trace::{trace, trace_on, Trace, TraceEvent};
+pub use walk::tie_tree::TieTrees;
 
 use crate::board::Closure;
 use crate::board::{Board, Layout, Leaper, Shape, Square};
@@ -47,6 +48,7 @@ use crate::exists::{self, NoTour};
 use crate::state::SearchState;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Which solver.
@@ -409,8 +411,11 @@ pub struct Solver {
     small: Box<walk::small::SmallBoard>,
     /// Whether batches take the small-board kernel where it applies ([`Solver::set_small_kernel`]).
     small_kernel: bool,
-    /// The fixed orderings' walks of the last small board, shared by its batch groups.
-    tie_tree: Box<walk::tie_tree::TieTree>,
+    /// The fixed orderings' walks of small boards, shared by batch groups and by the solvers
+    /// given the same trees ([`Solver::share_tie_trees`]).
+    tie_trees: Arc<TieTrees>,
+    /// The tree of the last small board walked.
+    tie_tree: Option<Arc<walk::tie_tree::TieTree>>,
     /// Whether batches of fixed orderings go through it ([`Solver::set_tie_tree`]).
     use_tie_tree: bool,
     /// Whether batches of fixed orderings on larger boards take the window step
@@ -456,7 +461,8 @@ impl Solver {
             empty: walk::EmptyBoard::default(),
             small: Box::default(),
             small_kernel: true,
-            tie_tree: Box::default(),
+            tie_trees: Arc::default(),
+            tie_tree: None,
             use_tie_tree: true,
             window_step: true,
             orders: Vec::new(),
@@ -509,6 +515,14 @@ impl Solver {
     /// Both give the same summaries; off is for benchmarks and twin tests.
     pub fn set_tie_tree(&mut self, on: bool) {
         self.use_tie_tree = on;
+    }
+
+    /// Grow the tie trees of `trees`, which other solvers may share (the workers of a sweep do),
+    /// instead of this solver's own: threads walking one board then walk each distinct walk once
+    /// between them, not once each.
+    pub fn share_tie_trees(&mut self, trees: &Arc<TieTrees>) {
+        self.tie_trees = Arc::clone(trees);
+        self.tie_tree = None;
     }
 
     /// Whether batches of fixed orderings (`first`, `order:*`) on boards too large for the

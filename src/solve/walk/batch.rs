@@ -8,7 +8,7 @@ use super::dispatch::{with_chooser, ChooserVisitor};
 use super::interleave::{run_walks, walks_for, WalkJob};
 use super::small::{self, SmallBoard};
 use super::step::walk_with_path;
-use super::tie_tree::TieTree;
+use super::tie_tree::{TieTree, TieTrees};
 use super::window::{self, Orders, Ranked};
 use super::{Chooser, EmptyBoard, Walk};
 use crate::board::Closure;
@@ -20,6 +20,7 @@ use crate::solve::{
     SolveError, Solver, Stats, TieBreaker,
 };
 use crate::state::SearchState;
+use std::sync::Arc;
 use std::time::Instant;
 
 impl Solver {
@@ -66,7 +67,9 @@ impl Solver {
             out: &mut *out,
             empty: &mut self.empty,
             small: self.small_kernel.then_some(&mut *self.small),
-            tree: self.use_tie_tree.then_some(&mut *self.tie_tree),
+            tree: self
+                .use_tie_tree
+                .then_some((&*self.tie_trees, &mut self.tie_tree)),
             buf: &mut self.walks,
             startable: &mut self.startable,
             walks: walks_for(&layout, self.walk_memory),
@@ -148,8 +151,9 @@ struct Group<'a> {
     empty: &'a mut EmptyBoard,
     /// The small-board kernel's tables, unless it is turned off ([`Solver::set_small_kernel`]).
     small: Option<&'a mut SmallBoard>,
-    /// The tie tree, unless it is turned off ([`Solver::set_tie_tree`]).
-    tree: Option<&'a mut TieTree>,
+    /// The tie trees and the solver's current one, unless they are turned off
+    /// ([`Solver::set_tie_tree`]).
+    tree: Option<(&'a TieTrees, &'a mut Option<Arc<TieTree>>)>,
     buf: &'a mut Vec<u8>,
     startable: &'a mut Vec<u32>,
     walks: usize,
@@ -232,10 +236,10 @@ impl ChooserVisitor for Group<'_> {
             (i, WalkJob { start, run })
         };
         let kernel = match (small, tree) {
-            (Some(small), Some(tree))
+            (Some(small), Some((trees, current)))
                 if small::fits(layout.board()) && C::SLOT_ORDER && !C::PER_RUN =>
             {
-                Kernel::Tree(small, tree)
+                Kernel::Tree(small, trees.tree_for(current, layout.board()))
             }
             (Some(small), _) if small::fits(layout.board()) => Kernel::Small(small),
             _ => Kernel::Bytes {
@@ -272,7 +276,7 @@ impl ChooserVisitor for Group<'_> {
 /// with its scratch arrays (fixed orderings in its window step, unless `window` is false).
 enum Kernel<'a> {
     Small(&'a mut SmallBoard),
-    Tree(&'a mut SmallBoard, &'a mut TieTree),
+    Tree(&'a mut SmallBoard, &'a TieTree),
     Bytes {
         empty: &'a mut EmptyBoard,
         buf: &'a mut Vec<u8>,

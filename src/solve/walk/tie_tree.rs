@@ -14,38 +14,51 @@
 //! million runs (13.5 ties a run): a run is a descent of about 13 lookups instead of a walk of
 //! about 60 steps.
 //!
-//! The tree is a cache kept by a solver across batch groups of one board: it never decides a
-//! result, and starts afresh at [`MAX_ENTRIES`]. Its twin is the small-board kernel walking each
-//! run itself ([`super::small::run_walks`]): `tests/fast_paths.rs` compares the two on thousands of
-//! orderings from every start of boards up to 8x8, one solver reusing its tree throughout.
+//! The tree is a cache, kept across batch groups of one board and shared by the solvers of a
+//! sweep ([`TieTrees`]): it never decides a result. Threads grow it without a lock (see
+//! [`TieTree`]), so that each distinct walk is walked once between them, where a tree each grew
+//! nearly every walk once per thread. At [`MAX_ENTRIES`] the solvers take a new tree. Its twin is
+//! the small-board kernel walking each run itself ([`super::small::run_walks`]):
+//! `tests/fast_paths.rs` compares the two on thousands of orderings from every start of boards up
+//! to 8x8, one solver reusing its tree throughout, and the tests below compare a tree grown by two
+//! threads with one grown by one.
 
 use super::chooser::Chooser;
 use super::interleave::WalkJob;
 use super::small::{Lane, SmallBoard};
 use super::Walk;
 use crate::board::{Board, Layout};
+use std::cell::UnsafeCell;
+use std::mem::MaybeUninit;
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
-/// Most nodes and leaves a tree holds before it starts afresh: every ordering from every start of
-/// 8x8 needs half of it (260,072).
+/// Most nodes and leaves a tree holds before the solvers take a new one: every ordering from every
+/// start of 8x8 needs half of it (260,072).
 const MAX_ENTRIES: usize = 1 << 19;
 
-/// Most bytes a tree holds: a node's state (56) and its links (at most 9 of 4 bytes), or a leaf
-/// (24), for each of [`MAX_ENTRIES`] and the entries one round of descents may add past it.
-pub(crate) const MAX_BYTES: u64 = (MAX_ENTRIES + LANES * 64) as u64 * (56 + 36);
+/// Nodes (and, apart, leaves) a tree has room for past its limit: the walks that threads were
+/// growing when it filled. A walk that finds no room is walked to its end outside the tree.
+const SLACK: usize = 1 << 14;
 
-/// A link to nothing yet walked.
+/// Most bytes a tree holds: a node's state (56) and its links (at most 9 of 4 bytes), or a leaf
+/// (24), for each of [`MAX_ENTRIES`] and the [`SLACK`] past it.
+pub(crate) const MAX_BYTES: u64 = (MAX_ENTRIES + SLACK) as u64 * (56 + 36);
+
+/// A link to nothing yet walked (the links are zeroed when a tree is made).
 const NONE: u32 = 0;
 /// The tag of a link to a leaf (its index in the low bits).
 const LEAF: u32 = 1 << 31;
+/// What a lane holds when its walk ended outside a full tree (no leaf has this index).
+const OUTSIDE: u32 = u32::MAX;
 /// A link to a node holds its labels above this bit and the start of its block of links below.
 const LABELS_AT: u32 = 23;
 const BLOCK: u32 = (1 << LABELS_AT) - 1;
 /// Descents made side by side: each is a chain of dependent loads, which the core overlaps.
 const LANES: usize = 8;
-/// Most links a tree holds before it starts afresh: a block must start below [`BLOCK`] (each lane
-/// may add 64 nodes of at most 9 links).
-const MAX_LINKS: usize = BLOCK as usize - LANES * 64 * 9;
 
+// every block a full tree's nodes may take starts below `BLOCK`
+const _: () = assert!((MAX_ENTRIES + SLACK) * 9 <= BLOCK as usize);
 /// A fixed ordering's choice at every possible tie: for each set of tied labels (a `u8`), the
 /// label that comes first in the ordering and its rank among the set's labels.
 struct Pick {
@@ -83,54 +96,85 @@ impl Pick {
     }
 }
 
-/// The ties and ends of the fixed orderings' walks on one board, from every start walked so far.
+/// A slot written once, by the thread that took it, before the link that leads to it is published.
+struct Slot<T>(UnsafeCell<MaybeUninit<T>>);
+
+/// `n` slots, not yet written (nor touched: the pages are the system's until written).
+fn slots<T>(n: usize) -> Box<[Slot<T>]> {
+    let mut v = Vec::with_capacity(n);
+    // SAFETY: a `Slot` is an uninitialised `MaybeUninit`, which needs no initialisation
+    unsafe { v.set_len(n) };
+    v.into_boxed_slice()
+}
+
+/// The ties and ends of the fixed orderings' walks on one board, from every start walked so far,
+/// shared by the threads of a sweep.
 ///
 /// A node is a block of links: the node's number first, then one link a tied label, in label
 /// order. A link to a node carries the node's labels and the start of its block, so a step of a
 /// descent is two loads (the ordering's rank of the labels, then the link), not three.
-#[derive(Clone, Debug)]
+///
+/// Threads grow it without a lock. Links, nodes and leaves are taken from counters and never move;
+/// a walk grown past a missing link is written in full (its nodes, their states, its leaf) before
+/// one compare-and-swap publishes its first link with release ordering, and a descent loads each
+/// link with acquire ordering, so whatever a published link leads to is written. Two threads that
+/// grow the same missing link grow the same walk; the loser uses the winner's and its own copy is
+/// never reached.
 pub(crate) struct TieTree {
-    board: Option<Board>,
-    /// Most nodes and leaves held ([`MAX_ENTRIES`]; less in tests of starting afresh).
+    board: Board,
+    /// Most nodes and leaves held before the solvers take a new tree ([`MAX_ENTRIES`]; less in
+    /// tests).
     limit: usize,
-    /// Times the tree started afresh at its limit.
-    restarts: u64,
     /// The link from each start (by small-board square).
-    roots: [u32; 64],
-    links: Vec<u32>,
+    roots: [AtomicU32; 64],
+    links: Box<[AtomicU32]>,
     /// Each node's walk as it stood at the tie (before choosing) and its ties before this one.
-    states: Vec<(Lane, u32)>,
-    leaves: Vec<Walk>,
+    states: Box<[Slot<(Lane, u32)>]>,
+    leaves: Box<[Slot<Walk>]>,
+    /// Links, nodes and leaves taken (taken past the room only by walks that then find none).
+    links_taken: AtomicUsize,
+    states_taken: AtomicUsize,
+    leaves_taken: AtomicUsize,
 }
 
-impl Default for TieTree {
-    fn default() -> Self {
-        TieTree {
-            board: None,
-            limit: MAX_ENTRIES,
-            restarts: 0,
-            roots: [NONE; 64],
-            links: Vec::new(),
-            states: Vec::new(),
-            leaves: Vec::new(),
-        }
+// SAFETY: a slot is written only by the thread whose counter increment took it, before the link
+// to it is published (release); it is read only through a link loaded with acquire ordering.
+unsafe impl Sync for TieTree {}
+
+impl std::fmt::Debug for TieTree {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TieTree")
+            .field("board", &self.board)
+            .field("entries", &self.entries())
+            .finish_non_exhaustive()
     }
 }
 
 impl TieTree {
-    /// Forget every walk.
-    fn clear(&mut self) {
-        self.roots = [NONE; 64];
-        self.links.clear();
-        self.states.clear();
-        self.leaves.clear();
+    fn new(board: Board, limit: usize) -> Self {
+        let room = limit.min(MAX_ENTRIES) + SLACK;
+        // zeroed (`NONE`) by the allocator, which maps fresh pages for an allocation this large
+        let links: Box<[u32]> = vec![NONE; room * 9].into_boxed_slice();
+        // SAFETY: `AtomicU32` has the size, alignment and bit validity of `u32`
+        let links = unsafe { Box::from_raw(Box::into_raw(links) as *mut [AtomicU32]) };
+        TieTree {
+            board,
+            limit,
+            roots: std::array::from_fn(|_| AtomicU32::new(NONE)),
+            links,
+            states: slots(room),
+            leaves: slots(room),
+            links_taken: AtomicUsize::new(0),
+            states_taken: AtomicUsize::new(0),
+            leaves_taken: AtomicUsize::new(0),
+        }
     }
 
     /// The ties (nodes) and distinct ends (leaves) below the root of `start`, counted by a walk
     /// over the tree.
     #[cfg(test)]
     fn census(&self, start: u32) -> (usize, usize) {
-        let mut stack = vec![self.roots[start as usize & 63]];
+        let mut stack = vec![self.roots[start as usize & 63].load(Ordering::Acquire)];
         let (mut ties, mut ends) = (0, 0);
         while let Some(link) = stack.pop() {
             if link == NONE {
@@ -143,21 +187,40 @@ impl TieTree {
             ties += 1;
             let labels = (link >> LABELS_AT) & 0xFF;
             let block = (link & BLOCK) as usize;
-            stack.extend(&self.links[block + 1..block + 1 + labels.count_ones() as usize]);
+            let children = &self.links[block + 1..block + 1 + labels.count_ones() as usize];
+            stack.extend(children.iter().map(|l| l.load(Ordering::Acquire)));
         }
         (ties, ends)
     }
 
-    /// Nodes and leaves held.
+    /// Nodes and leaves taken.
     fn entries(&self) -> usize {
-        self.states.len() + self.leaves.len()
+        self.states_taken.load(Ordering::Relaxed) + self.leaves_taken.load(Ordering::Relaxed)
     }
 
-    /// Walk `jobs` (all on `layout`'s board, which must fit the small-board kernel) with the fixed
-    /// ordering `ch`, through the tree; calls `done(index, walk, run state)` as each ends, in order.
-    /// The twin of [`super::small::run_walks`] for choosers whose lowest tied slot wins.
+    /// Whether the solvers should take a new tree for this board.
+    fn full(&self) -> bool {
+        self.entries() > self.limit
+    }
+
+    /// The state of node `i`.
+    fn state(&self, i: u32) -> (Lane, u32) {
+        // SAFETY: node `i` was written before the link that led here was published (see `Sync`)
+        unsafe { (*self.states[i as usize].0.get()).assume_init_read() }
+    }
+
+    /// The walk of leaf `i`.
+    fn leaf(&self, i: u32) -> Walk {
+        // SAFETY: as for `state`
+        unsafe { (*self.leaves[i as usize].0.get()).assume_init_read() }
+    }
+
+    /// Walk `jobs` (all on `layout`'s board, which must be the tree's and fit the small-board
+    /// kernel) with the fixed ordering `ch`, through the tree; calls `done(index, walk, run state)`
+    /// as each ends, in order. The twin of [`super::small::run_walks`] for choosers whose lowest
+    /// tied slot wins.
     pub(crate) fn run_walks<C: Chooser>(
-        &mut self,
+        &self,
         layout: &Layout,
         t: &mut SmallBoard,
         ch: &C,
@@ -165,26 +228,22 @@ impl TieTree {
         mut done: impl FnMut(usize, Walk, C::Run),
     ) {
         assert!(C::SLOT_ORDER && !C::PER_RUN, "a fixed ordering");
+        assert_eq!(self.board, layout.board(), "the tree's board");
         // the tree's labels are the layout's, whichever ordering walks
         t.prepare(layout, layout.offsets());
-        if self.board != Some(layout.board()) {
-            self.clear();
-            self.board = Some(layout.board());
-        }
         let pick = Pick::new(layout, ch.offsets());
         let mut jobs = jobs.into_iter();
         let mut live = Vec::with_capacity(LANES);
+        // the walks that ended outside a full tree, by lane
+        let mut outside = [Walk::default(); LANES];
         loop {
-            if self.entries() > self.limit || self.links.len() > MAX_LINKS {
-                self.clear();
-                self.restarts += 1;
-            }
             let mut links = [LEAF; LANES];
             for (job, j) in jobs.by_ref().take(LANES) {
                 assert!(layout.is_on_board(j.start), "start off the board");
                 let mut run = j.run;
                 ch.arrive(&mut run, j.start);
-                links[live.len()] = self.root(t, u32::from(t.square[j.start]), &pick);
+                let lane = live.len();
+                links[lane] = self.root(t, u32::from(t.square[j.start]), &pick, &mut outside[lane]);
                 live.push((job, run));
             }
             if live.is_empty() {
@@ -193,9 +252,9 @@ impl TieTree {
             // every lane one step down a round, until all stand on leaves
             loop {
                 let mut down = false;
-                for link in &mut links {
+                for (link, outside) in links.iter_mut().zip(&mut outside) {
                     if *link & LEAF == 0 {
-                        *link = self.down(t, *link, &pick);
+                        *link = self.down(t, *link, &pick, outside);
                         down = true;
                     }
                 }
@@ -203,82 +262,189 @@ impl TieTree {
                     break;
                 }
             }
-            for ((job, run), link) in live.drain(..).zip(links) {
-                done(job, self.leaves[(link & !LEAF) as usize], run);
+            for (lane, ((job, run), link)) in live.drain(..).zip(links).enumerate() {
+                let walk = match link {
+                    OUTSIDE => outside[lane],
+                    _ => self.leaf(link & !LEAF),
+                };
+                done(job, walk, run);
             }
         }
     }
 
     /// The link from `start`, walked under the ordering of `pick` if it is the first.
-    fn root(&mut self, t: &SmallBoard, start: u32, pick: &Pick) -> u32 {
-        let s = start as usize & 63;
-        if self.roots[s] == NONE {
-            self.roots[s] = self.grow(t, Lane::new(t, start), 0, pick);
+    fn root(&self, t: &SmallBoard, start: u32, pick: &Pick, outside: &mut Walk) -> u32 {
+        let root = &self.roots[start as usize & 63];
+        match root.load(Ordering::Acquire) {
+            NONE => self.publish(root, self.grow(t, Lane::new(t, start), 0, pick), outside),
+            link => link,
         }
-        self.roots[s]
     }
 
     /// The link the ordering of `pick` takes from the node of `link`, walked if it is the first.
     #[inline(always)]
-    fn down(&mut self, t: &SmallBoard, link: u32, pick: &Pick) -> u32 {
+    fn down(&self, t: &SmallBoard, link: u32, pick: &Pick, outside: &mut Walk) -> u32 {
         let labels = ((link >> LABELS_AT) & 0xFF) as usize;
         let block = (link & BLOCK) as usize;
-        let at = block + 1 + usize::from(pick.rank[labels]);
-        let next = self.links[at];
+        let at = &self.links[block + 1 + usize::from(pick.rank[labels])];
+        let next = at.load(Ordering::Acquire);
         if next != NONE {
             return next;
         }
-        let (mut lane, ties) = self.states[self.links[block] as usize];
+        let (mut lane, ties) = self.state(self.links[block].load(Ordering::Relaxed));
         let label = usize::from(pick.label[labels]);
         lane.advance(t, u32::from(t.targets[lane.head as usize & 63][label]));
-        let next = self.grow(t, lane, ties + 1, pick);
-        self.links[at] = next;
-        next
+        self.publish(at, self.grow(t, lane, ties + 1, pick), outside)
+    }
+
+    /// Put the walk `grown` at the empty link `at`, unless another thread put the same walk there
+    /// first; gives the link now there, or [`OUTSIDE`] with the walk in `outside` if it ended
+    /// outside a full tree.
+    #[cold]
+    fn publish(&self, at: &AtomicU32, grown: Result<u32, Walk>, outside: &mut Walk) -> u32 {
+        match grown {
+            Ok(link) => match at.compare_exchange(NONE, link, Ordering::Release, Ordering::Acquire)
+            {
+                Ok(_) => link,
+                Err(theirs) => theirs,
+            },
+            Err(walk) => {
+                *outside = walk;
+                OUTSIDE
+            }
+        }
+    }
+
+    /// Take `n` of the slots counted by `taken`, of which there are `room`.
+    fn take(taken: &AtomicUsize, n: usize, room: usize) -> Option<usize> {
+        let first = taken.fetch_add(n, Ordering::Relaxed);
+        (first + n <= room).then_some(first)
     }
 
     /// Walk on from `lane` (with `ties` ties so far) under `pick`, adding each real tie met as a
-    /// node and the end as a leaf; gives the link to the first of them.
-    fn grow(&mut self, t: &SmallBoard, mut lane: Lane, mut ties: u32, pick: &Pick) -> u32 {
-        let (mut first, mut pending) = (NONE, None);
+    /// node and the end as a leaf; gives the link to the first of them, not yet published, or the
+    /// whole walk where the tree has no room left.
+    fn grow(
+        &self,
+        t: &SmallBoard,
+        mut lane: Lane,
+        mut ties: u32,
+        pick: &Pick,
+    ) -> Result<u32, Walk> {
+        let (mut first, mut pending) = (NONE, None::<usize>);
+        let mut room = true;
         loop {
             let least = lane.least(t);
             if least != 0 && least & (least - 1) == 0 {
                 lane.advance(t, least.trailing_zeros());
                 continue;
             }
-            let (link, next) = if least == 0 {
-                self.leaves.push(Walk {
+            if least == 0 {
+                let walk = Walk {
                     visited: (t.all & !lane.free).count_ones(),
                     ties: u64::from(ties),
                     head: t.padded[lane.head as usize & 63] as usize,
-                });
-                (LEAF | (self.leaves.len() - 1) as u32, None)
-            } else {
-                let targets = &t.targets[lane.head as usize & 63];
-                // a move off the board targets the head, which is never free
-                let labels = (0..8).fold(0u8, |m, l| m | (((least >> targets[l]) & 1) as u8) << l);
-                let block = self.links.len();
-                self.links.push(self.states.len() as u32);
-                self.links
-                    .resize(block + 1 + labels.count_ones() as usize, NONE);
-                self.states.push((lane, ties));
-                let choice = usize::from(labels);
-                let at = block + 1 + usize::from(pick.rank[choice]);
-                let to = targets[usize::from(pick.label[choice])];
-                let link = u32::from(labels) << LABELS_AT | block as u32;
-                (link, Some((at, to)))
-            };
-            match pending {
-                Some(at) => self.links[at] = link,
-                None => first = link,
+                };
+                let leaf = match room {
+                    true => Self::take(&self.leaves_taken, 1, self.leaves.len()),
+                    false => None,
+                };
+                let Some(leaf) = leaf else {
+                    return Err(walk);
+                };
+                // SAFETY: this thread took the slot; no link leads to it yet
+                unsafe { (*self.leaves[leaf].0.get()).write(walk) };
+                let link = LEAF | leaf as u32;
+                match pending {
+                    Some(at) => self.links[at].store(link, Ordering::Relaxed),
+                    None => first = link,
+                }
+                return Ok(first);
             }
-            let Some((at, to)) = next else {
-                return first;
-            };
-            pending = Some(at);
+            let targets = &t.targets[lane.head as usize & 63];
+            // a move off the board targets the head, which is never free
+            let labels = (0..8).fold(0u8, |m, l| m | (((least >> targets[l]) & 1) as u8) << l);
+            let choice = usize::from(labels);
+            if room {
+                let n = 1 + labels.count_ones() as usize;
+                let taken = Self::take(&self.states_taken, 1, self.states.len()).zip(Self::take(
+                    &self.links_taken,
+                    n,
+                    self.links.len(),
+                ));
+                match taken {
+                    Some((node, block)) => {
+                        // SAFETY: as for the leaf
+                        unsafe { (*self.states[node].0.get()).write((lane, ties)) };
+                        // the block's other links are `NONE` already
+                        self.links[block].store(node as u32, Ordering::Relaxed);
+                        let link = u32::from(labels) << LABELS_AT | block as u32;
+                        match pending {
+                            Some(at) => self.links[at].store(link, Ordering::Relaxed),
+                            None => first = link,
+                        }
+                        pending = Some(block + 1 + usize::from(pick.rank[choice]));
+                    }
+                    None => room = false,
+                }
+            }
             ties += 1;
-            lane.advance(t, u32::from(to));
+            lane.advance(t, u32::from(targets[usize::from(pick.label[choice])]));
         }
+    }
+}
+
+/// The tie trees of the boards in use, shared by the solvers of a sweep (each solver has its own
+/// otherwise): one tree a board, so that threads walking the same board grow one tree between
+/// them, not one each.
+#[derive(Debug)]
+pub struct TieTrees {
+    held: Mutex<Vec<Arc<TieTree>>>,
+    /// Most entries a tree holds ([`MAX_ENTRIES`]; less in tests).
+    limit: usize,
+    /// Trees made, counted for the tests of starting afresh.
+    made: AtomicU64,
+}
+
+impl Default for TieTrees {
+    fn default() -> Self {
+        TieTrees::with_limit(MAX_ENTRIES)
+    }
+}
+
+impl TieTrees {
+    fn with_limit(limit: usize) -> Self {
+        TieTrees {
+            held: Mutex::new(Vec::new()),
+            limit,
+            made: AtomicU64::new(0),
+        }
+    }
+
+    /// The tree `current` should walk `board` with: kept if it is that board's and not full, else
+    /// the board's tree in use by another solver, or a new one. Trees no solver holds are dropped.
+    pub(crate) fn tree_for<'a>(
+        &self,
+        current: &'a mut Option<Arc<TieTree>>,
+        board: Board,
+    ) -> &'a TieTree {
+        if !matches!(current, Some(tree) if tree.board == board && !tree.full()) {
+            *current = None;
+            let mut held = self.held.lock().unwrap_or_else(|p| p.into_inner());
+            // a count of one is this list alone, and only this list (under its lock) hands out more
+            held.retain(|tree| Arc::strong_count(tree) > 1);
+            let tree = match held.iter().find(|t| t.board == board && !t.full()) {
+                Some(tree) => Arc::clone(tree),
+                None => {
+                    self.made.fetch_add(1, Ordering::Relaxed);
+                    let tree = Arc::new(TieTree::new(board, self.limit));
+                    held.push(Arc::clone(&tree));
+                    tree
+                }
+            };
+            *current = Some(tree);
+        }
+        current.as_deref().expect("set above")
     }
 }
 
@@ -305,18 +471,16 @@ mod tests {
         })
     }
 
-    /// A tree held to a couple of thousand entries (about two orderings' walks from every start)
-    /// starts afresh again and again, and every walk is still the one the small-board kernel walks
+    /// Trees held to a couple of thousand entries (about two orderings' walks from every start)
+    /// are replaced again and again, and every walk is still the one the small-board kernel walks
     /// itself: the tree is a cache, never a result.
     #[test]
-    fn a_tree_that_starts_afresh_gives_the_kernels_walks() {
+    fn trees_that_fill_give_the_kernels_walks() {
         let board = Board::new(8, 8).unwrap();
         let layout = Layout::new(board);
         let mut tables = SmallBoard::default();
-        let mut tree = TieTree {
-            limit: 2000,
-            ..TieTree::default()
-        };
+        let trees = TieTrees::with_limit(2000);
+        let mut current = None;
         let orders = [
             "12345678", "87654321", "58143627", "31425867", "26481357", "71326548", "12345687",
             "21345678", "81234567",
@@ -330,16 +494,75 @@ mod tests {
                 let mut want = vec![Walk::default(); 64];
                 small::run_walks(&layout, &mut tables, &ch, all(), |i, w, ()| want[i] = w);
                 let mut got = vec![Walk::default(); 64];
+                let tree = trees.tree_for(&mut current, board);
                 tree.run_walks(&layout, &mut tables, &ch, all(), |i, w, ()| got[i] = w);
                 assert_eq!(got, want, "{orders}, round {round}");
-                assert!(
-                    tree.entries() <= 2000 + LANES * 2 * 64,
-                    "{}",
-                    tree.entries()
-                );
+                // one batch past the limit at most: the solvers take a new tree between batches
+                assert!(tree.entries() <= 2000 + 64 * 65, "{}", tree.entries());
             }
         }
-        assert!(tree.restarts >= 5, "{}", tree.restarts);
+        assert!(trees.made.load(Ordering::Relaxed) >= 6);
+        // the trees no solver holds are gone
+        drop(current);
+        let mut other = None;
+        trees.tree_for(&mut other, Board::new(5, 5).unwrap());
+        assert_eq!(trees.held.lock().unwrap().len(), 1);
+    }
+
+    /// A tree with no room left walks every run outside it, and still gives each its walk; two
+    /// threads growing one tree give the walks one thread gives.
+    #[test]
+    fn a_full_tree_and_a_shared_tree_give_the_kernels_walks() {
+        let board = Board::new(6, 6).unwrap();
+        let layout = Layout::new(board);
+        let orders: Vec<LabelOrder> = LabelOrder::all().step_by(37).collect();
+        let want: Vec<Vec<Walk>> = orders
+            .iter()
+            .map(|&order| {
+                let bits = order_bits(order);
+                let ch = Fixed::new(&layout, order, &bits);
+                let mut want = vec![Walk::default(); 36];
+                let mut tables = SmallBoard::default();
+                let all = jobs(&layout, board.squares());
+                small::run_walks(&layout, &mut tables, &ch, all, |i, w, ()| want[i] = w);
+                want
+            })
+            .collect();
+        let walk_all = |tree: &TieTree, from: usize| {
+            let mut tables = SmallBoard::default();
+            for k in (0..orders.len()).map(|k| (k + from) % orders.len()) {
+                let bits = order_bits(orders[k]);
+                let ch = Fixed::new(&layout, orders[k], &bits);
+                let mut got = vec![Walk::default(); 36];
+                let all = jobs(&layout, board.squares());
+                tree.run_walks(&layout, &mut tables, &ch, all, |i, w, ()| got[i] = w);
+                assert_eq!(got, want[k], "{:?}", orders[k]);
+            }
+        };
+        // no room at all: a limit of 0 still has the slack, so fill it first
+        let full = TieTree::new(board, 0);
+        full.states_taken
+            .store(full.states.len(), Ordering::Relaxed);
+        full.leaves_taken
+            .store(full.leaves.len(), Ordering::Relaxed);
+        walk_all(&full, 0);
+        assert_eq!(full.census(0), (0, 0));
+        // room for a few walks only: most runs end outside it
+        let small_room = TieTree::new(board, 0);
+        small_room
+            .states_taken
+            .store(small_room.states.len() - 40, Ordering::Relaxed);
+        walk_all(&small_room, 0);
+        let shared = TieTree::new(board, MAX_ENTRIES);
+        std::thread::scope(|s| {
+            s.spawn(|| walk_all(&shared, 0));
+            s.spawn(|| walk_all(&shared, orders.len() / 2));
+        });
+        let alone = TieTree::new(board, MAX_ENTRIES);
+        walk_all(&alone, 0);
+        for start in 0..36 {
+            assert_eq!(shared.census(start), alone.census(start), "from {start}");
+        }
     }
 
     /// One ordering in five of the 40,320, from three starts of 8x8: the tree's distinct ends from
@@ -352,7 +575,7 @@ mod tests {
         let board = Board::new(8, 8).unwrap();
         let layout = Layout::new(board);
         let mut tables = SmallBoard::default();
-        let mut tree = TieTree::default();
+        let tree = TieTree::new(board, MAX_ENTRIES);
         let starts = [Square::new(0, 0), Square::new(0, 1), Square::new(3, 2)];
         let mut paths = vec![HashSet::new(); starts.len()];
         for order in LabelOrder::all().step_by(5) {
@@ -388,7 +611,7 @@ mod tests {
         let board = Board::new(8, 8).unwrap();
         let layout = Layout::new(board);
         let mut tables = SmallBoard::default();
-        let mut tree = TieTree::default();
+        let tree = TieTree::new(board, MAX_ENTRIES);
         let orders: Vec<LabelOrder> = LabelOrder::all().collect();
         for &order in &orders {
             let bits = order_bits(order);
@@ -396,7 +619,7 @@ mod tests {
             let batch = jobs(&layout, board.squares());
             tree.run_walks(&layout, &mut tables, &ch, batch, |_, _, ()| {});
         }
-        assert_eq!(tree.restarts, 0);
+        assert!(!tree.full());
         // the plain count: each square's moves by label, degrees recounted at every step
         let squares: Vec<Square> = board.squares().collect();
         let moves: Vec<[Option<usize>; 8]> = squares
