@@ -100,9 +100,12 @@ impl PlanSize {
     /// The size of the plan of these boards, rules, methods and trials, with `starts_on` start
     /// squares on each board (`corner_listed`: whether the starts may hold the corner, where
     /// corner-only rules start), holding `held_starts` start squares; `None` past `u64`.
+    /// `mirrors`: whether some rule has another as its mirror image ([`has_mirrors`]).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn count(
         boards: &[Board],
         rules: &[RuleSeq],
+        mirrors: bool,
         methods: usize,
         trials: u32,
         starts_on: impl Fn(Board) -> u64,
@@ -131,7 +134,7 @@ impl PlanSize {
                 most_per_start = most_per_start.max(runs);
             }
         }
-        size.has_mirrors = has_mirrors(rules);
+        size.has_mirrors = mirrors;
         for &board in boards {
             let n_starts = starts_on(board);
             let corner = corner_listed && corner_rules_apply(board, Square::new(0, 0));

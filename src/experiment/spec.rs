@@ -188,10 +188,7 @@ impl Spec {
     pub fn write_rule_name(&self, i: usize, out: &mut String) {
         match self.rule_labels.binary_search_by_key(&i, |(j, _)| *j) {
             Ok(k) => out.push_str(&self.rule_labels[k].1),
-            Err(_) => {
-                use std::fmt::Write;
-                let _ = write!(out, "{}", self.rules[i]);
-            }
+            Err(_) => self.rules[i].write_name(out),
         }
     }
 
@@ -238,6 +235,11 @@ impl Spec {
 
     /// The size of this spec's plan, counted without building it; `None` past `u64`.
     pub fn plan_size(&self) -> Option<PlanSize> {
+        self.plan_size_with(super::size::has_mirrors(&self.rules))
+    }
+
+    /// [`Spec::plan_size`], given whether some rule has another as its mirror image.
+    fn plan_size_with(&self, mirrors: bool) -> Option<PlanSize> {
         let corner_listed = match &self.starts {
             StartSet::List(v) => v.contains(&Square::new(0, 0)),
             _ => true,
@@ -251,6 +253,7 @@ impl Spec {
         PlanSize::count(
             &self.boards,
             &self.rules,
+            mirrors,
             self.methods.len(),
             self.file.trials,
             |board| self.starts.count_on(board),
@@ -579,7 +582,9 @@ impl Spec {
             closing,
         };
         // The plan numbers runs within a group and groups in u32 (see `Chunk`).
-        let size = spec.plan_size().ok_or_else(|| {
+        // mirrored rules size chunks, not runs or groups: looking for them (an index of every
+        // rule) is left to the plan
+        let size = spec.plan_size_with(false).ok_or_else(|| {
             err(
                 "trials",
                 "the sweep has more than 2^64 runs; lower sizes, starts, rules or trials".into(),

@@ -20,6 +20,21 @@ pub enum RuleSeq {
 }
 
 impl RuleSeq {
+    /// Its name (as [`fmt::Display`] writes it), appended to `out`; a fixed order's directly.
+    pub fn write_name(&self, out: &mut String) {
+        let fixed = match self {
+            RuleSeq::One(r) => r.fixed_order(),
+            RuleSeq::Many(_) => None,
+        };
+        match fixed {
+            Some(o) => super::rules::push_order_name(o, out),
+            None => {
+                use fmt::Write;
+                let _ = write!(out, "{self}");
+            }
+        }
+    }
+
     /// The rules, in order.
     pub fn rules(&self) -> &[Rule] {
         match self {
@@ -176,6 +191,27 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every fixed order's name, and other rules', as `write_name` writes it and as `Display` does.
+    #[test]
+    fn names_written_directly_are_the_displayed_names() {
+        let others = [
+            "pohl",
+            "random",
+            "roth+order:87654321",
+            "gfg",
+            "first|pohl",
+            "squirrel",
+        ];
+        let orders = crate::solve::rules::LabelOrder::all().map(|o| RuleSeq::One(Rule::order(o)));
+        let others = others.iter().map(|r| r.parse::<RuleSeq>().unwrap());
+        let mut name = String::from("x");
+        for rule in orders.chain(others) {
+            name.truncate(1);
+            rule.write_name(&mut name);
+            assert_eq!(name[1..], rule.to_string());
+        }
+    }
 
     #[test]
     fn sequences_round_trip_and_refuse_squirrel_inside() {

@@ -26,7 +26,7 @@ pub use part::{Final, Key, GFG_CYCLE};
 pub(crate) use pohl::neighbour_degree_sum as pohl_sum;
 pub(crate) use roth::{preference_classes, Target as DistanceTarget};
 pub use squirrel::{SquirrelError, SquirrelPlan};
-pub(crate) use table::Kind;
+pub(crate) use table::{push_order_name, Kind};
 pub use table::{RULE_CATALOGUE, RULE_SYNTAX};
 
 use crate::board::{Layout, Square};

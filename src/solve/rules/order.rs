@@ -54,12 +54,25 @@ impl LabelOrder {
 
     /// Its place in lexicographic order ([`LabelOrder::nth_permutation`] undone), below 40,320.
     pub fn rank(&self) -> u32 {
-        // the labels not yet passed are those later: count the smaller of them in a mask (this is
-        // called for every mirror image of every rule of an `order:*` sweep)
-        let (mut rank, mut later) = (0u32, 0xFFu32);
-        for (i, &l) in self.0.iter().enumerate() {
-            rank = rank * (8 - i as u32) + (later & ((1 << l) - 1)).count_ones();
-            later &= !(1 << l);
+        // each label's digit in the factorial number system is how many later labels are smaller:
+        // the label less the earlier ones below it, counted in a mask by a table (the baseline
+        // x86-64 has no popcount instruction, and this is called for every mirror image of every
+        // rule of an `order:*` sweep), the digits weighted independently of each other
+        const PLACE: [u32; 7] = [5040, 720, 120, 24, 6, 2, 1];
+        const ONES: [u8; 256] = {
+            let mut t = [0u8; 256];
+            let mut i = 0;
+            while i < 256 {
+                t[i] = (i as u32).count_ones() as u8;
+                i += 1;
+            }
+            t
+        };
+        let (mut rank, mut earlier) = (0u32, 0usize);
+        for (&l, place) in self.0.iter().zip(PLACE) {
+            let below = earlier & ((1 << l) - 1);
+            rank += place * (u32::from(l) - u32::from(ONES[below]));
+            earlier |= 1 << l;
         }
         rank
     }

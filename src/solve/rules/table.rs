@@ -243,6 +243,22 @@ pub(super) fn write_final(f: &mut fmt::Formatter<'_>, last: Final) -> fmt::Resul
     unreachable!("every final has a line or a family")
 }
 
+/// The name of the fixed order `o` ([`write_final`]'s), appended to `out` without the formatting
+/// machinery or a second pass over the table: an `order:*` sweep names 40,320 orders before it
+/// starts.
+pub(crate) fn push_order_name(o: LabelOrder, out: &mut String) {
+    let line = RULES
+        .iter()
+        .find(|e| matches!(e.part, Part::Final(Final::Order(have)) if have == o));
+    match line {
+        Some(e) => out.push_str(e.name),
+        None => {
+            out.push_str(ORDER_PREFIX);
+            out.extend(o.labels().iter().map(|&l| char::from(b'1' + l)));
+        }
+    }
+}
+
 /// Whether a final has a line of its own (`first`, `gfg`), which its name wins over the family's.
 fn named(last: Final) -> bool {
     RULES
