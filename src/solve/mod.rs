@@ -414,8 +414,8 @@ pub struct Solver {
     /// The fixed orderings' walks of small boards, shared by batch groups and by the solvers
     /// given the same trees ([`Solver::share_tie_trees`]).
     tie_trees: Arc<TieTrees>,
-    /// The tree of the last small board walked.
-    tie_tree: Option<Arc<walk::tie_tree::TieTree>>,
+    /// The tree of the last small board walked, and the slots claimed there.
+    tie_tree: walk::tie_tree::Held,
     /// Whether batches of fixed orderings go through it ([`Solver::set_tie_tree`]).
     use_tie_tree: bool,
     /// Whether batches of fixed orderings on larger boards take the window step
@@ -462,7 +462,7 @@ impl Solver {
             small: Box::default(),
             small_kernel: true,
             tie_trees: Arc::default(),
-            tie_tree: None,
+            tie_tree: Default::default(),
             use_tie_tree: true,
             window_step: true,
             orders: Vec::new(),
@@ -522,7 +522,7 @@ impl Solver {
     /// between them, not once each.
     pub fn share_tie_trees(&mut self, trees: &Arc<TieTrees>) {
         self.tie_trees = Arc::clone(trees);
-        self.tie_tree = None;
+        self.tie_tree = Default::default();
     }
 
     /// Whether batches of fixed orderings (`first`, `order:*`) on boards too large for the

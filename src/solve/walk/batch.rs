@@ -8,7 +8,7 @@ use super::dispatch::{with_chooser, ChooserVisitor};
 use super::interleave::{run_walks, walks_for, WalkJob};
 use super::small::{self, SmallBoard};
 use super::step::walk_with_path;
-use super::tie_tree::{TieTree, TieTrees};
+use super::tie_tree::{Claim, Held, TieTree, TieTrees};
 use super::window::{self, Orders, Ranked};
 use super::{Chooser, EmptyBoard, Walk};
 use crate::board::Closure;
@@ -20,7 +20,6 @@ use crate::solve::{
     SolveError, Solver, Stats, TieBreaker,
 };
 use crate::state::SearchState;
-use std::sync::Arc;
 use std::time::Instant;
 
 impl Solver {
@@ -153,7 +152,7 @@ struct Group<'a> {
     small: Option<&'a mut SmallBoard>,
     /// The tie trees and the solver's current one, unless they are turned off
     /// ([`Solver::set_tie_tree`]).
-    tree: Option<(&'a TieTrees, &'a mut Option<Arc<TieTree>>)>,
+    tree: Option<(&'a TieTrees, &'a mut Held)>,
     buf: &'a mut Vec<u8>,
     startable: &'a mut Vec<u32>,
     walks: usize,
@@ -236,10 +235,11 @@ impl ChooserVisitor for Group<'_> {
             (i, WalkJob { start, run })
         };
         let kernel = match (small, tree) {
-            (Some(small), Some((trees, current)))
+            (Some(small), Some((trees, held)))
                 if small::fits(layout.board()) && C::SLOT_ORDER && !C::PER_RUN =>
             {
-                Kernel::Tree(small, trees.tree_for(current, layout.board()))
+                let (tree, claim) = trees.tree_for(held, layout.board());
+                Kernel::Tree(small, tree, claim)
             }
             (Some(small), _) if small::fits(layout.board()) => Kernel::Small(small),
             _ => Kernel::Bytes {
@@ -276,7 +276,7 @@ impl ChooserVisitor for Group<'_> {
 /// with its scratch arrays (fixed orderings in its window step, unless `window` is false).
 enum Kernel<'a> {
     Small(&'a mut SmallBoard),
-    Tree(&'a mut SmallBoard, &'a TieTree),
+    Tree(&'a mut SmallBoard, &'a TieTree, &'a mut Claim),
     Bytes {
         empty: &'a mut EmptyBoard,
         buf: &'a mut Vec<u8>,
@@ -295,7 +295,9 @@ impl Kernel<'_> {
     ) {
         match self {
             Kernel::Small(tables) => small::run_walks(layout, tables, ch, jobs, done),
-            Kernel::Tree(tables, tree) => tree.run_walks(layout, tables, ch, jobs, done),
+            Kernel::Tree(tables, tree, claim) => {
+                tree.run_walks(claim, layout, tables, ch, jobs, done)
+            }
             Kernel::Bytes {
                 empty,
                 buf,

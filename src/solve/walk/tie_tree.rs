@@ -28,8 +28,10 @@ use super::interleave::WalkJob;
 use super::small::{Lane, SmallBoard};
 use super::Walk;
 use crate::board::{Board, Layout};
+use crossbeam_utils::CachePadded;
 use std::cell::UnsafeCell;
 use std::mem::MaybeUninit;
+use std::ops::Range;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -44,6 +46,9 @@ const SLACK: usize = 1 << 14;
 /// Most bytes a tree holds: a node's state (56) and its links (at most 9 of 4 bytes), or a leaf
 /// (24), for each of [`MAX_ENTRIES`] and the [`SLACK`] past it.
 pub(crate) const MAX_BYTES: u64 = (MAX_ENTRIES + SLACK) as u64 * (56 + 36);
+
+/// Nodes (and leaves) a solver claims from a tree at a time ([`Claim`]).
+const CLAIM: usize = 64;
 
 /// A link to nothing yet walked (the links are zeroed when a tree is made).
 const NONE: u32 = 0;
@@ -114,7 +119,8 @@ fn slots<T>(n: usize) -> Box<[Slot<T>]> {
 /// order. A link to a node carries the node's labels and the start of its block, so a step of a
 /// descent is two loads (the ordering's rank of the labels, then the link), not three.
 ///
-/// Threads grow it without a lock. Links, nodes and leaves are taken from counters and never move;
+/// Threads grow it without a lock. Links, nodes and leaves are claimed from counters, a batch at a
+/// time ([`Claim`]), and never move;
 /// a walk grown past a missing link is written in full (its nodes, their states, its leaf) before
 /// one compare-and-swap publishes its first link with release ordering, and a descent loads each
 /// link with acquire ordering, so whatever a published link leads to is written. Two threads that
@@ -131,10 +137,37 @@ pub(crate) struct TieTree {
     /// Each node's walk as it stood at the tie (before choosing) and its ties before this one.
     states: Box<[Slot<(Lane, u32)>]>,
     leaves: Box<[Slot<Walk>]>,
-    /// Links, nodes and leaves taken (taken past the room only by walks that then find none).
-    links_taken: AtomicUsize,
-    states_taken: AtomicUsize,
-    leaves_taken: AtomicUsize,
+    /// Links, nodes and leaves claimed (claimed past the room only by walks that then find none),
+    /// each on a cache line of its own, apart from the links that every descent reads.
+    links_taken: CachePadded<AtomicUsize>,
+    states_taken: CachePadded<AtomicUsize>,
+    leaves_taken: CachePadded<AtomicUsize>,
+}
+
+/// The slots a solver claimed from a tree and has not used yet: threads meet at the tree's counters
+/// once in [`CLAIM`] nodes, not at every node.
+#[derive(Debug, Default)]
+pub(crate) struct Claim {
+    links: Range<usize>,
+    states: Range<usize>,
+    leaves: Range<usize>,
+}
+
+/// A solver's hold on a tree: the tree and what it claimed there.
+#[derive(Debug, Default)]
+pub(crate) struct Held {
+    tree: Option<Arc<TieTree>>,
+    claim: Claim,
+}
+
+impl Clone for Held {
+    /// The same tree, with nothing claimed: two solvers never hand out the same slot.
+    fn clone(&self) -> Self {
+        Held {
+            tree: self.tree.clone(),
+            claim: Claim::default(),
+        }
+    }
 }
 
 // SAFETY: a slot is written only by the thread whose counter increment took it, before the link
@@ -164,9 +197,9 @@ impl TieTree {
             links,
             states: slots(room),
             leaves: slots(room),
-            links_taken: AtomicUsize::new(0),
-            states_taken: AtomicUsize::new(0),
-            leaves_taken: AtomicUsize::new(0),
+            links_taken: CachePadded::new(AtomicUsize::new(0)),
+            states_taken: CachePadded::new(AtomicUsize::new(0)),
+            leaves_taken: CachePadded::new(AtomicUsize::new(0)),
         }
     }
 
@@ -193,7 +226,7 @@ impl TieTree {
         (ties, ends)
     }
 
-    /// Nodes and leaves taken.
+    /// Nodes and leaves claimed.
     fn entries(&self) -> usize {
         self.states_taken.load(Ordering::Relaxed) + self.leaves_taken.load(Ordering::Relaxed)
     }
@@ -216,11 +249,12 @@ impl TieTree {
     }
 
     /// Walk `jobs` (all on `layout`'s board, which must be the tree's and fit the small-board
-    /// kernel) with the fixed ordering `ch`, through the tree; calls `done(index, walk, run state)`
-    /// as each ends, in order. The twin of [`super::small::run_walks`] for choosers whose lowest
-    /// tied slot wins.
+    /// kernel) with the fixed ordering `ch`, through the tree, growing it from the slots of `claim`
+    /// (this tree's); calls `done(index, walk, run state)` as each ends, in order. The twin of
+    /// [`super::small::run_walks`] for choosers whose lowest tied slot wins.
     pub(crate) fn run_walks<C: Chooser>(
         &self,
+        claim: &mut Claim,
         layout: &Layout,
         t: &mut SmallBoard,
         ch: &C,
@@ -243,7 +277,8 @@ impl TieTree {
                 let mut run = j.run;
                 ch.arrive(&mut run, j.start);
                 let lane = live.len();
-                links[lane] = self.root(t, u32::from(t.square[j.start]), &pick, &mut outside[lane]);
+                let start = u32::from(t.square[j.start]);
+                links[lane] = self.root(t, claim, start, &pick, &mut outside[lane]);
                 live.push((job, run));
             }
             if live.is_empty() {
@@ -254,7 +289,7 @@ impl TieTree {
                 let mut down = false;
                 for (link, outside) in links.iter_mut().zip(&mut outside) {
                     if *link & LEAF == 0 {
-                        *link = self.down(t, *link, &pick, outside);
+                        *link = self.down(t, claim, *link, &pick, outside);
                         down = true;
                     }
                 }
@@ -273,17 +308,34 @@ impl TieTree {
     }
 
     /// The link from `start`, walked under the ordering of `pick` if it is the first.
-    fn root(&self, t: &SmallBoard, start: u32, pick: &Pick, outside: &mut Walk) -> u32 {
+    fn root(
+        &self,
+        t: &SmallBoard,
+        claim: &mut Claim,
+        start: u32,
+        pick: &Pick,
+        outside: &mut Walk,
+    ) -> u32 {
         let root = &self.roots[start as usize & 63];
         match root.load(Ordering::Acquire) {
-            NONE => self.publish(root, self.grow(t, Lane::new(t, start), 0, pick), outside),
+            NONE => {
+                let grown = self.grow(t, claim, Lane::new(t, start), 0, pick);
+                self.publish(root, grown, outside)
+            }
             link => link,
         }
     }
 
     /// The link the ordering of `pick` takes from the node of `link`, walked if it is the first.
     #[inline(always)]
-    fn down(&self, t: &SmallBoard, link: u32, pick: &Pick, outside: &mut Walk) -> u32 {
+    fn down(
+        &self,
+        t: &SmallBoard,
+        claim: &mut Claim,
+        link: u32,
+        pick: &Pick,
+        outside: &mut Walk,
+    ) -> u32 {
         let labels = ((link >> LABELS_AT) & 0xFF) as usize;
         let block = (link & BLOCK) as usize;
         let at = &self.links[block + 1 + usize::from(pick.rank[labels])];
@@ -294,7 +346,8 @@ impl TieTree {
         let (mut lane, ties) = self.state(self.links[block].load(Ordering::Relaxed));
         let label = usize::from(pick.label[labels]);
         lane.advance(t, u32::from(t.targets[lane.head as usize & 63][label]));
-        self.publish(at, self.grow(t, lane, ties + 1, pick), outside)
+        let grown = self.grow(t, claim, lane, ties + 1, pick);
+        self.publish(at, grown, outside)
     }
 
     /// Put the walk `grown` at the empty link `at`, unless another thread put the same walk there
@@ -315,10 +368,25 @@ impl TieTree {
         }
     }
 
-    /// Take `n` of the slots counted by `taken`, of which there are `room`.
-    fn take(taken: &AtomicUsize, n: usize, room: usize) -> Option<usize> {
-        let first = taken.fetch_add(n, Ordering::Relaxed);
-        (first + n <= room).then_some(first)
+    /// Take `n` consecutive slots from `claimed`, claiming `batch` more of those counted by
+    /// `taken` (of which there are `room`) when it has too few; `None` when the room is used up.
+    fn take(
+        claimed: &mut Range<usize>,
+        taken: &AtomicUsize,
+        room: usize,
+        n: usize,
+        batch: usize,
+    ) -> Option<usize> {
+        if claimed.len() < n {
+            let first = taken.fetch_add(batch, Ordering::Relaxed);
+            *claimed = first.min(room)..(first + batch).min(room);
+            if claimed.len() < n {
+                return None;
+            }
+        }
+        let first = claimed.start;
+        claimed.start += n;
+        Some(first)
     }
 
     /// Walk on from `lane` (with `ties` ties so far) under `pick`, adding each real tie met as a
@@ -327,6 +395,7 @@ impl TieTree {
     fn grow(
         &self,
         t: &SmallBoard,
+        claim: &mut Claim,
         mut lane: Lane,
         mut ties: u32,
         pick: &Pick,
@@ -346,13 +415,16 @@ impl TieTree {
                     head: t.padded[lane.head as usize & 63] as usize,
                 };
                 let leaf = match room {
-                    true => Self::take(&self.leaves_taken, 1, self.leaves.len()),
+                    true => {
+                        let (taken, room) = (&self.leaves_taken, self.leaves.len());
+                        Self::take(&mut claim.leaves, taken, room, 1, CLAIM)
+                    }
                     false => None,
                 };
                 let Some(leaf) = leaf else {
                     return Err(walk);
                 };
-                // SAFETY: this thread took the slot; no link leads to it yet
+                // SAFETY: this solver's claim handed out the slot once; no link leads to it yet
                 unsafe { (*self.leaves[leaf].0.get()).write(walk) };
                 let link = LEAF | leaf as u32;
                 match pending {
@@ -367,11 +439,10 @@ impl TieTree {
             let choice = usize::from(labels);
             if room {
                 let n = 1 + labels.count_ones() as usize;
-                let taken = Self::take(&self.states_taken, 1, self.states.len()).zip(Self::take(
-                    &self.links_taken,
-                    n,
-                    self.links.len(),
-                ));
+                let (states, links) = (self.states.len(), self.links.len());
+                let node = Self::take(&mut claim.states, &self.states_taken, states, 1, CLAIM);
+                let block = Self::take(&mut claim.links, &self.links_taken, links, n, 9 * CLAIM);
+                let taken = node.zip(block);
                 match taken {
                     Some((node, block)) => {
                         // SAFETY: as for the leaf
@@ -421,15 +492,21 @@ impl TieTrees {
         }
     }
 
-    /// The tree `current` should walk `board` with: kept if it is that board's and not full, else
-    /// the board's tree in use by another solver, or a new one. Trees no solver holds are dropped.
+    /// The tree a solver that `held` one should walk `board` with, and its claim there: kept if it
+    /// is that board's and not full, else the board's tree in use by another solver, or a new one.
+    /// Trees no solver holds are dropped.
     pub(crate) fn tree_for<'a>(
         &self,
-        current: &'a mut Option<Arc<TieTree>>,
+        held: &'a mut Held,
         board: Board,
-    ) -> &'a TieTree {
+    ) -> (&'a TieTree, &'a mut Claim) {
+        let Held {
+            tree: current,
+            claim,
+        } = held;
         if !matches!(current, Some(tree) if tree.board == board && !tree.full()) {
             *current = None;
+            *claim = Claim::default();
             let mut held = self.held.lock().unwrap_or_else(|p| p.into_inner());
             // a count of one is this list alone, and only this list (under its lock) hands out more
             held.retain(|tree| Arc::strong_count(tree) > 1);
@@ -444,7 +521,7 @@ impl TieTrees {
             };
             *current = Some(tree);
         }
-        current.as_deref().expect("set above")
+        (current.as_deref().expect("set above"), claim)
     }
 }
 
@@ -480,7 +557,7 @@ mod tests {
         let layout = Layout::new(board);
         let mut tables = SmallBoard::default();
         let trees = TieTrees::with_limit(2000);
-        let mut current = None;
+        let mut held = Held::default();
         let orders = [
             "12345678", "87654321", "58143627", "31425867", "26481357", "71326548", "12345687",
             "21345678", "81234567",
@@ -494,17 +571,21 @@ mod tests {
                 let mut want = vec![Walk::default(); 64];
                 small::run_walks(&layout, &mut tables, &ch, all(), |i, w, ()| want[i] = w);
                 let mut got = vec![Walk::default(); 64];
-                let tree = trees.tree_for(&mut current, board);
-                tree.run_walks(&layout, &mut tables, &ch, all(), |i, w, ()| got[i] = w);
+                let (tree, claim) = trees.tree_for(&mut held, board);
+                tree.run_walks(claim, &layout, &mut tables, &ch, all(), |i, w, ()| {
+                    got[i] = w
+                });
                 assert_eq!(got, want, "{orders}, round {round}");
                 // one batch past the limit at most: the solvers take a new tree between batches
-                assert!(tree.entries() <= 2000 + 64 * 65, "{}", tree.entries());
+                // (and its claims)
+                let most = 2000 + 64 * 65 + 2 * CLAIM;
+                assert!(tree.entries() <= most, "{}", tree.entries());
             }
         }
         assert!(trees.made.load(Ordering::Relaxed) >= 6);
         // the trees no solver holds are gone
-        drop(current);
-        let mut other = None;
+        drop(held);
+        let mut other = Held::default();
         trees.tree_for(&mut other, Board::new(5, 5).unwrap());
         assert_eq!(trees.held.lock().unwrap().len(), 1);
     }
@@ -530,12 +611,14 @@ mod tests {
             .collect();
         let walk_all = |tree: &TieTree, from: usize| {
             let mut tables = SmallBoard::default();
+            let mut claim = Claim::default();
             for k in (0..orders.len()).map(|k| (k + from) % orders.len()) {
                 let bits = order_bits(orders[k]);
                 let ch = Fixed::new(&layout, orders[k], &bits);
                 let mut got = vec![Walk::default(); 36];
                 let all = jobs(&layout, board.squares());
-                tree.run_walks(&layout, &mut tables, &ch, all, |i, w, ()| got[i] = w);
+                let claim = &mut claim;
+                tree.run_walks(claim, &layout, &mut tables, &ch, all, |i, w, ()| got[i] = w);
                 assert_eq!(got, want[k], "{:?}", orders[k]);
             }
         };
@@ -565,6 +648,38 @@ mod tests {
         }
     }
 
+    /// Claims from one counter, taken in turn by two solvers and by a clone of one, hand out every
+    /// slot of the room once, then nothing.
+    #[test]
+    fn claims_hand_out_each_slot_once() {
+        let taken = AtomicUsize::new(0);
+        let room = 1000;
+        let mut claims = [0..0, 0..0, 0..0];
+        let mut seen = vec![0u32; room];
+        let mut refused = [false; 3];
+        for round in 0.. {
+            let k = round % 3;
+            match TieTree::take(&mut claims[k], &taken, room, 3, 50) {
+                Some(i) => seen[i..i + 3].iter_mut().for_each(|n| *n += 1),
+                None => refused[k] = true,
+            }
+            if refused == [true; 3] {
+                break;
+            }
+        }
+        // each batch of 50 hands out 16 blocks of 3 and loses its last 2 slots
+        assert!(seen.iter().all(|&n| n <= 1));
+        assert_eq!(seen.iter().sum::<u32>(), 20 * 16 * 3);
+        let held = Held {
+            tree: None,
+            claim: Claim {
+                links: 5..9,
+                ..Claim::default()
+            },
+        };
+        assert!(held.clone().claim.links.is_empty());
+    }
+
     /// One ordering in five of the 40,320, from three starts of 8x8: the tree's distinct ends from
     /// each start are as many as the slow reference walk's distinct paths (a walk is its path), and
     /// each run's end is its reference path's.
@@ -576,6 +691,7 @@ mod tests {
         let layout = Layout::new(board);
         let mut tables = SmallBoard::default();
         let tree = TieTree::new(board, MAX_ENTRIES);
+        let mut claim = Claim::default();
         let starts = [Square::new(0, 0), Square::new(0, 1), Square::new(3, 2)];
         let mut paths = vec![HashSet::new(); starts.len()];
         for order in LabelOrder::all().step_by(5) {
@@ -583,7 +699,10 @@ mod tests {
             let ch = Fixed::new(&layout, order, &bits);
             let mut ends = [Walk::default(); 3];
             let batch = jobs(&layout, starts);
-            tree.run_walks(&layout, &mut tables, &ch, batch, |i, w, ()| ends[i] = w);
+            let claim = &mut claim;
+            tree.run_walks(claim, &layout, &mut tables, &ch, batch, |i, w, ()| {
+                ends[i] = w
+            });
             for (i, &s) in starts.iter().enumerate() {
                 let path = reference::warnsdorff(board, s, Rule::order(order), 0);
                 assert_eq!(ends[i].visited as usize, path.len(), "{order:?} from {s}");
@@ -612,12 +731,13 @@ mod tests {
         let layout = Layout::new(board);
         let mut tables = SmallBoard::default();
         let tree = TieTree::new(board, MAX_ENTRIES);
+        let mut claim = Claim::default();
         let orders: Vec<LabelOrder> = LabelOrder::all().collect();
         for &order in &orders {
             let bits = order_bits(order);
             let ch = Fixed::new(&layout, order, &bits);
             let batch = jobs(&layout, board.squares());
-            tree.run_walks(&layout, &mut tables, &ch, batch, |_, _, ()| {});
+            tree.run_walks(&mut claim, &layout, &mut tables, &ch, batch, |_, _, ()| {});
         }
         assert!(!tree.full());
         // the plain count: each square's moves by label, degrees recounted at every step
