@@ -106,12 +106,17 @@ fn bench_board(c: &mut Criterion, n: u64, sample_step: usize) {
             black_box(textbook_walks(n, &starts, &mut grid));
         },
     );
-    // `b / a` (what `alternated` gave for `a` against `b`), and each one's time a step
+    // `b / a` (what `alternated` gave for `a` against `b`), and each one's time a step, in cycles
+    // too where the clock is measured
+    let ghz = common::measured_ghz();
     let report = |what: &str, (median, low, high): (f64, f64, f64), a: Duration, b: Duration| {
         let per_step = |t: Duration| t.as_nanos() as f64 / steps as f64;
+        let cycles = ghz
+            .map(|ghz| format!(" ({:.1} cycles)", per_step(a) * ghz))
+            .unwrap_or_default();
         println!(
             "warnsdorff/{n}x{n}: {what} (first, {} starts) = {:.2}x in CPU time (median of 7 \
-             alternated pairs; {:.2}x to {:.2}x); {:.2} ns a step against {:.2}",
+             alternated pairs; {:.2}x to {:.2}x); {:.2} ns a step{cycles} against {:.2}",
             starts.len(),
             1.0 / median,
             1.0 / high,
