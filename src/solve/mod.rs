@@ -627,9 +627,16 @@ impl Solver {
     /// walk side by side in the window step: where it is on and enough walks fit for it to pay
     /// (else group by group, finished in the byte step; `shuffle` in the plain loop).
     pub(in crate::solve) fn mixes_orderings(&self, board: Board) -> bool {
+        !walk::small::fits(board) && self.shuffles_in_window(board)
+    }
+
+    /// Whether a group of `shuffle` runs on `board` walks in the window step, each run with its
+    /// drawn ordering: where orderings mix, and also on boards of at most 64 squares, where it
+    /// takes a third of the small-board kernel's time (groups there hold one rule, so this mixes
+    /// nothing else: the tie tree takes fixed orderings).
+    pub(in crate::solve) fn shuffles_in_window(&self, board: Board) -> bool {
         self.window_step
             && walk::window::available()
-            && !walk::small::fits(board)
             && interleaved_lanes(board, self.walk_memory) >= walk::window::MIN_LANES
     }
 

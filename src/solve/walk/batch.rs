@@ -51,7 +51,8 @@ impl Solver {
     ) -> Result<(), SolveError> {
         let timer = Instant::now();
         let (board, mut rule) = (reqs[0].board, reqs[0].rule);
-        if rule.is_shuffle() && self.mixes_orderings(board) {
+        let mixed = rule.is_shuffle() && self.shuffles_in_window(board);
+        if mixed {
             // the window step walks each run's drawn ordering; the chooser only gives the step
             // its type (a fixed order), and no walk of the group has its ordering for certain, so
             // none finishes in the byte step
@@ -69,6 +70,7 @@ impl Solver {
             tree: self
                 .use_tie_tree
                 .then_some((&*self.tie_trees, &mut self.tie_tree)),
+            mixed,
             buf: &mut self.walks,
             startable: &mut self.startable,
             walks: walks_for(&layout, self.walk_memory),
@@ -153,6 +155,9 @@ struct Group<'a> {
     /// The tie trees and the solver's current one, unless they are turned off
     /// ([`Solver::set_tie_tree`]).
     tree: Option<(&'a TieTrees, &'a mut Held)>,
+    /// Whether each run walks its own ordering (`shuffle`) in the window step, the chooser giving
+    /// the step only its type: then neither the tie tree nor the small-board kernel walks them.
+    mixed: bool,
     buf: &'a mut Vec<u8>,
     startable: &'a mut Vec<u32>,
     walks: usize,
@@ -172,6 +177,7 @@ impl ChooserVisitor for Group<'_> {
             empty,
             small,
             tree,
+            mixed,
             buf,
             startable,
             walks,
@@ -234,6 +240,7 @@ impl ChooserVisitor for Group<'_> {
             let start = layout.pad(reqs[i].start);
             (i, WalkJob { start, run })
         };
+        let (small, tree) = if mixed { (None, None) } else { (small, tree) };
         let kernel = match (small, tree) {
             (Some(small), Some((trees, held)))
                 if small::fits(layout.board()) && C::SLOT_ORDER && !C::PER_RUN =>
