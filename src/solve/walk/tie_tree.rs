@@ -203,6 +203,21 @@ impl TieTree {
         }
     }
 
+    /// Forget every walk, for walks on `board`: the links taken are zeroed, the rest still are.
+    fn empty(&mut self, board: Board) {
+        let used = (*self.links_taken.get_mut()).min(self.links.len());
+        for link in &mut self.links[..used] {
+            *link.get_mut() = NONE;
+        }
+        for root in &mut self.roots {
+            *root.get_mut() = NONE;
+        }
+        *self.links_taken.get_mut() = 0;
+        *self.states_taken.get_mut() = 0;
+        *self.leaves_taken.get_mut() = 0;
+        self.board = board;
+    }
+
     /// The ties (nodes) and distinct ends (leaves) below the root of `start`, counted by a walk
     /// over the tree.
     #[cfg(test)]
@@ -470,11 +485,20 @@ impl TieTree {
 /// them, not one each.
 #[derive(Debug)]
 pub struct TieTrees {
-    held: Mutex<Vec<Arc<TieTree>>>,
+    held: Mutex<Shelf>,
     /// Most entries a tree holds ([`MAX_ENTRIES`]; less in tests).
     limit: usize,
     /// Trees made, counted for the tests of starting afresh.
     made: AtomicU64,
+}
+
+/// The trees in use, and the memory of the last tree that none was holding any more.
+#[derive(Debug, Default)]
+struct Shelf {
+    trees: Vec<Arc<TieTree>>,
+    /// Emptied and used for the next new tree: a sweep over many small boards then allocates
+    /// (and zeroes) no tree a board, which the allocator's heap made cost milliseconds each.
+    spare: Option<TieTree>,
 }
 
 impl Default for TieTrees {
@@ -486,7 +510,7 @@ impl Default for TieTrees {
 impl TieTrees {
     fn with_limit(limit: usize) -> Self {
         TieTrees {
-            held: Mutex::new(Vec::new()),
+            held: Mutex::new(Shelf::default()),
             limit,
             made: AtomicU64::new(0),
         }
@@ -494,7 +518,7 @@ impl TieTrees {
 
     /// The tree a solver that `held` one should walk `board` with, and its claim there: kept if it
     /// is that board's and not full, else the board's tree in use by another solver, or a new one.
-    /// Trees no solver holds are dropped.
+    /// Trees no solver holds are dropped, the last one's memory kept for the next.
     pub(crate) fn tree_for<'a>(
         &self,
         held: &'a mut Held,
@@ -507,15 +531,30 @@ impl TieTrees {
         if !matches!(current, Some(tree) if tree.board == board && !tree.full()) {
             *current = None;
             *claim = Claim::default();
-            let mut held = self.held.lock().unwrap_or_else(|p| p.into_inner());
+            let mut guard = self.held.lock().unwrap_or_else(|p| p.into_inner());
+            let shelf = &mut *guard;
             // a count of one is this list alone, and only this list (under its lock) hands out more
-            held.retain(|tree| Arc::strong_count(tree) > 1);
-            let tree = match held.iter().find(|t| t.board == board && !t.full()) {
+            let mut i = 0;
+            while i < shelf.trees.len() {
+                if Arc::strong_count(&shelf.trees[i]) > 1 {
+                    i += 1;
+                } else if let Ok(tree) = Arc::try_unwrap(shelf.trees.swap_remove(i)) {
+                    shelf.spare = Some(tree);
+                }
+            }
+            let tree = match shelf.trees.iter().find(|t| t.board == board && !t.full()) {
                 Some(tree) => Arc::clone(tree),
                 None => {
                     self.made.fetch_add(1, Ordering::Relaxed);
-                    let tree = Arc::new(TieTree::new(board, self.limit));
-                    held.push(Arc::clone(&tree));
+                    let tree = match shelf.spare.take() {
+                        Some(mut tree) => {
+                            tree.empty(board);
+                            tree
+                        }
+                        None => TieTree::new(board, self.limit),
+                    };
+                    let tree = Arc::new(tree);
+                    shelf.trees.push(Arc::clone(&tree));
                     tree
                 }
             };
@@ -586,8 +625,28 @@ mod tests {
         // the trees no solver holds are gone
         drop(held);
         let mut other = Held::default();
-        trees.tree_for(&mut other, Board::new(5, 5).unwrap());
-        assert_eq!(trees.held.lock().unwrap().len(), 1);
+        let five = Board::new(5, 5).unwrap();
+        let layout = Layout::new(five);
+        let (tree, claim) = trees.tree_for(&mut other, five);
+        {
+            // the 8x8 tree's memory went to the 5x5 tree, emptied: its walks are the kernel's
+            let shelf = trees.held.lock().unwrap();
+            assert_eq!(shelf.trees.len(), 1);
+            assert!(shelf.spare.is_none());
+        }
+        for order in ["87654321", "58143627"] {
+            let order: LabelOrder = order.parse().unwrap();
+            let bits = order_bits(order);
+            let ch = Fixed::new(&layout, order, &bits);
+            let all = || jobs(&layout, five.squares());
+            let mut want = vec![Walk::default(); 25];
+            small::run_walks(&layout, &mut tables, &ch, all(), |i, w, ()| want[i] = w);
+            let mut got = vec![Walk::default(); 25];
+            tree.run_walks(claim, &layout, &mut tables, &ch, all(), |i, w, ()| {
+                got[i] = w
+            });
+            assert_eq!(got, want, "{order:?} on 5x5");
+        }
     }
 
     /// A tree with no room left walks every run outside it, and still gives each its walk; two
