@@ -14,14 +14,6 @@ pub(crate) struct RuleIndex<'a> {
     others: HashMap<&'a RuleSeq, u32>,
 }
 
-/// The one fixed order a rule is, if it is one.
-fn fixed(r: &RuleSeq) -> Option<crate::solve::rules::LabelOrder> {
-    match r {
-        RuleSeq::One(rule) => rule.fixed_order(),
-        RuleSeq::Many(_) => None,
-    }
-}
-
 impl<'a> RuleIndex<'a> {
     pub(crate) fn new(rules: &'a [RuleSeq]) -> Self {
         let mut index = RuleIndex {
@@ -29,7 +21,7 @@ impl<'a> RuleIndex<'a> {
             others: HashMap::new(),
         };
         for (i, r) in rules.iter().enumerate() {
-            match fixed(r) {
+            match r.fixed_order() {
                 Some(o) => {
                     index.by_rank.resize(40_320, NONE);
                     index.by_rank[o.rank() as usize] = i as u32;
@@ -52,7 +44,7 @@ impl<'a> RuleIndex<'a> {
 
     /// The position of `rule` in the list, if it is there.
     pub(crate) fn find(&self, rule: &RuleSeq) -> Option<u32> {
-        match fixed(rule) {
+        match rule.fixed_order() {
             Some(o) => self.find_order(o),
             None => self.others.get(rule).copied(),
         }
@@ -66,7 +58,7 @@ impl<'a> RuleIndex<'a> {
         rule: &RuleSeq,
         labels: &[[u8; 8]; K],
     ) -> [Option<u32>; K] {
-        let order = fixed(rule);
+        let order = rule.fixed_order();
         std::array::from_fn(|k| match order {
             Some(o) => self.find_order(o.mapped(&labels[k])),
             None => self.find(&rule.mirrored(&labels[k])?),

@@ -431,7 +431,8 @@ impl Spec {
         // one entry (hashing each of its orderings would slow every sweep's serial start).
         let mut rules = Vec::new();
         let mut rule_labels: Vec<(usize, String)> = Vec::new();
-        let mut rule_entry = std::collections::HashMap::new();
+        let mut rule_entry: std::collections::HashMap<RuleSeq, usize> =
+            std::collections::HashMap::new();
         let mut all_orders_entry = None;
         for (i, entry) in raw.rules.iter().enumerate() {
             let key = format!("rules[{i}]");
@@ -450,13 +451,9 @@ impl Spec {
                 )
             };
             if name == "order:*" {
-                let order = |r: &RuleSeq| match r {
-                    RuleSeq::One(r) => r.fixed_order(),
-                    RuleSeq::Many(_) => None,
-                };
                 let earlier = rule_entry
                     .iter()
-                    .filter_map(|(r, &j)| Some((order(r)?, j)))
+                    .filter_map(|(r, &j)| Some((r.fixed_order()?, j)))
                     .min_by_key(|&(o, _)| *o.labels())
                     .or(all_orders_entry.map(|j| (LabelOrder::nth_permutation(0), j)));
                 if let Some((o, j)) = earlier {
@@ -469,10 +466,8 @@ impl Spec {
             let rule = name
                 .parse::<RuleSeq>()
                 .map_err(|e| err(&key, e.to_string()))?;
-            if let (RuleSeq::One(r), Some(j)) = (&rule, all_orders_entry) {
-                if r.fixed_order().is_some() {
-                    return Err(repeats(&rule, j));
-                }
+            if let (Some(_), Some(j)) = (rule.fixed_order(), all_orders_entry) {
+                return Err(repeats(&rule, j));
             }
             if let Some(j) = rule_entry.insert(rule.clone(), i) {
                 return Err(repeats(&rule, j));

@@ -20,13 +20,18 @@ pub enum RuleSeq {
 }
 
 impl RuleSeq {
-    /// Its name (as [`fmt::Display`] writes it), appended to `out`; a fixed order's directly.
-    pub fn write_name(&self, out: &mut String) {
-        let fixed = match self {
+    /// The ordering, if the sequence is one rule that is one fixed order and nothing else
+    /// ([`Rule::fixed_order`]: `first`, `order:*`).
+    pub fn fixed_order(&self) -> Option<super::rules::LabelOrder> {
+        match self {
             RuleSeq::One(r) => r.fixed_order(),
             RuleSeq::Many(_) => None,
-        };
-        match fixed {
+        }
+    }
+
+    /// Its name (as [`fmt::Display`] writes it), appended to `out`; a fixed order's directly.
+    pub fn write_name(&self, out: &mut String) {
+        match self.fixed_order() {
             Some(o) => super::rules::push_order_name(o, out),
             None => {
                 use fmt::Write;

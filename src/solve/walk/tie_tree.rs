@@ -429,13 +429,10 @@ impl TieTree {
                     ties: u64::from(ties),
                     head: t.padded[lane.head as usize & 63] as usize,
                 };
-                let leaf = match room {
-                    true => {
-                        let (taken, room) = (&self.leaves_taken, self.leaves.len());
-                        Self::take(&mut claim.leaves, taken, room, 1, CLAIM)
-                    }
-                    false => None,
-                };
+                let (taken, leaves) = (&self.leaves_taken, self.leaves.len());
+                let leaf = room
+                    .then(|| Self::take(&mut claim.leaves, taken, leaves, 1, CLAIM))
+                    .flatten();
                 let Some(leaf) = leaf else {
                     return Err(walk);
                 };
@@ -587,6 +584,27 @@ mod tests {
         })
     }
 
+    /// The walks from every start of `layout`'s board under `order`: the small-board kernel's, then
+    /// `tree`'s (grown from `claim`).
+    fn kernel_and_tree(
+        layout: &Layout,
+        tables: &mut SmallBoard,
+        tree: &TieTree,
+        claim: &mut Claim,
+        order: &str,
+    ) -> (Vec<Walk>, Vec<Walk>) {
+        let order: LabelOrder = order.parse().unwrap();
+        let bits = order_bits(order);
+        let ch = Fixed::new(layout, order, &bits);
+        let all = || jobs(layout, layout.board().squares());
+        let n = layout.board().len() as usize;
+        let mut want = vec![Walk::default(); n];
+        small::run_walks(layout, tables, &ch, all(), |i, w, ()| want[i] = w);
+        let mut got = vec![Walk::default(); n];
+        tree.run_walks(claim, layout, tables, &ch, all(), |i, w, ()| got[i] = w);
+        (want, got)
+    }
+
     /// Trees held to a couple of thousand entries (about two orderings' walks from every start)
     /// are replaced again and again, and every walk is still the one the small-board kernel walks
     /// itself: the tree is a cache, never a result.
@@ -602,19 +620,10 @@ mod tests {
             "21345678", "81234567",
         ];
         for round in 0..3 {
-            for orders in orders {
-                let order: LabelOrder = orders.parse().unwrap();
-                let bits = order_bits(order);
-                let ch = Fixed::new(&layout, order, &bits);
-                let all = || jobs(&layout, board.squares());
-                let mut want = vec![Walk::default(); 64];
-                small::run_walks(&layout, &mut tables, &ch, all(), |i, w, ()| want[i] = w);
-                let mut got = vec![Walk::default(); 64];
+            for order in orders {
                 let (tree, claim) = trees.tree_for(&mut held, board);
-                tree.run_walks(claim, &layout, &mut tables, &ch, all(), |i, w, ()| {
-                    got[i] = w
-                });
-                assert_eq!(got, want, "{orders}, round {round}");
+                let (want, got) = kernel_and_tree(&layout, &mut tables, tree, claim, order);
+                assert_eq!(got, want, "{order}, round {round}");
                 // one batch past the limit at most: the solvers take a new tree between batches
                 // (and its claims)
                 let most = 2000 + 64 * 65 + 2 * CLAIM;
@@ -635,17 +644,8 @@ mod tests {
             assert!(shelf.spare.is_none());
         }
         for order in ["87654321", "58143627"] {
-            let order: LabelOrder = order.parse().unwrap();
-            let bits = order_bits(order);
-            let ch = Fixed::new(&layout, order, &bits);
-            let all = || jobs(&layout, five.squares());
-            let mut want = vec![Walk::default(); 25];
-            small::run_walks(&layout, &mut tables, &ch, all(), |i, w, ()| want[i] = w);
-            let mut got = vec![Walk::default(); 25];
-            tree.run_walks(claim, &layout, &mut tables, &ch, all(), |i, w, ()| {
-                got[i] = w
-            });
-            assert_eq!(got, want, "{order:?} on 5x5");
+            let (want, got) = kernel_and_tree(&layout, &mut tables, tree, claim, order);
+            assert_eq!(got, want, "{order} on 5x5");
         }
     }
 
