@@ -57,8 +57,8 @@ pub fn check_workers(
 /// ([`super::Tallies`]), until the summary is written from them; as if every group had dead ends,
 /// at one length (16 bytes), as a group's runs dead-end at a few lengths if at all.
 pub const TALLY_BYTES: u64 = (std::mem::size_of::<(u32, super::record::Tally)>()
-    + std::mem::size_of::<(u32, super::record::DeadEndLengths)>()
-    + 16) as u64;
+    + std::mem::size_of::<(u32, usize)>()
+    + std::mem::size_of::<(u32, u64)>()) as u64;
 
 /// A sweep's tallies would not fit in memory beside its workers.
 #[derive(Debug, Clone, thiserror::Error)]

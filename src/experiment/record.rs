@@ -198,14 +198,63 @@ pub struct Tallies {
     added: Lists,
 }
 
+/// A group's number and its dead-end lengths: (length, runs) pairs, shortest first.
+pub type GroupDeadEnds<'a> = (u32, Cow<'a, [(u32, u64)]>);
+
 /// Groups' tallies and dead ends, each list in group order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Lists {
     tallies: Vec<(u32, Tally)>,
-    /// Only the groups with dead ends: most have none (a corner sweep's groups of one run that
-    /// found a tour), and a list in every group's entry made freeing the tallies a pass over all
-    /// of them (10 ms for 443,520 groups, serial at the sweep's end).
-    dead_ends: Vec<(u32, DeadEndLengths)>,
+    /// Only the groups with dead ends, each with the end of its lengths in `lengths`: most groups
+    /// have none (a corner sweep's groups of one run that found a tour). One list for all groups'
+    /// lengths, not one a group: an `order:*` sweep's 35,000 lists were allocated on the thread
+    /// holding the writing turn and freed one by one at the sweep's end.
+    dead_ends: Vec<(u32, usize)>,
+    /// The dead-end lengths of the groups in `dead_ends`, each group's shortest first.
+    lengths: Vec<(u32, u64)>,
+}
+
+impl Lists {
+    /// Add `dead_ends` of `group`, a group at or after the last one with dead ends.
+    fn add_dead_ends(&mut self, group: u32, dead_ends: &DeadEndLengths) {
+        let n = self.dead_ends.len();
+        match self.dead_ends.last() {
+            // its lengths are the last in `lengths`
+            Some(&(g, _)) if g == group => {
+                let from = n.checked_sub(2).map_or(0, |i| self.dead_ends[i].1);
+                merge_lengths(&mut self.lengths, from, &dead_ends.0);
+                self.dead_ends[n - 1].1 = self.lengths.len();
+            }
+            last => {
+                debug_assert!(
+                    last.map_or(true, |&(g, _)| g < group),
+                    "groups in run order"
+                );
+                self.lengths.extend_from_slice(&dead_ends.0);
+                self.dead_ends.push((group, self.lengths.len()));
+            }
+        }
+    }
+
+    /// Each group with dead ends and its lengths, in group order.
+    fn dead_ends(&self) -> impl Iterator<Item = (u32, &[(u32, u64)])> + '_ {
+        let mut from = 0;
+        self.dead_ends.iter().map(move |&(g, to)| {
+            let lengths = &self.lengths[from..to];
+            from = to;
+            (g, lengths)
+        })
+    }
+}
+
+/// Add the (length, runs) pairs of `more` to those of `into` from `from` on, both shortest first.
+fn merge_lengths(into: &mut Vec<(u32, u64)>, from: usize, more: &[(u32, u64)]) {
+    for &(l, n) in more {
+        match into[from..].binary_search_by_key(&l, |&(m, _)| m) {
+            Ok(i) => into[from + i].1 += n,
+            Err(i) => into.insert(from + i, (l, n)),
+        }
+    }
 }
 
 /// Add `item` of `group` to the last entry of `list` if it is that group's, else push it: groups
@@ -228,13 +277,13 @@ where
 
 /// Two lists in group order merged into one, each entry taken by `take`, a group in both lists
 /// merged by `add`.
-fn merged<'a, E, T: 'a>(
-    a: &'a [(u32, E)],
-    b: &'a [(u32, E)],
-    take: impl Fn(&'a (u32, E)) -> T + 'a,
-    add: impl Fn(&mut T, &'a (u32, E)) + 'a,
-) -> impl Iterator<Item = T> + 'a {
-    let (mut a, mut b) = (a.iter().peekable(), b.iter().peekable());
+fn merged<E, T>(
+    a: impl Iterator<Item = (u32, E)>,
+    b: impl Iterator<Item = (u32, E)>,
+    take: impl Fn((u32, E)) -> T,
+    add: impl Fn(&mut T, (u32, E)),
+) -> impl Iterator<Item = T> {
+    let (mut a, mut b) = (a.peekable(), b.peekable());
     std::iter::from_fn(move || match (a.peek(), b.peek()) {
         (Some(&(ga, _)), Some(&(gb, _))) => Some(if ga == gb {
             let mut t = take(a.next()?);
@@ -266,23 +315,18 @@ impl Tallies {
     pub fn add(&mut self, group: u32, tally: &Tally, dead_ends: &DeadEndLengths) {
         add_last(&mut self.added.tallies, group, tally, Tally::merge);
         if !dead_ends.is_empty() {
-            add_last(
-                &mut self.added.dead_ends,
-                group,
-                dead_ends,
-                DeadEndLengths::merge,
-            );
+            self.added.add_dead_ends(group, dead_ends);
         }
     }
 
-    /// The number and dead ends of every group with dead ends, in group order, borrowed unless a
-    /// group is in both lists (`deadends.csv` needs the lists alone).
-    pub fn dead_ends(&self) -> impl Iterator<Item = (u32, Cow<'_, DeadEndLengths>)> + '_ {
+    /// The number and dead-end lengths (shortest first) of every group with dead ends, in group
+    /// order, borrowed unless a group is in both lists (`deadends.csv` needs the lists alone).
+    pub fn dead_ends(&self) -> impl Iterator<Item = GroupDeadEnds<'_>> + '_ {
         merged(
-            &self.resumed.dead_ends,
-            &self.added.dead_ends,
-            |(g, d)| (*g, Cow::Borrowed(d)),
-            |(_, d), (_, db)| d.to_mut().merge(db),
+            self.resumed.dead_ends(),
+            self.added.dead_ends(),
+            |(g, d)| (g, Cow::Borrowed(d)),
+            |(_, d), (_, more)| merge_lengths(d.to_mut(), 0, more),
         )
     }
 
@@ -290,10 +334,10 @@ impl Tallies {
     /// a group).
     pub fn tallies(&self) -> impl Iterator<Item = (u32, Tally)> + '_ {
         merged(
-            &self.resumed.tallies,
-            &self.added.tallies,
-            |(g, t)| (*g, *t),
-            |(_, t), (_, tb)| t.merge(tb),
+            self.resumed.tallies.iter().map(|(g, t)| (*g, t)),
+            self.added.tallies.iter().map(|(g, t)| (*g, t)),
+            |(g, t)| (g, *t),
+            |(_, t), (_, more)| t.merge(more),
         )
     }
 }
@@ -387,17 +431,12 @@ impl DeadEndLengths {
     }
 
     fn add_n(&mut self, squares: u32, n: u64) {
-        match self.0.binary_search_by_key(&squares, |&(l, _)| l) {
-            Ok(i) => self.0[i].1 += n,
-            Err(i) => self.0.insert(i, (squares, n)),
-        }
+        merge_lengths(&mut self.0, 0, &[(squares, n)]);
     }
 
     /// Add another histogram.
     pub fn merge(&mut self, o: &DeadEndLengths) {
-        for &(l, n) in &o.0 {
-            self.add_n(l, n);
-        }
+        merge_lengths(&mut self.0, 0, &o.0);
     }
 
     /// Whether no dead end is counted.
@@ -1041,7 +1080,10 @@ mod tests {
         ];
         // the tallies and the dead ends each in group order, group 2 merged in both
         let tallies: Vec<(u32, u64)> = t.tallies().map(|(g, t)| (g, t.runs)).collect();
-        let ends: Vec<(u32, String)> = t.dead_ends().map(|(g, d)| (g, d.to_string())).collect();
+        let ends: Vec<(u32, String)> = t
+            .dead_ends()
+            .map(|(g, d)| (g, DeadEndLengths(d.into_owned()).to_string()))
+            .collect();
         assert_eq!(tallies, want.map(|(g, n, _)| (g, n)));
         let with_ends = want.iter().filter(|w| !w.2.is_empty());
         assert_eq!(
@@ -1050,6 +1092,46 @@ mod tests {
                 .map(|&(g, _, d)| (g, d.to_string()))
                 .collect::<Vec<_>>()
         );
+    }
+
+    /// The dead ends held in one list for all groups give, group by group, what a map of one
+    /// [`DeadEndLengths`] a group merged with [`DeadEndLengths::merge`] gives: random groups in
+    /// run order, each added several times (a group spanning chunks), some resumed, some run now.
+    #[test]
+    fn dead_ends_in_one_list_match_a_list_a_group() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(9);
+        for _ in 0..300 {
+            let mut model: std::collections::BTreeMap<u32, DeadEndLengths> = Default::default();
+            let mut add = |group: u32, rng: &mut rand_xoshiro::Xoshiro256PlusPlus| {
+                let mut d = DeadEndLengths::default();
+                for _ in 0..rng.gen_range(0..4) {
+                    d.add(rng.gen_range(1..12));
+                }
+                if !d.is_empty() {
+                    model.entry(group).or_default().merge(&d);
+                }
+                d
+            };
+            let (mut rows, mut group) = (Vec::new(), 0);
+            for i in 0..rng.gen_range(0..20) {
+                group += rng.gen_range(0..3);
+                let d = add(group, &mut rng);
+                rows.push(ChunkRow::new(i, group, 0, &Tally::default(), &d));
+            }
+            let mut t = Tallies::of_rows(&rows);
+            let mut group = rng.gen_range(0..10);
+            for _ in 0..rng.gen_range(0..20) {
+                group += rng.gen_range(0..3);
+                let d = add(group, &mut rng);
+                t.add(group, &Tally::default(), &d);
+            }
+            let got: Vec<(u32, Vec<(u32, u64)>)> =
+                t.dead_ends().map(|(g, d)| (g, d.into_owned())).collect();
+            let want: Vec<(u32, Vec<(u32, u64)>)> =
+                model.into_iter().map(|(g, d)| (g, d.0)).collect();
+            assert_eq!(got, want);
+        }
     }
 
     /// Merging adds every counter, but keeps the larger of the largest values.

@@ -8,6 +8,7 @@ use crate::board::{Board, BoardError, Leaper, Shape, ShapeError, Square, MAX_SID
 use crate::solve::rules::LabelOrder;
 use crate::solve::{Closing, Method, Rule, RuleSeq};
 use std::path::Path;
+use std::sync::Arc;
 
 /// The built-in default experiment (`ktour sweep` with no argument), also `experiments/default.toml`.
 pub const DEFAULT_SPEC: &str = include_str!("../../experiments/default.toml");
@@ -155,8 +156,10 @@ pub struct Spec {
     pub boards: Vec<Board>,
     /// Start selection.
     pub starts: StartSet,
-    /// Rules in sweep order (`order:*` expanded), each a rule or rules tried in turn.
-    pub rules: Vec<RuleSeq>,
+    /// Rules in sweep order (`order:*` expanded), each a rule or rules tried in turn; shared with
+    /// the plan, since `order:*` is 40,320 of them (a `Vec` behind the `Arc`, which a slice would
+    /// have copied).
+    pub rules: Arc<Vec<RuleSeq>>,
     /// The names a spec gave rules (`NAME=a|b|c`), by their place in `rules`, in order: what the
     /// CSV files write for them instead of the whole sequence.
     pub rule_labels: Vec<(usize, String)>,
@@ -570,7 +573,7 @@ impl Spec {
             file: raw,
             boards,
             starts,
-            rules,
+            rules: Arc::new(rules),
             rule_labels,
             methods,
             budget,

@@ -7,13 +7,12 @@ use super::files::{
 };
 use crate::experiment::plan::{Group, Part, Plan};
 use crate::experiment::record::{
-    ChunkRow, DeadEndLengths, DeadEndRow, RunRow, SummaryRow, Tallies, Tally,
+    ChunkRow, DeadEndLengths, DeadEndRow, GroupDeadEnds, RunRow, SummaryRow, Tallies, Tally,
 };
 use crate::experiment::spec_file::RecordLevel;
 use crate::solve::Method;
 use rayon::prelude::*;
 use serde::Serialize;
-use std::borrow::Cow;
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -475,12 +474,12 @@ pub(super) fn write_deadends(
     tallies: &Tallies,
 ) -> Result<(), OutputError> {
     let closed = plan.closed();
-    let lines = |part: &[(u32, Cow<'_, DeadEndLengths>)], out: &mut Vec<u8>| {
+    let lines = |part: &[GroupDeadEnds<'_>], out: &mut Vec<u8>| {
         for (id, ends) in part {
             let g = plan.group(*id);
             let b = plan.boards()[g.board];
             let (rule, method) = (plan.rule_name(&g), g.method.name());
-            for (length, count) in ends.iter() {
+            for &(length, count) in ends.iter() {
                 let row = DeadEndRow {
                     rows: b.rows(),
                     cols: b.cols(),
@@ -499,9 +498,7 @@ pub(super) fn write_deadends(
         // the groups come in group order, and only groups that ran: each found by its number
         let mut ends = tallies.dead_ends().filter(|(_, d)| !d.is_empty());
         Pieces::default().format(
-            |batch: &mut Vec<(u32, Cow<'_, DeadEndLengths>)>| {
-                batch.extend(ends.by_ref().take(SUMMARY_BATCH))
-            },
+            |batch: &mut Vec<GroupDeadEnds<'_>>| batch.extend(ends.by_ref().take(SUMMARY_BATCH)),
             lines,
             |piece| w.write_all(piece),
         )

@@ -24,6 +24,7 @@ use super::spec::{Budget, Spec};
 use crate::board::{Board, Closure, Leaper, Shape, Square};
 use crate::solve::{Closing, Method, Request, RuleSeq};
 use starts::Starts;
+use std::sync::Arc;
 
 /// One board x rule x method: a row of `summary.csv`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,7 +97,7 @@ pub struct Plan {
     boards: Vec<Board>,
     spans: Vec<BoardSpan>,
     starts: Starts,
-    rules: Vec<RuleSeq>,
+    rules: Arc<Vec<RuleSeq>>,
     /// The rules' names written one after another (one allocation, not one a rule: an `order:*`
     /// sweep has 40,320), and where each ends.
     rule_names: String,
@@ -204,7 +205,7 @@ impl Plan {
             .try_reserve_exact(rules.len() + 1)
             .map_err(|_| too_big())?;
         let mut sum = RulesBefore::default();
-        for rule in &rules {
+        for rule in rules.iter() {
             before.push(sum);
             let runs = if rule.is_random() { f.trials as u64 } else { 1 };
             if corner_only(rule.first()) {
@@ -579,7 +580,7 @@ mod tests {
                 crate::experiment::spec::StartSet::List(v) => v.clone(),
                 other => panic!("{other:?}"),
             };
-            for rule in &spec.rules {
+            for rule in spec.rules.iter() {
                 if !starts.iter().any(|&s| rule_applies(rule.first(), board, s)) {
                     continue;
                 }

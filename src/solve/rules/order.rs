@@ -84,14 +84,15 @@ impl LabelOrder {
     }
 
     /// All 40,320 orderings, in lexicographic order of their digits (`order:*`).
-    pub fn all() -> impl Iterator<Item = LabelOrder> {
+    pub fn all() -> impl ExactSizeIterator<Item = LabelOrder> {
         // each from the one before by the next-permutation step (Knuth, TAOCP 7.2.1.2, algorithm
-        // L), a few operations where `nth_permutation` is a factorial division per label
-        let mut next = Some([0u8, 1, 2, 3, 4, 5, 6, 7]);
-        std::iter::from_fn(move || {
-            let this = next?;
-            next = next_permutation(this);
-            Some(LabelOrder(this))
+        // L), a few operations where `nth_permutation` is a factorial division per label; counted
+        // off a range so that a list collecting them is allocated once
+        let mut next = [0u8, 1, 2, 3, 4, 5, 6, 7];
+        (0..40_320).map(move |_| {
+            let this = next;
+            next = next_permutation(this).unwrap_or(this);
+            LabelOrder(this)
         })
     }
 
