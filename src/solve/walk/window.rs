@@ -10,7 +10,7 @@
 //! `phminposuw`, which returns the least lane and the lowest index holding it: the minimum degree,
 //! and the first label of the ordering that has it. The byte kernel spends a load and a store per
 //! neighbour plus a table load for its degree mask: 26 memory operations a step of its own against
-//! 11 here (`benches/README.md`).
+//! 9 here (`benches/README.md`).
 //!
 //! The windows overlap the next steps' windows (a knight's move shifts them by one or two columns),
 //! so a load can find its bytes in two earlier stores and wait for them to reach the cache instead
@@ -71,19 +71,23 @@ pub(crate) struct Ranked {
     shuffle: [[u8; 16]; 2],
     /// 1 in each neighbour's byte of each pair.
     dec: [[u8; 16]; 2],
+    /// The rank of the label in each neighbour's byte of each pair, and [`NO_RANK`] in the other
+    /// bytes: compared with the chosen rank, it marks the chosen square visited in the windows
+    /// before they are stored, not by a byte store of its own (which the next windows would read
+    /// across, and wait for), and without leaving the vector registers.
+    rank_of: [[u8; 16]; 2],
     /// One record per rank, 64 bytes, so that `phminposuw`'s result shifted right by 10 is the
     /// record's byte offset (the index sits in bits 16..=18, the least value below bit 8).
     rank: [Move; 8],
 }
 
+/// A byte of [`Ranked::rank_of`] that holds no neighbour: no rank equals it.
+const NO_RANK: u8 = 0xFF;
+
 /// The move to the label at one rank.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(64))]
 struct Move {
-    /// [`BORDER`] in the label's byte of each pair: the chosen square is marked visited in the
-    /// windows before they are stored, not by a byte store of its own (which the next windows
-    /// would read across, and wait for).
-    mark: [[u8; 16]; 2],
     /// The label's padded offset.
     offset: isize,
 }
@@ -101,6 +105,7 @@ impl Ranked {
         let mut ranked = Ranked {
             shuffle: [[0x80u8; 16]; 2],
             dec: [[0u8; 16]; 2],
+            rank_of: [[NO_RANK; 16]; 2],
             rank: [Move::default(); 8],
         };
         for (rank, &o) in offsets.iter().enumerate() {
@@ -108,7 +113,7 @@ impl Ranked {
             let (pair, byte) = LABEL_BYTE[label];
             ranked.shuffle[pair][2 * rank] = byte;
             ranked.dec[pair][byte as usize] = 1;
-            ranked.rank[rank].mark[pair][byte as usize] = BORDER;
+            ranked.rank_of[pair][byte as usize] = rank as u8;
             ranked.rank[rank].offset = o;
         }
         let labels = ranked.dec.iter().flatten().filter(|&&b| b == 1).count();
@@ -168,10 +173,14 @@ pub(crate) unsafe fn rounds<const L: usize, const MIXED: bool>(
     let load = |a: &[u8; 16]| _mm_loadu_si128(a.as_ptr().cast());
     // the decrements fall on the same bytes whatever the ordering
     let (dec0, dec1) = (load(&ranked[0].dec[0]), load(&ranked[0].dec[1]));
-    // one ordering: its shuffles stay in registers
+    // one ordering: its shuffles and ranks stay in registers
     let shuffles = (load(&ranked[0].shuffle[0]), load(&ranked[0].shuffle[1]));
+    let ranks = (load(&ranked[0].rank_of[0]), load(&ranked[0].rank_of[1]));
     // word 0 (the least lane's value) into every lane
     let spread = _mm_set1_epi16(0x8000u16 as i16);
+    // byte 2 (the least lane's index) into every byte
+    let index = _mm_set1_epi8(2);
+    let visited = _mm_set1_epi8(BORDER as i8);
     let len = deg.len();
     let p = deg.as_mut_ptr();
     // the four windows' first bytes, as offsets from the head
@@ -183,10 +192,13 @@ pub(crate) unsafe fn rounds<const L: usize, const MIXED: bool>(
     // One lane's step; at a dead end the head stays and `ended` gets the lane's bit.
     let step = |rk: &Ranked, at: &mut usize, ties: &mut u64, ended: &mut u32, bit: u32| {
         let rk = if MIXED { rk } else { ranked[0] };
-        let (shuf0, shuf1) = if MIXED {
-            (load(&rk.shuffle[0]), load(&rk.shuffle[1]))
+        let ((shuf0, shuf1), (rank0, rank1)) = if MIXED {
+            (
+                (load(&rk.shuffle[0]), load(&rk.shuffle[1])),
+                (load(&rk.rank_of[0]), load(&rk.rank_of[1])),
+            )
         } else {
-            shuffles
+            (shuffles, ranks)
         };
         debug_assert!(
             *at >= 2 * stride + 2 && *at + 2 * stride + 6 <= len,
@@ -214,10 +226,13 @@ pub(crate) unsafe fn rounds<const L: usize, const MIXED: bool>(
             .cast::<u8>()
             .add((got >> 10) as usize)
             .cast::<Move>();
-        // at a dead end the least lane is a visited or border square: marking it again changes
-        // nothing a walk reads, so the stores need no branch
-        let x0 = _mm_max_epu8(x0, load(&mv.mark[0]));
-        let x1 = _mm_max_epu8(x1, load(&mv.mark[1]));
+        // the chosen square marked from the index in the vector, not from `got`: the stores'
+        // data waits for no move of the index to a general register and no load. At a dead end
+        // the least lane is a visited or border square: marking it again changes nothing a walk
+        // reads, so the stores need no branch
+        let chosen = _mm_shuffle_epi8(least, index);
+        let mark = |x, rank| _mm_max_epu8(x, _mm_and_si128(_mm_cmpeq_epi8(rank, chosen), visited));
+        let (x0, x1) = (mark(x0, rank0), mark(x1, rank1));
         _mm_storel_epi64(a.cast(), x0);
         b.cast::<i64>().write_unaligned(_mm_extract_epi64::<1>(x0));
         _mm_storel_epi64(c.cast(), x1);
@@ -309,10 +324,16 @@ mod tests {
                 assert_eq!(ranked.rank[rank].offset, layout.offsets()[k as usize]);
                 let marked: Vec<(usize, usize)> = (0..2)
                     .flat_map(|p| (0..16).map(move |b| (p, b)))
-                    .filter(|&(p, b)| ranked.rank[rank].mark[p][b] == BORDER)
+                    .filter(|&(p, b)| ranked.rank_of[p][b] == rank as u8)
                     .collect();
                 assert_eq!(marked, [(pair, byte as usize)]);
             }
+            let ranked_bytes = ranked.rank_of.iter().flatten().filter(|&&r| r != NO_RANK);
+            assert_eq!(
+                ranked_bytes.count(),
+                8,
+                "one byte a rank, the others no rank"
+            );
         }
         // offsets of another board, or a label twice, are not an ordering of this one
         let other = Layout::new(Board::new(11, 14).unwrap());
