@@ -220,6 +220,11 @@ impl Plan {
         rule_name_ends
             .try_reserve_exact(rules.len())
             .map_err(|_| too_big())?;
+        // room for as many names as long as an ordering's, which are most of a long list: grown
+        // by doubling, the names were copied each time
+        rule_names
+            .try_reserve("order:12345678".len() * rules.len())
+            .map_err(|_| too_big())?;
         for i in 0..rules.len() {
             spec.write_rule_name(i, &mut rule_names);
             rule_name_ends.push(rule_names.len());
