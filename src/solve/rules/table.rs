@@ -253,8 +253,7 @@ pub(crate) fn push_order_name(o: LabelOrder, out: &mut String) {
     match line {
         Some(e) => out.push_str(e.name),
         None => {
-            // the digits in one piece: pushed a character at a time they were most of the
-            // names' time, and an `order:*` plan names 40,320 orders before its sweep starts
+            // the digits in one piece: pushed a character at a time they were most of the time
             let digits = o.labels().map(|l| b'1' + l);
             out.push_str(ORDER_PREFIX);
             out.push_str(std::str::from_utf8(&digits).expect("the digits 1-8"));

@@ -62,7 +62,8 @@ const LABEL_BYTE: [(usize, u8); 8] = [
 ];
 
 /// What the window step needs of a fixed ordering on one layout: the shuffles that put the
-/// neighbours in rank order, the decrement patterns, and per rank the mark and the move.
+/// neighbours in rank order, the decrement patterns, each neighbour byte's rank, and per rank the
+/// move.
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
 pub(crate) struct Ranked {
@@ -77,7 +78,9 @@ pub(crate) struct Ranked {
     /// across, and wait for), and without leaving the vector registers.
     rank_of: [[u8; 16]; 2],
     /// One record per rank, 64 bytes, so that `phminposuw`'s result shifted right by 10 is the
-    /// record's byte offset (the index sits in bits 16..=18, the least value below bit 8).
+    /// record's byte offset (the index sits in bits 16..=18, the least value below bit 8). A record
+    /// holds only the move's offset, but a plain array of offsets indexed by the result shifted by
+    /// 16 compiled to more stack traffic in `rounds` and ran slower (`benches/README.md`).
     rank: [Move; 8],
 }
 
