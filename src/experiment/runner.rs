@@ -974,32 +974,37 @@ pub fn run_planned_sweep(
     // the summary is written, from every group, so that a size range with groups not yet run is
     // marked partial
     let mut table = super::table::SuccessTable::with_capacity(plan.series());
-    // side by side, so that each file's serial parts (gathering its groups, writing its pieces)
-    // overlap the other's formatting
-    let (summary_written, deadends_written) = pool.install(|| {
+    // side by side, so that each file's serial parts (gathering its groups, writing its pieces,
+    // finishing the table) overlap the other's formatting; what only the runs needed (the orbit
+    // table, the tie trees) is freed beside them, by whichever thread is free first, not after
+    // them on this one
+    let summary = || {
+        let written = dir.write_summary(plan, &tallies, |group, tally| {
+            let board = plan.boards()[group.board];
+            let t = tally.copied().unwrap_or_default();
+            table.add_numbered(
+                plan.series_of(group),
+                board,
+                plan.rule_name(group),
+                group.method.name(),
+                t.successes,
+                t.feasible_runs,
+                t.runs == group.runs,
+            );
+        });
+        (written, table.finish())
+    };
+    let ((summary_written, table), deadends_written) = pool.install(|| {
+        let freed = move || drop((mirrors, tie_trees));
         rayon::join(
-            || {
-                dir.write_summary(plan, &tallies, |group, tally| {
-                    let board = plan.boards()[group.board];
-                    let t = tally.copied().unwrap_or_default();
-                    table.add_numbered(
-                        plan.series_of(group),
-                        board,
-                        plan.rule_name(group),
-                        group.method.name(),
-                        t.successes,
-                        t.feasible_runs,
-                        t.runs == group.runs,
-                    );
-                })
-            },
-            || dir.write_deadends(plan, &tallies),
+            || rayon::join(summary, || dir.write_deadends(plan, &tallies)),
+            freed,
         )
+        .0
     });
     if let Err(e) = summary_written.and(deadends_written) {
         first_error.get_or_insert(e.into());
     }
-    let table = table.finish();
     // a write that failed may have been counted: complete and interrupted mean no failure too
     let complete = chunks_done == mine.len() && first_error.is_none();
     let status = if complete {

@@ -212,13 +212,15 @@ impl<'a> SuccessTable<'a> {
     pub fn finish(self) -> String {
         const SHOWN: usize = 40;
         let SuccessTable {
-            buckets,
-            mut series,
-            ..
+            buckets, series, ..
         } = self;
-        if series.len() > SHOWN {
+        let shown: Vec<&Series> = if series.len() <= SHOWN {
+            series.iter().collect()
+        } else {
             // best SHOWN by overall rate, first seen first among equals: a partial selection, as
-            // an `order:*` sweep has 40,320 series and this is serial work at a sweep's end
+            // an `order:*` sweep has 40,320 series and this is serial work at a sweep's end; the
+            // shown are picked by reference, where moving every series out to take them copied
+            // them all
             let mut ranked: Vec<(f64, usize)> = series
                 .iter()
                 .enumerate()
@@ -229,13 +231,9 @@ impl<'a> SuccessTable<'a> {
             ranked.select_nth_unstable_by(SHOWN - 1, order);
             ranked.truncate(SHOWN);
             ranked.sort_unstable_by(order);
-            let mut all: Vec<Option<Series>> = series.into_iter().map(Some).collect();
-            series = ranked
-                .iter()
-                .map(|&(_, i)| all[i].take().expect("each series once"))
-                .collect();
-        }
-        let width = series
+            ranked.iter().map(|&(_, i)| &series[i]).collect()
+        };
+        let width = shown
             .iter()
             .map(|s| s.method.len() + s.rule.len() + 1)
             .max()
@@ -249,7 +247,7 @@ impl<'a> SuccessTable<'a> {
         s.truncate(s.trim_end().len());
         s.push('\n');
         let mut any_partial = false;
-        for one in &series {
+        for one in &shown {
             let _ = write!(s, "{:width$}", format!("{} {}", one.method, one.rule));
             for b in buckets.keys() {
                 let cell = one.cells.iter().find(|c| c.0 == *b);
@@ -277,7 +275,7 @@ impl<'a> SuccessTable<'a> {
             s.push_str(PARTIAL_NOTE);
             s.push('\n');
         }
-        s.push_str(&restricted_starts_footnote(series.iter().map(|x| x.rule)));
+        s.push_str(&restricted_starts_footnote(shown.iter().map(|x| x.rule)));
         s
     }
 }

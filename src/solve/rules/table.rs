@@ -243,20 +243,33 @@ pub(super) fn write_final(f: &mut fmt::Formatter<'_>, last: Final) -> fmt::Resul
     unreachable!("every final has a line or a family")
 }
 
+/// The fixed orders that have a line of their own (`first`), with their names: found once, not by
+/// a pass over the table for each of an `order:*` sweep's 40,320 names.
+static NAMED_ORDERS: std::sync::LazyLock<Vec<(LabelOrder, &'static str)>> =
+    std::sync::LazyLock::new(|| {
+        RULES
+            .iter()
+            .filter_map(|e| match e.part {
+                Part::Final(Final::Order(o)) => Some((o, e.name)),
+                _ => None,
+            })
+            .collect()
+    });
+
 /// The name of the fixed order `o` ([`write_final`]'s), appended to `out` without the formatting
 /// machinery or a second pass over the table: an `order:*` sweep names 40,320 orders before it
 /// starts.
 pub(crate) fn push_order_name(o: LabelOrder, out: &mut String) {
-    let line = RULES
-        .iter()
-        .find(|e| matches!(e.part, Part::Final(Final::Order(have)) if have == o));
-    match line {
-        Some(e) => out.push_str(e.name),
+    match NAMED_ORDERS.iter().find(|&&(have, _)| have == o) {
+        Some(&(_, name)) => out.push_str(name),
         None => {
-            // the digits in one piece: pushed a character at a time they were most of the time
+            // the digits in one piece: pushed a character at a time they were most of the time,
+            // and checked as UTF-8 they were half of it
             let digits = o.labels().map(|l| b'1' + l);
+            debug_assert!(digits.iter().all(|d| (b'1'..=b'8').contains(d)));
             out.push_str(ORDER_PREFIX);
-            out.push_str(std::str::from_utf8(&digits).expect("the digits 1-8"));
+            // SAFETY: each byte is `b'1'` plus a label, and labels are below 8: ASCII digits.
+            out.push_str(unsafe { std::str::from_utf8_unchecked(&digits) });
         }
     }
 }
