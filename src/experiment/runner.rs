@@ -298,6 +298,8 @@ struct Worker {
     /// A mirrored group's requests and runs.
     mirrored_reqs: Vec<Request>,
     mirrored_out: Vec<RunSummary>,
+    /// The length of the journal lines of this worker's last block: the next block's room.
+    journal_bytes: usize,
 }
 
 /// A group with mirrors walked in the chunk.
@@ -345,7 +347,7 @@ impl Worker {
             runs: 0,
             mirrored: 0,
             work: 0,
-            lines: ChunkLines::default(),
+            lines: ChunkLines::with_journal_capacity(self.journal_bytes),
         };
         for chunk in chunks {
             if let Err(e) = self.run_chunk(plan, chunk, record, mirrors, &mut result) {
@@ -356,6 +358,7 @@ impl Worker {
             result.runs += chunk.runs();
             result.work += chunk.runs() * chunk_squares(plan, chunk);
         }
+        self.journal_bytes = result.lines.journal_len();
         (result, None)
     }
 
@@ -926,6 +929,7 @@ pub fn run_planned_sweep(
                     walkers: HashMap::new(),
                     mirrored_reqs: Vec::new(),
                     mirrored_out: Vec::new(),
+                    journal_bytes: 0,
                 };
                 worker.solver.set_lane_memory(opts.lane_memory);
                 worker.solver.set_shape(spec.leaper, spec.mask.clone());

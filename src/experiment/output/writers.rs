@@ -50,34 +50,46 @@ fn append_csv(path: &Path, header: &str) -> Result<BufWriter<File>, OutputError>
 /// The CSV lines of finished chunks, formatted by the worker that ran them (formatting is parallel
 /// work; writing them is only appending bytes in chunk order). One CSV writer for the runs serves a
 /// whole block of chunks: a `csv::Writer` starts with a zeroed 8 KiB buffer, too costly to make
-/// once per chunk when chunks are many and small; the journal's lines are formatted directly
-/// (`lines::chunk_line`).
-#[derive(Debug)]
+/// once per chunk when chunks are many and small, and it is made only once a run row comes (a
+/// sweep that records summaries has none, and made one a block); the journal's lines are
+/// formatted directly (`lines::chunk_line`).
+#[derive(Debug, Default)]
 pub struct ChunkLines {
     /// Lines of `runs.csv` (none unless `record = "runs"`).
-    runs: csv::Writer<Vec<u8>>,
+    runs: Option<csv::Writer<Vec<u8>>>,
     /// Lines of `chunks.csv`, the journal.
     journal: Vec<u8>,
 }
 
-impl Default for ChunkLines {
-    fn default() -> Self {
-        let lines = || {
-            csv::WriterBuilder::new()
-                .has_headers(false)
-                .from_writer(Vec::new())
-        };
-        ChunkLines {
-            runs: lines(),
-            journal: Vec::new(),
-        }
-    }
+/// A writer of run rows into `bytes`, without headers.
+fn run_rows(bytes: Vec<u8>) -> csv::Writer<Vec<u8>> {
+    csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(bytes)
 }
 
 impl ChunkLines {
+    /// Lines whose journal has room for `journal` bytes without growing (a worker's blocks are
+    /// alike, so its last block's length is a good guess; grown by doubling, a block's journal was
+    /// copied several times over).
+    pub fn with_journal_capacity(journal: usize) -> ChunkLines {
+        ChunkLines {
+            runs: None,
+            journal: Vec::with_capacity(journal),
+        }
+    }
+
+    /// The journal's length so far.
+    pub fn journal_len(&self) -> usize {
+        self.journal.len()
+    }
+
     /// Append the line of one run of the chunk being added (before its [`ChunkLines::add_part`]s).
     pub fn add_run(&mut self, row: &RunRow) -> Result<(), OutputError> {
-        self.runs.serialize(row).map_err(csv_err(Path::new(RUNS)))
+        self.runs
+            .get_or_insert_with(|| run_rows(Vec::new()))
+            .serialize(row)
+            .map_err(csv_err(Path::new(RUNS)))
     }
 
     /// Append the journal row of one group's runs of finished chunk `chunk`, after its runs' lines.
@@ -89,8 +101,14 @@ impl ChunkLines {
     /// Where the lines end now, to go back to with [`ChunkLines::rollback`] if the chunk being
     /// added does not finish.
     pub fn mark(&mut self) -> Result<(usize, usize), OutputError> {
-        self.runs.flush().map_err(io(Path::new(RUNS)))?;
-        Ok((self.runs.get_ref().len(), self.journal.len()))
+        let runs = match &mut self.runs {
+            Some(w) => {
+                w.flush().map_err(io(Path::new(RUNS)))?;
+                w.get_ref().len()
+            }
+            None => 0,
+        };
+        Ok((runs, self.journal.len()))
     }
 
     /// Drop the lines added since `mark`: a chunk's lines are written whole or not at all.
@@ -99,13 +117,8 @@ impl ChunkLines {
         let (mut runs, mut journal) = lines.into_bytes()?;
         runs.truncate(mark.0);
         journal.truncate(mark.1);
-        let writer = |bytes| {
-            csv::WriterBuilder::new()
-                .has_headers(false)
-                .from_writer(bytes)
-        };
         *self = ChunkLines {
-            runs: writer(runs),
+            runs: (!runs.is_empty()).then(|| run_rows(runs)),
             journal,
         };
         Ok(())
@@ -113,13 +126,14 @@ impl ChunkLines {
 
     /// The bytes of `runs.csv` and of the journal.
     fn into_bytes(self) -> Result<(Vec<u8>, Vec<u8>), OutputError> {
-        let bytes = |w: csv::Writer<Vec<u8>>, file: &str| {
-            w.into_inner().map_err(|e| OutputError::Csv {
-                path: file.into(),
+        let runs = match self.runs {
+            Some(w) => w.into_inner().map_err(|e| OutputError::Csv {
+                path: RUNS.into(),
                 message: e.to_string(),
-            })
+            })?,
+            None => Vec::new(),
         };
-        Ok((bytes(self.runs, RUNS)?, self.journal))
+        Ok((runs, self.journal))
     }
 }
 
@@ -510,6 +524,60 @@ mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// A chunk's run rows are kept whole or dropped whole: a rollback leaves the rows before the
+    /// mark, whether the run rows' writer was made before the mark or only after it (it is made
+    /// at the first row), and rows added after a rollback follow those kept.
+    #[test]
+    fn rollback_keeps_the_run_rows_before_the_mark() {
+        let row = |job: u64| RunRow {
+            job,
+            rows: 5,
+            cols: 5,
+            rule: "first".into(),
+            method: "warnsdorff".into(),
+            closed: false,
+            start_row: 0,
+            start_col: 0,
+            trial: 0,
+            seed: 0,
+            outcome: "found".into(),
+            success: true,
+            visited: 25,
+            nodes: 25,
+            backtracks: 0,
+            ties: 1,
+            elapsed_ns: 0,
+            attempt: 1,
+        };
+        let text = |lines: ChunkLines| {
+            let (runs, journal) = lines.into_bytes().unwrap();
+            assert!(journal.is_empty());
+            String::from_utf8(runs).unwrap()
+        };
+        let jobs = |lines: &str| -> Vec<String> {
+            lines
+                .lines()
+                .map(|l| l.split(',').next().unwrap().to_string())
+                .collect()
+        };
+        // no writer at the mark
+        let mut lines = ChunkLines::with_journal_capacity(0);
+        let mark = lines.mark().unwrap();
+        assert_eq!(mark, (0, 0));
+        lines.add_run(&row(1)).unwrap();
+        lines.rollback(mark).unwrap();
+        assert_eq!(text(lines), "");
+        // a writer with rows at the mark
+        let mut lines = ChunkLines::default();
+        lines.add_run(&row(1)).unwrap();
+        lines.add_run(&row(2)).unwrap();
+        let mark = lines.mark().unwrap();
+        lines.add_run(&row(3)).unwrap();
+        lines.rollback(mark).unwrap();
+        lines.add_run(&row(4)).unwrap();
+        assert_eq!(jobs(&text(lines)), ["1", "2", "4"]);
+    }
 
     /// Pieces formatted in parallel batches come out in the items' order, whole, for counts of
     /// items below, at and past a piece and a batch, gathered in batches of every size up to a
