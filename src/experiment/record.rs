@@ -53,6 +53,34 @@ fn one_attempt() -> u32 {
     1
 }
 
+#[cfg(test)]
+impl RunRow<'static> {
+    /// A row of run `job` for tests: `first` on 3x3 from the corner, a dead end at 7 squares after
+    /// 11 nodes, 3 backtracks, 2 ties and 3 attempts.
+    pub(crate) fn example(job: u64) -> Self {
+        RunRow {
+            job,
+            rows: 3,
+            cols: 3,
+            rule: "first".into(),
+            method: "warnsdorff".into(),
+            closed: false,
+            start_row: 0,
+            start_col: 0,
+            trial: 0,
+            seed: 0,
+            outcome: "dead-end".into(),
+            success: false,
+            visited: 7,
+            nodes: 11,
+            backtracks: 3,
+            ties: 2,
+            elapsed_ns: 0,
+            attempt: 3,
+        }
+    }
+}
+
 /// How a counter of a [`Tally`] adds up across chunks, shards and resumes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CounterKind {
@@ -899,24 +927,9 @@ mod tests {
                 attempts: 3,
             };
             let row = RunRow {
-                job: 0,
-                rows: 3,
-                cols: 3,
-                rule: "first".into(),
-                method: "warnsdorff".into(),
-                closed: false,
-                start_row: 0,
-                start_col: 0,
-                trial: 0,
-                seed: 0,
                 outcome: name.to_string().into(),
                 success: outcome == Outcome::Found,
-                visited: 7,
-                nodes: 11,
-                backtracks: 3,
-                ties: 2,
-                elapsed_ns: 0,
-                attempt: 3,
+                ..RunRow::example(0)
             };
             let (mut from_run, mut from_row) = (Tally::default(), Tally::default());
             from_run.add_run(&run, true);

@@ -530,26 +530,7 @@ mod tests {
     /// at the first row), and rows added after a rollback follow those kept.
     #[test]
     fn rollback_keeps_the_run_rows_before_the_mark() {
-        let row = |job: u64| RunRow {
-            job,
-            rows: 5,
-            cols: 5,
-            rule: "first".into(),
-            method: "warnsdorff".into(),
-            closed: false,
-            start_row: 0,
-            start_col: 0,
-            trial: 0,
-            seed: 0,
-            outcome: "found".into(),
-            success: true,
-            visited: 25,
-            nodes: 25,
-            backtracks: 0,
-            ties: 1,
-            elapsed_ns: 0,
-            attempt: 1,
-        };
+        let row = RunRow::example;
         let text = |lines: ChunkLines| {
             let (runs, journal) = lines.into_bytes().unwrap();
             assert!(journal.is_empty());
