@@ -13,7 +13,11 @@ fuzz_target!(|data: &[u8]| {
     let Ok(seq) = text.parse::<RuleSeq>() else {
         return;
     };
-    assert_eq!(seq.to_string().parse::<RuleSeq>().as_ref(), Ok(&seq), "{text:?}");
+    assert_eq!(
+        seq.to_string().parse::<RuleSeq>().as_ref(),
+        Ok(&seq),
+        "{text:?}"
+    );
     let board = Board::square(6).unwrap();
     let mut solver = Solver::new();
     for method in [Method::Warnsdorff, Method::Backtrack] {

@@ -35,8 +35,9 @@ fuzz_target!(|data: &[u8]| {
             );
         }
         if data.starts_with(b"KTOURBIN") {
-            let held = parsed
-                .map(|t| verify_tour(t.board, &t.squares).map_err(VerifyError::without_first_visit));
+            let held = parsed.map(|t| {
+                verify_tour(t.board, &t.squares).map_err(VerifyError::without_first_visit)
+            });
             let streamed = BinStream::open(data, given, Some(data.len() as u64));
             let streamed = streamed.and_then(verify_bin_stream).map(|t| t.verdict);
             assert_eq!(
