@@ -52,6 +52,19 @@ impl LabelOrder {
         &self.0
     }
 
+    /// Its eight digits, `1` to `8`, as text in `buf`: what `Display` writes, and what follows
+    /// `order:` in a rule's name. One piece, not checked as UTF-8 again: an `order:*` sweep names
+    /// 40,320 orders before it starts, and checked they were half the time of naming.
+    pub(crate) fn as_digits<'b>(&self, buf: &'b mut [u8; 8]) -> &'b str {
+        let labels = u64::from_le_bytes(self.0);
+        // `mapped` takes any byte map, so the invariant is checked here, where text relies on it
+        assert!(labels & 0xF8F8_F8F8_F8F8_F8F8 == 0, "labels are 0..8");
+        *buf = (labels + u64::from_le_bytes([b'1'; 8])).to_le_bytes();
+        // SAFETY: every label is below 8 (asserted above, whatever made the order), so every byte
+        // is an ASCII digit from 1 to 8.
+        unsafe { std::str::from_utf8_unchecked(buf) }
+    }
+
     /// Its place in lexicographic order ([`LabelOrder::nth_permutation`] undone), below 40,320.
     pub fn rank(&self) -> u32 {
         // Each label's digit in the factorial number system is the label less the earlier labels
@@ -217,15 +230,34 @@ impl FromStr for LabelOrder {
 
 impl fmt::Display for LabelOrder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // one write of eight ASCII digits: an `order:*` sweep names 40,320 orders in its summary
-        let digits = self.0.map(|l| b'1' + l);
-        f.write_str(std::str::from_utf8(&digits).expect("labels are 0..8"))
+        f.write_str(self.as_digits(&mut [0; 8]))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The digits, made in one piece, are the labels plus one written a character at a time, and
+    /// parse back to the order, for every order.
+    #[test]
+    fn digits_are_the_labels_plus_one_and_parse_back() {
+        for order in LabelOrder::all() {
+            let one_by_one: String = order.0.iter().map(|&l| char::from(b'1' + l)).collect();
+            assert_eq!(order.as_digits(&mut [0; 8]), one_by_one);
+            assert_eq!(order.to_string().parse::<LabelOrder>(), Ok(order));
+        }
+    }
+
+    /// An order whose labels are not all below 8 (a map that is no symmetry's) is refused as text,
+    /// not turned into bytes that are not digits.
+    #[test]
+    #[should_panic(expected = "labels are 0..8")]
+    fn digits_refuse_labels_past_8() {
+        let _ = LabelOrder::IDENTITY
+            .mapped(&[0, 1, 2, 3, 4, 5, 6, 200])
+            .to_string();
+    }
 
     #[test]
     fn rank_undoes_nth_permutation() {

@@ -263,15 +263,8 @@ pub(crate) fn push_order_name(o: LabelOrder, out: &mut String) {
     match NAMED_ORDERS.iter().find(|&&(have, _)| have == o) {
         Some(&(_, name)) => out.push_str(name),
         None => {
-            // the digits in one piece, not checked as UTF-8 again: pushed a character at a time
-            // they were most of the time, and checked they were half of it
-            let labels = u64::from_le_bytes(*o.labels());
-            assert!(labels & 0xF8F8_F8F8_F8F8_F8F8 == 0, "labels are 0..8");
-            let digits = (labels + u64::from_le_bytes([b'1'; 8])).to_le_bytes();
             out.push_str(ORDER_PREFIX);
-            // SAFETY: every label is below 8 (asserted above, whatever made the order), so every
-            // byte is an ASCII digit from 1 to 8.
-            out.push_str(unsafe { std::str::from_utf8_unchecked(&digits) });
+            out.push_str(o.as_digits(&mut [0; 8]));
         }
     }
 }
