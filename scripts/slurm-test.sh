@@ -15,6 +15,10 @@
 # - Round 2: a longer sweep; shard 2 is cancelled with scancel while it runs, the afterok merge then
 #   never starts (cancelled here); a merge with afterany names the unfinished shard and exits 1;
 #   shard 2 submitted again alone resumes, and a new merge equals the single run.
+# - Round 3: a family spec (`leaper = [...]`, two members) with no OUT, so that the script asks ktour
+#   for the folder (the spec's name line carries a comment with quotes); shard 2 is cancelled in its
+#   first member, resubmitted alone (it resumes), and the merge, member by member, equals the single
+#   run of each member.
 # Exit: 0 pass (or skip), 1 fail, 2 usage.
 set -euo pipefail
 
@@ -218,4 +222,51 @@ grep -q '(resuming)' "$work"/jobs/large-again-"$again"_2.log || fail "round 2: t
 [ "$(status_of "$out/merged")" = complete ] || fail "round 2: the final merge is not complete: $(cat "$work"/jobs/large-merge2-*.log)"
 same "$out/merged" "$work/single-large"
 say "round 2 passed: the cancelled shard resumed, and the merge equals the single run"
+# --- round 3: a family, its folder named by ktour, a shard cancelled and resubmitted ---------------
+spec=$work/family.toml
+cat > "$spec" <<'EOF'
+name = "slurm-family" # the "main" one
+sizes = "20..=44"
+starts = "all"
+leaper = ["zebra", "giraffe"]
+rules = ["first", "random", "pohl+random"]
+methods = ["warnsdorff"]
+trials = 4
+seed = 13
+record = "runs"
+EOF
+out=$work/jobs/results/slurm-family
+named=$(cd "$work/jobs" && "$ktour" sweep "$spec" --print-out) || fail "round 3: ktour refused the family spec"
+[ "$named" = results/slurm-family ] || fail "round 3: ktour names the family's folder $named"
+submit_family() { # ARGS...: a job of the family spec without OUT; its id
+  sbatch --parsable --chdir="$work/jobs" --cpus-per-task=1 "$@" "$sweep_script" "$spec" | cut -d';' -f1
+}
+array=$(submit_family --array=1-3 --export=ALL,KTOUR="$ktour",PROGRESS_EVERY=1 \
+  --output="$work/jobs/family-%A_%a.log")
+journal=$out/shard-2-of-3/zebra/chunks.csv
+for _ in $(seq 1200); do
+  [ -f "$journal" ] && [ "$(wc -l < "$journal")" -gt 1 ] && break
+  sleep 0.05
+done
+[ -f "$journal" ] || fail "round 3: shard 2 never started its first member"
+scancel "${array}_2"
+say "round 3: cancelled shard 2 in its first member after $(( $(wc -l < "$journal") - 1 )) journal lines"
+"$ktour" sweep "$spec" --out "$work/single-family" --no-progress >/dev/null 2>&1 &
+single=$!
+wait_jobs "$array"
+[ "$(status_of "$out/shard-2-of-3/zebra")" != complete ] || fail "round 3: shard 2 finished before it was cancelled"
+again=$(submit_family --array=2 --export=ALL,KTOUR="$ktour",K=3,PROGRESS_EVERY=1 \
+  --output="$work/jobs/family-again-%A_%a.log")
+merge=$(submit_family --dependency=afterok:"$again" --export=ALL,KTOUR="$ktour",MERGE=1,K=3 \
+  --output="$work/jobs/family-merge-%j.log")
+wait_jobs "$again" "$merge"
+wait "$single" || fail "the single run of the family failed"
+grep -q '(resuming)' "$work"/jobs/family-again-"$again"_2.log ||
+  fail "round 3: the resubmitted shard did not resume: $(cat "$work"/jobs/family-again-"$again"_2.log)"
+for member in zebra giraffe; do
+  [ "$(status_of "$out/merged/$member")" = complete ] ||
+    fail "round 3: member $member's merge is not complete: $(cat "$work"/jobs/family-merge-*.log)"
+  same "$out/merged/$member" "$work/single-family/$member"
+done
+say "round 3 passed: a family's shards, one cancelled and resumed, merge member by member equal to the single run"
 say "PASS"

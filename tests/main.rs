@@ -12,6 +12,7 @@ mod count;
 mod count_frontier;
 mod damaged_files;
 mod exact;
+mod family_merge;
 mod fast_paths;
 mod render;
 mod restarts;

@@ -8,6 +8,7 @@ mod exact;
 mod exists;
 mod failures;
 mod gen_bases;
+mod merge;
 mod plot;
 mod render;
 mod rules;
@@ -45,7 +46,7 @@ pub enum Command {
     /// visited), per board x rule x method, from the folder's runs.csv.
     Failures(failures::FailuresArgs),
     /// Combine the output folders of `sweep --shard` runs into one result.
-    Merge(sweep::MergeArgs),
+    Merge(merge::MergeArgs),
     /// Draw a tour JSON as SVG (a failed run shows its dead end, stranded squares and last choices).
     Render(render::RenderArgs),
     /// Plot a sweep's summary CSV: success rate, backtracks and throughput against board size.
@@ -92,7 +93,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Solve(a) => solve::run(a),
         Command::Rules(a) => rules::run(a),
         Command::Sweep(a) => sweep::run(a),
-        Command::Merge(a) => sweep::run_merge(a),
+        Command::Merge(a) => merge::run(a),
         Command::Failures(a) => failures::run(a),
         Command::Count(a) => count::run(a),
         Command::Exact(a) => exact::run(a),

@@ -20,6 +20,10 @@ pub struct SweepArgs {
     /// back as the spec file, it runs the same sweep.
     #[arg(long)]
     print_spec: bool,
+    /// Print the folder the sweep writes into (a family's folder, holding one a member) and exit:
+    /// what a script asks for instead of reading the spec's name itself.
+    #[arg(long, conflicts_with = "print_spec")]
+    print_out: bool,
     /// Output folder (default: `results/<name>/`).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -383,6 +387,10 @@ pub fn run(args: SweepArgs) -> anyhow::Result<ExitStatus> {
         };
         PathBuf::from("results").join(family_name)
     });
+    if args.print_out {
+        println!("{}", base.display());
+        return Ok(ExitStatus::Success);
+    }
     if args.print_spec {
         let mut text = String::new();
         for (folder, spec) in &members {
@@ -515,59 +523,6 @@ fn run_one(
             base.display()
         );
         return Ok(ExitStatus::Interrupted);
-    }
-    Ok(ExitStatus::Success)
-}
-
-/// Arguments of `ktour merge`.
-#[derive(Debug, Args)]
-pub struct MergeArgs {
-    /// Shard output folders of one spec.
-    #[arg(required = true)]
-    dirs: Vec<PathBuf>,
-    /// Folder for the combined result.
-    #[arg(long)]
-    out: PathBuf,
-    /// Replace a result already in --out.
-    #[arg(long)]
-    force: bool,
-}
-
-pub fn run_merge(args: MergeArgs) -> anyhow::Result<ExitStatus> {
-    let r = experiment::merge(&args.dirs, &args.out, args.force)?;
-    for (dir, chunks) in &r.damaged {
-        eprintln!(
-            "warning: {} lacks rows of {} chunk{} its {} lists, or holds them altered (chunk {}{}): counted as missing; `sweep --resume` there runs {} again",
-            dir.join(experiment::RUNS).display(),
-            chunks.len(),
-            if chunks.len() == 1 { "" } else { "s" },
-            experiment::CHUNKS,
-            chunks[0],
-            if chunks.len() > 1 { ", ..." } else { "" },
-            if chunks.len() == 1 { "it" } else { "them" },
-        );
-    }
-    for file in &r.sorted_in_memory {
-        eprintln!(
-            "note: the rows of {} are not in job order (a resume ran chunks again): they were sorted in memory",
-            file.display()
-        );
-    }
-    eprintln!(
-        "merged {} folder{}: {} of {} chunks, {} runs -> {}",
-        args.dirs.len(),
-        if args.dirs.len() == 1 { "" } else { "s" },
-        r.chunks,
-        r.total_chunks,
-        r.runs,
-        args.out.display()
-    );
-    if r.chunks < r.total_chunks {
-        eprintln!(
-            "warning: {} chunks are missing (shards not all run or not finished, or rows lost)",
-            r.total_chunks - r.chunks
-        );
-        return Ok(ExitStatus::NotFound);
     }
     Ok(ExitStatus::Success)
 }

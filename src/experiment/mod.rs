@@ -31,8 +31,8 @@ pub use failures::{
 pub use family::{member_specs, members, Member};
 pub use options::{SweepOptions, SweepProgress};
 pub use output::{
-    git_commit, merge, MergeReport, Meta, OutputError, ShardRun, CHUNKS, DEADENDS, LOCK, META,
-    RUNS, SUMMARY,
+    git_commit, merge, merge_folders, MemberMerge, MergeReport, Merged, Meta, OutputError,
+    ShardRun, CHUNKS, DEADENDS, LOCK, META, RUNS, SUMMARY,
 };
 pub use plan::{Chunk, Group, Job, Part, Plan, PlanError, Shard};
 pub use record::{

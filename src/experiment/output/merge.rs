@@ -2,7 +2,7 @@
 //! run at once (timing columns aside). A chunk whose rows a shard does not hold in full counts as
 //! missing, so the merged result says it is incomplete instead of losing rows unseen.
 
-use super::files::{csv_err, io, OutputError, CHUNKS, DEADENDS, RUNS, SUMMARY};
+use super::files::{csv_err, io, OutputError, CHUNKS, DEADENDS, META, RUNS, SUMMARY};
 use super::folder::check_merge_target;
 use super::journal::{chunks_of, load_journal, tallies_of, write_journal};
 use super::lock::FolderLock;
@@ -238,4 +238,90 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
             .map(|(file, _, _)| file.clone())
             .collect(),
     })
+}
+
+/// What [`merge_folders`] merged: the shards of one sweep, or those of a family, member by member.
+#[derive(Clone, Debug)]
+pub enum Merged {
+    /// The folders were one sweep's shards.
+    Sweep(MergeReport),
+    /// The folders were a family's shards (`leaper = [...]`, `mask = [...]`): one merge a member,
+    /// in the order of the members' folder names, each into that folder under `out`.
+    Family(Vec<MemberMerge>),
+}
+
+/// One member's merge of a family's shards.
+#[derive(Clone, Debug)]
+pub struct MemberMerge {
+    /// The member's folder name (`camel`, `mask1`, ...).
+    pub member: String,
+    /// The member's folders merged (those of the shards that had begun it).
+    pub parts: Vec<PathBuf>,
+    /// What the merge did.
+    pub report: MergeReport,
+}
+
+/// Combine shard folders into `out`: the folders of one sweep's shards as [`merge`] does, or those
+/// of a family's shards member by member (a family's shard folder holds one sweep folder a member,
+/// `shard-1-of-4/camel/`, and no `meta.json` of its own), into `out/MEMBER/`. A member is every
+/// sub-folder that holds a `meta.json` in any of `dirs`; a shard that stopped before a member began
+/// lacks its folder, and that member's merge then counts the shard's chunks as missing.
+pub fn merge_folders(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Merged, OutputError> {
+    if let Some(d) = dirs.iter().find(|d| !d.is_dir()) {
+        return Err(OutputError::Merge(format!(
+            "{} is not a folder",
+            d.display()
+        )));
+    }
+    let sweeps: Vec<bool> = dirs.iter().map(|d| d.join(META).is_file()).collect();
+    if sweeps.iter().all(|&s| s) {
+        return merge(dirs, out, force).map(Merged::Sweep);
+    }
+    if let Some(i) = sweeps.iter().position(|&s| s) {
+        let j = sweeps.iter().position(|&s| !s).expect("not all are sweeps");
+        return Err(OutputError::Merge(format!(
+            "{} holds one sweep and {} a family's members (no meta.json of its own): only shards of one spec merge",
+            dirs[i].display(),
+            dirs[j].display()
+        )));
+    }
+    let members = family_members(dirs)?;
+    if members.is_empty() {
+        return Err(OutputError::Merge(format!(
+            "{} has no meta.json, nor member folders holding one: no shard given has run",
+            dirs[0].display()
+        )));
+    }
+    let mut reports = Vec::with_capacity(members.len());
+    for member in members {
+        let parts: Vec<PathBuf> = dirs
+            .iter()
+            .map(|d| d.join(&member))
+            .filter(|d| d.join(META).is_file())
+            .collect();
+        let report = merge(&parts, &out.join(&member), force)?;
+        reports.push(MemberMerge {
+            member,
+            parts,
+            report,
+        });
+    }
+    Ok(Merged::Family(reports))
+}
+
+/// The member folders of a family's shard folders: the sub-folders holding a `meta.json` in any of
+/// `dirs`, each once, in name order.
+fn family_members(dirs: &[PathBuf]) -> Result<Vec<String>, OutputError> {
+    let mut members = std::collections::BTreeSet::new();
+    for d in dirs {
+        for entry in fs::read_dir(d).map_err(io(d))? {
+            let path = entry.map_err(io(d))?.path();
+            if path.join(META).is_file() {
+                if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
+                    members.insert(name.to_string());
+                }
+            }
+        }
+    }
+    Ok(members.into_iter().collect())
 }

@@ -18,6 +18,6 @@ pub use files::{OutputError, CHUNKS, DEADENDS, META, RUNS, SUMMARY};
 pub use folder::OutDir;
 pub(crate) use journal::{chunks_of, tallies_of};
 pub use lock::LOCK;
-pub use merge::{merge, MergeReport};
+pub use merge::{merge, merge_folders, MemberMerge, MergeReport, Merged};
 pub use meta::{git_commit, Meta, ShardRun};
 pub use writers::{ChunkLines, Writers};
