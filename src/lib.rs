@@ -3,7 +3,7 @@
 //! | module | what it is for |
 //! |---|---|
 //! | [`auto`] | the `auto` method of `solve`: theorems, then search on small boards, construction otherwise |
-//! | [`board`] | `Board`, `Square`, the eight knight moves (Squirrel & Cull labels), the padded layout |
+//! | [`board`] | `Board`, `Square`, the eight knight moves (Squirrel & Cull labels), the padded layout, `BitBoard` |
 //! | [`state`] | the search state: degree array updated incrementally (its sentinels are the visited set), make/unmake |
 //! | [`solve`] | pure Warnsdorff, Warnsdorff-ordered backtracking, naive backtracking, Pósa closing, tie-break [`solve::rules`] |
 //! | [`verify`] | the independent tour verifier |
@@ -16,6 +16,7 @@
 //! | [`memory`] | how much memory the process may use (meminfo, cgroups, `ulimit -v`), and the share every check allows |
 //! | [`input`] | reading given files bounded: a size limit, and a format check before an endless source is read on |
 //! | [`tour`] | tour files: JSON, `r,c` lines, text grid |
+//! | [`util`] | shared leaves: the Wilson interval, SplitMix64, durations and bytes in words |
 //!
 //! ```
 //! use ktour::board::{Board, Square};
@@ -45,4 +46,5 @@ pub mod render;
 pub mod solve;
 pub mod state;
 pub mod tour;
+pub mod util;
 pub mod verify;

@@ -1,14 +1,17 @@
-//! Board geometry: sizes, squares, knight moves and the padded layout used by the search engine.
+//! Board geometry: sizes, squares, knight moves, the padded layout used by the search engine and the
+//! bitboards of the engines for boards of at most 64 squares.
 //!
 //! Conventions follow `docs/REFERENCE.md` (Squirrel & Cull 1996, Fig. 1): a square is `(row, col)`, 0-based,
 //! row 0 printed at the top, and the eight knight moves carry the labels 1..8 clockwise from "up two,
 //! right one".
 
+mod bitboard;
 mod layout;
 mod shape;
 mod square;
 mod symmetry;
 
+pub use bitboard::{Attacks, BitBoard, Squares, MAX_BITBOARD_SQUARES};
 pub use layout::{Layout, BORDER};
 pub use shape::{Leaper, Shape, ShapeError, MAX_LEAP};
 pub use square::Square;

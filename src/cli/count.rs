@@ -386,7 +386,7 @@ fn announce_long_count(estimated: f64) {
         let cores = rayon::current_num_threads().max(1) as f64;
         eprintln!(
             "counting: about {estimated:.1e} nodes by Knuth's estimate, {} on {cores} cores at 10^8 nodes/s each",
-            crate::count::duration_words(estimated / 1e8 / cores)
+            crate::util::words::duration_words(estimated / 1e8 / cores)
         );
     }
 }

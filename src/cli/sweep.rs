@@ -3,6 +3,7 @@
 
 use super::ExitStatus;
 use crate::experiment::{self, Spec, SweepOptions, SweepProgress, DEFAULT_SPEC};
+use crate::util::words::{bytes_words, duration_words};
 use anyhow::Context;
 use clap::Args;
 use std::io::IsTerminal;
@@ -245,8 +246,8 @@ fn print_dry_run(spec: &Spec, spec_label: &str, plan: &experiment::Plan, opts: &
             "pure Warnsdorff: {} runs, at most {} steps; {} of one core, {} on {threads} thread{}, if every walk went the whole way (per-step costs measured in benches/README.md)",
             cost.walk_runs,
             cost.walk_steps,
-            crate::count::duration_words(cost.walk_core_seconds),
-            crate::count::duration_words(cost.walk_core_seconds / threads as f64),
+            duration_words(cost.walk_core_seconds),
+            duration_words(cost.walk_core_seconds / threads as f64),
             if threads == 1 { "" } else { "s" }
         );
     }
@@ -255,7 +256,7 @@ fn print_dry_run(spec: &Spec, spec_label: &str, plan: &experiment::Plan, opts: &
             Some(nodes) => println!(
                 "searches: {} runs, at most {nodes} nodes by their budgets ({} of one core at 10^8 nodes/s)",
                 cost.search_runs,
-                crate::count::duration_words(nodes as f64 / 1e8)
+                duration_words(nodes as f64 / 1e8)
             ),
             None => println!(
                 "searches: {} runs with no node budget (budget = 0): their time has no bound",
@@ -324,17 +325,6 @@ fn print_dry_run(spec: &Spec, spec_label: &str, plan: &experiment::Plan, opts: &
             if threads == 1 { "" } else { "s" },
         ),
         None => println!("time bound: none (a search with no node budget)"),
-    }
-}
-
-/// Bytes in words: KiB below a MiB, MiB below 10 GiB, GiB above.
-fn bytes_words(bytes: u64) -> String {
-    if bytes < 1 << 20 {
-        format!("{} KiB", bytes.div_ceil(1 << 10))
-    } else if bytes < 10 << 30 {
-        format!("{} MiB", bytes.div_ceil(1 << 20))
-    } else {
-        format!("{} GiB", bytes.div_ceil(1 << 30))
     }
 }
 

@@ -38,6 +38,7 @@ pub use pool::{cache_bytes, check_cache_memory};
 pub use search::count;
 
 use crate::board::{Board, Closure, Square};
+use crate::util::words::duration_words;
 use bitboard::MAX_SQUARES;
 use serde::Serialize;
 use std::time::Duration;
@@ -296,24 +297,6 @@ pub enum CountError {
         /// Available memory.
         available_mib: u64,
     },
-}
-
-/// A rough duration, `seconds` in the largest unit it reaches: "about 14 years".
-pub fn duration_words(seconds: f64) -> String {
-    const UNITS: [(f64, &str); 5] = [
-        (365.25 * 86400.0, "years"),
-        (86400.0, "days"),
-        (3600.0, "hours"),
-        (60.0, "minutes"),
-        (1.0, "seconds"),
-    ];
-    match UNITS.into_iter().find(|&(size, _)| seconds >= size) {
-        Some((size, unit)) if seconds / size >= 10.0 => {
-            format!("about {:.0} {unit}", seconds / size)
-        }
-        Some((size, unit)) => format!("about {:.1} {unit}", seconds / size),
-        None => "under a second".to_string(),
-    }
 }
 
 /// What [`CountError::TooManyNodes`] adds when the count had an endgame cache: the estimate probes

@@ -1,12 +1,12 @@
 //! The sampled estimate, for a tree too large to walk (`ktour exact --sample K`): `K` runs of the
 //! real solver with the rule's random draws (each its own seed), from the start or from a start
 //! drawn uniformly, counted as a sweep counts them, each rate with its Wilson 95% interval
-//! ([`crate::experiment::wilson`]). The exact walk's figures must lie inside these intervals as
+//! ([`crate::util::wilson`]). The exact walk's figures must lie inside these intervals as
 //! often as 95% intervals should; the tests check a few.
 
 use crate::board::{Board, Square};
-use crate::experiment::wilson::wilson95;
 use crate::solve::{Closing, Outcome, Request, Rule, SolveError, Solver};
+use crate::util::wilson::wilson95;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;

@@ -20,7 +20,6 @@ mod spec;
 mod spec_file;
 mod spec_flags;
 mod table;
-pub mod wilson;
 
 pub use cost::{sweep_cost, SweepCost};
 pub use disk::{check_disk, free_bytes, DiskError, OutputSize};

@@ -5,17 +5,13 @@
 //! mask's squares) both read it.
 
 use crate::board::{Board, Square};
+use crate::util::splitmix::splitmix64;
 
 /// The seed of one run of a sweep, derived from (experiment seed, board, start, trial) with
-/// SplitMix64 (Steele, Lea & Flood 2014) so that any run can be replayed alone with `solve --seed`.
+/// SplitMix64 (Steele, Lea & Flood 2014; [`splitmix64`]: each part xored into the last output seeds
+/// the next) so that any run can be replayed alone with `solve --seed`.
 pub fn run_seed(seed: u64, board: Board, start: Square, trial: u32) -> u64 {
-    fn mix(mut z: u64) -> u64 {
-        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    let mut h = mix(seed);
+    let mut h = splitmix64(seed);
     for part in [
         board.rows() as u64,
         board.cols() as u64,
@@ -23,7 +19,7 @@ pub fn run_seed(seed: u64, board: Board, start: Square, trial: u32) -> u64 {
         start.col() as u64,
         trial as u64,
     ] {
-        h = mix(h ^ part);
+        h = splitmix64(h ^ part);
     }
     h
 }

@@ -255,7 +255,7 @@ impl<'a> SuccessTable<'a> {
                 any_partial |= partial;
                 let (value, interval) = match cell {
                     Some(&(_, ok, n, _)) if n > 0 => {
-                        let (lo, hi) = super::wilson::wilson95(ok, n);
+                        let (lo, hi) = crate::util::wilson::wilson95(ok, n);
                         (
                             format!("{:.1}", 100.0 * ok as f64 / n as f64),
                             format!("[{:.1}-{:.1}]", 100.0 * lo, 100.0 * hi),

@@ -222,7 +222,7 @@ pub(super) fn chart_data(
         let mut band = Vec::new();
         for (&(rows, cols), p) in boards {
             if metric == Metric::Success && p.feasible > 0 {
-                let (lo, hi) = crate::experiment::wilson::wilson95(p.successes, p.feasible);
+                let (lo, hi) = crate::util::wilson::wilson95(p.successes, p.feasible);
                 band.push((x_of(all_square, rows, cols), 100.0 * lo, 100.0 * hi));
             }
             let y = match metric {

@@ -2,8 +2,8 @@
 //! with the whole board in registers (the bitboards of chess engines; Warnsdorff's rule and its
 //! tie-breaks as defined in `docs/REFERENCE.md`).
 //!
-//! A walk is a `u64` of free squares (bit `row * cols + col`) and the degrees of every square as
-//! four bit planes: bit `i` of plane `p` is bit `p` of square `i`'s count of free neighbours. A step
+//! A walk is a [`BitBoard`] of free squares (bit `row * cols + col`) and the degrees of every square
+//! as four bit planes: bit `i` of plane `p` is bit `p` of square `i`'s count of free neighbours. A step
 //! from the head `h` takes its free neighbours `N = attacks[h] & free`, decrements all their degrees
 //! at once with a borrow through the planes (the head has just been visited), and finds those of
 //! minimum degree plane by plane from the top: keep the candidates with a 0 in the plane, if any.
@@ -21,10 +21,10 @@
 use super::chooser::Chooser;
 use super::interleave::WalkJob;
 use super::Walk;
-use crate::board::{Board, Layout};
+use crate::board::{Attacks, BitBoard, Board, Layout, MAX_BITBOARD_SQUARES};
 
 /// Most squares a board may have for this kernel.
-pub(crate) const MAX_SQUARES: u32 = 64;
+pub(crate) const MAX_SQUARES: u32 = MAX_BITBOARD_SQUARES;
 
 /// Whether `board` fits this kernel.
 pub(crate) fn fits(board: Board) -> bool {
@@ -36,11 +36,11 @@ pub(crate) fn fits(board: Board) -> bool {
 pub(crate) struct SmallBoard {
     board: Option<Board>,
     /// Each square's on-board knight moves.
-    pub(super) attacks: [u64; 64],
+    pub(super) attacks: Attacks,
     /// The empty board's degrees as bit planes.
-    planes: [u64; 4],
+    planes: [BitBoard; 4],
     /// Every square of the board.
-    pub(super) all: u64,
+    pub(super) all: BitBoard,
     /// Padded index of each square.
     pub(super) padded: [u32; 64],
     /// Square of each padded index (off-board indexes hold [`OFF`]).
@@ -52,7 +52,7 @@ pub(crate) struct SmallBoard {
     pub(super) targets: [[u8; 8]; 64],
     /// Each square's neighbours by slot as three bit planes: bit `q` of plane `b` of square `h` is
     /// bit `b` of the slot that `q` is in, seen from `h` (for choosers whose slot order decides).
-    slots: [[u64; 3]; 64],
+    slots: [[BitBoard; 3]; 64],
 }
 
 const OFF: u8 = u8::MAX;
@@ -61,14 +61,14 @@ impl Default for SmallBoard {
     fn default() -> Self {
         SmallBoard {
             board: None,
-            attacks: [0; 64],
-            planes: [0; 4],
-            all: 0,
+            attacks: Attacks::default(),
+            planes: [BitBoard::EMPTY; 4],
+            all: BitBoard::EMPTY,
             padded: [0; 64],
             square: Vec::new(),
             offsets: [0; 8],
             targets: [[0; 8]; 64],
-            slots: [[0; 3]; 64],
+            slots: [[BitBoard::EMPTY; 3]; 64],
         }
     }
 }
@@ -83,22 +83,21 @@ impl SmallBoard {
             self.board = None;
             self.square.clear();
             self.square.resize(layout.len(), OFF);
-            self.attacks = [0; 64];
-            self.planes = [0; 4];
+            self.attacks = Attacks::knight(board).expect("the board fits");
+            self.planes = [BitBoard::EMPTY; 4];
             for (i, sq) in board.squares().enumerate() {
+                // row-major, as the bits of a `BitBoard`
+                debug_assert_eq!(board.index(sq), i as u32);
                 self.padded[i] = layout.pad(sq) as u32;
                 self.square[layout.pad(sq)] = i as u8;
-            }
-            for (i, sq) in board.squares().enumerate() {
-                let degree = board.neighbours(sq).count();
-                for n in board.neighbours(sq) {
-                    self.attacks[i] |= 1 << self.square[layout.pad(n)];
-                }
+                let degree = self.attacks.get(i as u32).len();
                 for (p, plane) in self.planes.iter_mut().enumerate() {
-                    *plane |= (((degree >> p) & 1) as u64) << i;
+                    if degree >> p & 1 == 1 {
+                        *plane = plane.with(i as u32);
+                    }
                 }
             }
-            self.all = u64::MAX >> (64 - board.len());
+            self.all = BitBoard::first(board.len());
             self.board = Some(board);
             self.offsets = [0; 8];
         }
@@ -109,10 +108,12 @@ impl SmallBoard {
                     let t = self.square[p.wrapping_add_signed(o)];
                     self.targets[i][slot] = if t == OFF { i as u8 } else { t };
                 }
-                self.slots[i] = [0; 3];
+                self.slots[i] = [BitBoard::EMPTY; 3];
                 for (slot, &q) in self.targets[i].iter().enumerate() {
                     for (b, plane) in self.slots[i].iter_mut().enumerate() {
-                        *plane |= (((slot >> b) & 1) as u64) << q;
+                        if slot >> b & 1 == 1 {
+                            *plane = plane.with(q.into());
+                        }
                     }
                 }
             }
@@ -124,8 +125,8 @@ impl SmallBoard {
 /// One walk's board: free squares, degree planes, head.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Lane {
-    pub(super) free: u64,
-    planes: [u64; 4],
+    pub(super) free: BitBoard,
+    planes: [BitBoard; 4],
     pub(super) head: u32,
 }
 
@@ -144,8 +145,8 @@ impl Lane {
     /// Mark `sq` visited and decrement its free neighbours' degrees.
     #[inline(always)]
     fn visit(&mut self, t: &SmallBoard, sq: u32) {
-        self.free &= !(1u64 << sq);
-        let n = t.attacks[sq as usize & 63] & self.free;
+        self.free = self.free.without(sq);
+        let n = t.attacks.get(sq) & self.free;
         // Subtract 1 from every square of `n`: a bit-sliced borrow, from the lowest plane up.
         let mut borrow = n;
         for plane in &mut self.planes {
@@ -158,26 +159,26 @@ impl Lane {
     /// The degree of square `sq`.
     #[inline(always)]
     fn degree(&self, sq: u32) -> u32 {
-        let bit = |p: usize| ((self.planes[p] >> sq) & 1) as u32;
+        let bit = |p: usize| u32::from(self.planes[p].contains(sq));
         bit(0) | bit(1) << 1 | bit(2) << 2 | bit(3) << 3
     }
 
     /// The sum of the degrees of the free neighbours of `sq` (Pohl's secondary key).
     #[inline(always)]
     fn neighbour_sum(&self, t: &SmallBoard, sq: u32) -> u32 {
-        let n = t.attacks[sq as usize & 63] & self.free;
-        (0..4).map(|p| (n & self.planes[p]).count_ones() << p).sum()
+        let n = t.attacks.get(sq) & self.free;
+        (0..4).map(|p| (n & self.planes[p]).len() << p).sum()
     }
 
     /// The free neighbours of the head of minimum degree (none at a dead end, which includes a
     /// finished tour).
     #[inline(always)]
-    pub(super) fn least(&self, t: &SmallBoard) -> u64 {
-        let mut least = t.attacks[self.head as usize & 63] & self.free;
+    pub(super) fn least(&self, t: &SmallBoard) -> BitBoard {
+        let mut least = t.attacks.get(self.head) & self.free;
         for p in (0..3).rev() {
             // the candidates of degree 0 in this plane, if there are any
             let low = least & !self.planes[p];
-            least = if low != 0 { low } else { least };
+            least = if low.is_empty() { least } else { low };
         }
         least
     }
@@ -195,22 +196,22 @@ impl Lane {
     fn step<C: Chooser>(&mut self, t: &SmallBoard, ch: &C, run: &mut C::Run) -> Option<bool> {
         let h = self.head;
         let mut least = self.least(t);
-        if least == 0 {
+        if least.is_empty() {
             return None;
         }
-        let tied = least & (least - 1) != 0;
+        let tied = least.has_several();
         let next = if C::SLOT_ORDER {
             // the lowest slot among them, by the same planes: no branch on a tie
             let slots = &t.slots[h as usize & 63];
             for b in (0..3).rev() {
                 let low = least & !slots[b];
-                least = if low != 0 { low } else { least };
+                least = if low.is_empty() { least } else { low };
             }
-            least.trailing_zeros()
+            least.lowest()
         } else if tied {
             self.choose(t, ch, run, least)
         } else {
-            least.trailing_zeros()
+            least.lowest()
         };
         self.advance(t, next);
         ch.arrive(run, t.padded[next as usize & 63] as usize);
@@ -220,12 +221,12 @@ impl Lane {
     /// A real tie among the squares of `least`: the chooser picks from their slots.
     #[cold]
     #[inline(never)]
-    fn choose<C: Chooser>(&self, t: &SmallBoard, ch: &C, run: &mut C::Run, least: u64) -> u32 {
+    fn choose<C: Chooser>(&self, t: &SmallBoard, ch: &C, run: &mut C::Run, least: BitBoard) -> u32 {
         let h = self.head as usize & 63;
         let targets = &t.targets[h];
         let mut slots = 0u32;
         for (slot, &q) in targets.iter().enumerate() {
-            slots |= (((least >> q) & 1) as u32) << slot;
+            slots |= u32::from(least.contains(q.into())) << slot;
         }
         let lowest = slots.trailing_zeros();
         // the byte kernel's mask position: 8 x (degree before this step's decrement - 1) + slot
@@ -235,7 +236,7 @@ impl Lane {
         let to = square.wrapping_add_signed(ch.choose_small(run, sum, square, tz, slots));
         let next = t.square[to];
         debug_assert!(
-            next != OFF && least >> next & 1 == 1,
+            next != OFF && least.contains(next.into()),
             "chooser picked a square that is not tied"
         );
         u32::from(next)
@@ -296,7 +297,7 @@ pub(crate) fn run_walks<C: Chooser>(
                 None => live.swap_remove(i),
             };
             let walk = Walk {
-                visited: (t.all & !finished.lane.free).count_ones(),
+                visited: (t.all & !finished.lane.free).len(),
                 ties: finished.ties,
                 head: t.padded[finished.lane.head as usize & 63] as usize,
             };
@@ -362,12 +363,12 @@ mod tests {
                     lane.visit(&t, i as u32);
                 }
                 for (j, q) in board.squares().enumerate() {
-                    if lane.free >> j & 1 == 0 {
+                    if !lane.free.contains(j as u32) {
                         continue;
                     }
                     let want = board
                         .neighbours(q)
-                        .filter(|n| lane.free >> t.square[layout.pad(*n)] & 1 == 1)
+                        .filter(|n| lane.free.contains(t.square[layout.pad(*n)].into()))
                         .count();
                     assert_eq!(
                         lane.degree(j as u32) as usize,

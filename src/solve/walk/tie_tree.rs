@@ -419,13 +419,13 @@ impl TieTree {
         let mut room = true;
         loop {
             let least = lane.least(t);
-            if least != 0 && least & (least - 1) == 0 {
-                lane.advance(t, least.trailing_zeros());
+            if least.is_single() {
+                lane.advance(t, least.lowest());
                 continue;
             }
-            if least == 0 {
+            if least.is_empty() {
                 let walk = Walk {
-                    visited: (t.all & !lane.free).count_ones(),
+                    visited: (t.all & !lane.free).len(),
                     ties: u64::from(ties),
                     head: t.padded[lane.head as usize & 63] as usize,
                 };
@@ -447,7 +447,9 @@ impl TieTree {
             }
             let targets = &t.targets[lane.head as usize & 63];
             // a move off the board targets the head, which is never free
-            let labels = (0..8).fold(0u8, |m, l| m | (((least >> targets[l]) & 1) as u8) << l);
+            let labels = (0..8).fold(0u8, |m, l| {
+                m | u8::from(least.contains(targets[l].into())) << l
+            });
             let choice = usize::from(labels);
             if room {
                 let n = 1 + labels.count_ones() as usize;
