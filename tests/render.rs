@@ -217,6 +217,7 @@ fn bad_records_are_errors_not_panics() {
     assert!(tour_svg(&rec).is_err());
 }
 
+#[cfg(feature = "png")]
 #[test]
 fn plots_are_written_as_svg_and_png_from_the_fixture_summary() {
     let dir = tempfile::tempdir().unwrap();

@@ -144,6 +144,7 @@ fn ktour() -> Command {
     Command::cargo_bin("ktour").unwrap()
 }
 
+#[cfg(feature = "png")]
 #[test]
 fn cli_draws_maps_as_svg_and_png() {
     let dir = tempfile::tempdir().unwrap();
@@ -161,6 +162,41 @@ fn cli_draws_maps_as_svg_and_png() {
     assert_eq!(fills.len(), 25, "only the 5x5 of first");
     let png = std::fs::read(dir.path().join("map.png")).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+}
+
+/// Without the `png` feature a PNG, of a map or of plots, is refused in one line naming the feature,
+/// and nothing is written.
+#[cfg(not(feature = "png"))]
+#[test]
+fn without_the_png_feature_a_png_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = write(dir.path(), "runs.csv", &runs_csv());
+    let summary = Path::new(FIXTURES).join("summary.csv");
+    for (csv, args) in [
+        (&runs, &["--map", "-o", "map.png"][..]),
+        (&runs, &["--map", "--png", "-o", "map.svg"][..]),
+        (&summary, &["-o", "plot.png"][..]),
+        (&summary, &["--png", "-o", "plot.svg"][..]),
+    ] {
+        let out = ktour()
+            .current_dir(dir.path())
+            .arg("plot")
+            .arg(csv)
+            .args(args)
+            .assert()
+            .failure()
+            .get_output()
+            .clone();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains("`png` feature") && err.trim_end().lines().count() == 1,
+            "{err}"
+        );
+    }
+    assert!(
+        std::fs::read_dir(dir.path()).unwrap().count() == 1,
+        "only runs.csv"
+    );
 }
 
 #[test]

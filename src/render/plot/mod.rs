@@ -36,6 +36,7 @@ use super::select::{Filter, UnknownName};
 use draw::draw_file;
 use series::{chart_data, select_rows, select_series};
 
+#[cfg(feature = "png")]
 pub(crate) use draw::{check_folder, ensure_font};
 pub use series::{DEFAULT_MAX_SERIES, MIN_TIMED_NS};
 pub use summary::{read_summary, Summary, SummaryRow};
@@ -79,6 +80,9 @@ pub enum PlotError {
     /// The output name has an extension other than `.svg` or `.png`.
     #[error("{0}: the output must end in .svg or .png")]
     Extension(PathBuf),
+    /// A PNG was asked for, and this build has no PNG output.
+    #[error("PNG output needs the `png` feature, which this ktour was built without (cargo build --features png); write .svg instead")]
+    NoPng,
     /// The drawing library failed.
     #[error("drawing {path}: {message}")]
     Draw {
@@ -133,9 +137,19 @@ impl PlotFormat {
             .as_deref()
         {
             Some("svg") => Ok(PlotFormat::Svg),
-            Some("png") => Ok(PlotFormat::Png),
+            Some("png") => png_output().map(|()| PlotFormat::Png),
             _ => Err(PlotError::Extension(path.into())),
         }
+    }
+}
+
+/// Whether this build writes PNG: [`PlotError::NoPng`] without the `png` feature, so that a PNG
+/// asked for is refused before anything is read or drawn.
+pub fn png_output() -> Result<(), PlotError> {
+    if cfg!(feature = "png") {
+        Ok(())
+    } else {
+        Err(PlotError::NoPng)
     }
 }
 
@@ -210,6 +224,9 @@ pub struct PlotReport {
 /// Write the plots of the rows `opts.filter` selects.
 pub fn write_plots(summary: &Summary, opts: &PlotOptions) -> Result<PlotReport, PlotError> {
     let format = PlotFormat::of(&opts.output)?;
+    if opts.png {
+        png_output()?;
+    }
     let rows = select_rows(summary, &opts.filter)?;
     let selected = select_series(&rows, opts.max_series);
     let metrics: Vec<Metric> = match opts.metric {
@@ -259,6 +276,20 @@ fn sibling(output: &Path, suffix: &str, ext: Option<&str>) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `.png` is a format exactly when the build has the `png` feature; without it the error names
+    /// the feature, on one line.
+    #[test]
+    fn png_is_refused_by_name_without_its_feature() {
+        let of = PlotFormat::of(Path::new("out/plot.png"));
+        if cfg!(feature = "png") {
+            assert_eq!(of.unwrap(), PlotFormat::Png);
+        } else {
+            let e = of.unwrap_err().to_string();
+            assert!(e.contains("`png` feature") && !e.contains('\n'), "{e}");
+        }
+        assert_eq!(PlotFormat::of(Path::new("a.svg")).unwrap(), PlotFormat::Svg);
+    }
 
     #[test]
     fn siblings_keep_the_extension() {
