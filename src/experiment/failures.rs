@@ -197,8 +197,13 @@ pub fn read_failures(dir: &Path) -> Result<Vec<GroupFailures>, FailuresError> {
             visited: r.visited,
         });
     }
+    Ok(in_job_order(groups))
+}
+
+/// The groups in the order of their first job, each one's failed runs in job order.
+fn in_job_order(mut groups: Vec<Building>) -> Vec<GroupFailures> {
     groups.sort_by_key(|b| b.first_job);
-    Ok(groups
+    groups
         .into_iter()
         .map(|mut b| {
             let mut runs: Vec<(u64, FailedRun)> = b.jobs.into_iter().zip(b.group.failed).collect();
@@ -206,7 +211,7 @@ pub fn read_failures(dir: &Path) -> Result<Vec<GroupFailures>, FailuresError> {
             b.group.failed = runs.into_iter().map(|r| r.1).collect();
             b.group
         })
-        .collect())
+        .collect()
 }
 
 /// A group as its rows are read: its first job, and the job of each failed run, to put both in job

@@ -272,23 +272,29 @@ pub fn start_maps(runs: &[RunRow], sel: &MapSelection) -> Result<Vec<StartMap>, 
     Ok(maps
         .into_iter()
         .map(|(mut m, cells)| {
-            let holes = mask(m.rows, m.cols);
-            m.squares = cells
-                .iter()
-                .enumerate()
-                .map(|(i, c)| {
-                    // sides are at most MAX_SIDE
-                    let sq = Square::new((i as u32 / m.cols) as u16, (i as u32 % m.cols) as u16);
-                    match holes {
-                        // a run from a hole would be a damaged file: show the run, not the hole
-                        Some(h) if c.runs == 0 && !h.contains(sq) => StartOutcome::Hole,
-                        _ => c.outcome(m.closed),
-                    }
-                })
-                .collect();
+            m.squares = outcomes(&cells, m.cols, m.closed, mask(m.rows, m.cols));
             m
         })
         .collect())
+}
+
+/// The outcome of each start square of a map of `cols` columns from its cells, row-major; the
+/// squares of `mask` that are not its squares are holes.
+fn outcomes(cells: &[Cell], cols: u32, closed: bool, mask: Option<&Shape>) -> Vec<StartOutcome> {
+    let square = |i: usize| {
+        // sides are at most MAX_SIDE
+        let i = i as u32;
+        Square::new((i / cols) as u16, (i % cols) as u16)
+    };
+    cells
+        .iter()
+        .enumerate()
+        .map(|(i, c)| match mask {
+            // a run from a hole would be a damaged file: show the run, not the hole
+            Some(m) if c.runs == 0 && !m.contains(square(i)) => StartOutcome::Hole,
+            _ => c.outcome(closed),
+        })
+        .collect()
 }
 
 fn count_maps(runs: &[RunRow], sel: &MapSelection) -> usize {
