@@ -100,6 +100,15 @@ fn verify_rejects_bad_tours_with_the_first_fault() {
         .output()
         .unwrap();
     let mut json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // the same open tour not claimed closed, with --closed: the flag asked, not the file
+    ktour()
+        .args(["verify", "-", "--closed"])
+        .write_stdin(json.to_string())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::starts_with(
+            "invalid: --closed asks for a closed tour, but the last square",
+        ));
     json["closed"] = true.into();
     ktour()
         .args(["verify", "-"])

@@ -217,6 +217,7 @@ fn bad_records_are_errors_not_panics() {
     assert!(tour_svg(&rec).is_err());
 }
 
+#[cfg(feature = "png")]
 #[test]
 fn plots_are_written_as_svg_and_png_from_the_fixture_summary() {
     let dir = tempfile::tempdir().unwrap();
@@ -227,6 +228,7 @@ fn plots_are_written_as_svg_and_png_from_the_fixture_summary() {
     );
     let mut opts = PlotOptions::new(dir.path().join("plot.svg"));
     opts.png = true;
+    opts.throughput = true;
     let written = write_plots(&summary, &opts).unwrap().written;
     let names: Vec<String> = written
         .iter()
@@ -283,7 +285,8 @@ fn cli_render_plot_and_animate_write_their_files() {
         .args(["render", &format!("{FIXTURES}/failed-5x5.json"), "-o"])
         .arg(&svg)
         .assert()
-        .success();
+        .success()
+        .stdout(format!("wrote {}\n", svg.display()));
     assert!(std::fs::read_to_string(&svg).unwrap().contains("dead-end"));
     ktour()
         .args([
@@ -296,7 +299,21 @@ fn cli_render_plot_and_animate_write_their_files() {
         .arg(dir.path().join("p.svg"))
         .assert()
         .success()
-        .stdout(predicate::str::contains("p-throughput.svg"));
+        .stdout(predicate::str::contains("p-backtracks.svg"))
+        .stdout(predicate::str::contains("throughput").not());
+    assert!(
+        !dir.path().join("p-throughput.svg").exists(),
+        "not asked for"
+    );
+    // asked for, the throughput is written beside the plot
+    ktour()
+        .args(["plot", &format!("{FIXTURES}/summary.csv"), "--throughput"])
+        .arg("-o")
+        .arg(dir.path().join("q.svg"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("q-throughput.svg"));
+    assert!(dir.path().join("q-throughput.svg").exists());
     let html = dir.path().join("run.html");
     ktour()
         .args([
@@ -557,9 +574,11 @@ fn plot_handles_rectangles_many_series_and_the_folder_title() {
     let summary = read_summary(&path, None).unwrap();
     assert_eq!(summary.title, "roth-first-failure");
     assert!(summary.rows.iter().all(|r| r.closed));
-    assert_eq!(summary.rows[0].success_rate, None);
+    assert!(summary.rows[0].success_rate.is_nan(), "empty: not computed");
     let out = sub.join("p.svg");
-    let report = write_plots(&summary, &PlotOptions::new(&out)).unwrap();
+    let mut opts = PlotOptions::new(&out);
+    opts.throughput = true;
+    let report = write_plots(&summary, &opts).unwrap();
     let svg = std::fs::read_to_string(&out).unwrap();
     elements(&svg);
     assert!(svg.contains("16 of 20 series"), "the cut is announced");

@@ -144,6 +144,7 @@ fn ktour() -> Command {
     Command::cargo_bin("ktour").unwrap()
 }
 
+#[cfg(feature = "png")]
 #[test]
 fn cli_draws_maps_as_svg_and_png() {
     let dir = tempfile::tempdir().unwrap();
@@ -161,6 +162,41 @@ fn cli_draws_maps_as_svg_and_png() {
     assert_eq!(fills.len(), 25, "only the 5x5 of first");
     let png = std::fs::read(dir.path().join("map.png")).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+}
+
+/// Without the `png` feature a PNG, of a map or of plots, is refused in one line naming the feature,
+/// and nothing is written.
+#[cfg(not(feature = "png"))]
+#[test]
+fn without_the_png_feature_a_png_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = write(dir.path(), "runs.csv", &runs_csv());
+    let summary = Path::new(FIXTURES).join("summary.csv");
+    for (csv, args) in [
+        (&runs, &["--map", "-o", "map.png"][..]),
+        (&runs, &["--map", "--png", "-o", "map.svg"][..]),
+        (&summary, &["-o", "plot.png"][..]),
+        (&summary, &["--png", "-o", "plot.svg"][..]),
+    ] {
+        let out = ktour()
+            .current_dir(dir.path())
+            .arg("plot")
+            .arg(csv)
+            .args(args)
+            .assert()
+            .failure()
+            .get_output()
+            .clone();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains("`png` feature") && err.trim_end().lines().count() == 1,
+            "{err}"
+        );
+    }
+    assert!(
+        std::fs::read_dir(dir.path()).unwrap().count() == 1,
+        "only runs.csv"
+    );
 }
 
 #[test]
@@ -244,7 +280,14 @@ fn cli_plot_says_which_plots_and_series_it_left_out() {
     // pure Warnsdorff only: no backtracks to plot
     ktour()
         .args(["plot", &format!("{FIXTURES}/summary.csv")])
-        .args(["--methods", "warnsdorff", "--max-series", "2", "-o"])
+        .args([
+            "--methods",
+            "warnsdorff",
+            "--max-series",
+            "2",
+            "--throughput",
+            "-o",
+        ])
         .arg(&out)
         .assert()
         .success()
@@ -261,4 +304,69 @@ fn cli_plot_says_which_plots_and_series_it_left_out() {
     assert!(!dir.path().join("p-backtracks.svg").exists());
     let svg = std::fs::read_to_string(&out).unwrap();
     assert!(svg.contains("(2 of 4 series)"), "the cut is in the title");
+}
+
+/// A sweep on a mask (4x5 with two holes: 18 squares): `failures` counts the board's own squares
+/// in its text and its CSV, and the map draws the holes as holes, apart from starts not run, with
+/// a legend entry, under the spec's name rather than the CSV's path.
+#[test]
+fn a_masked_sweep_counts_its_own_squares_and_maps_its_holes() {
+    let dir = tempfile::tempdir().unwrap();
+    let mask = write(dir.path(), "mask.txt", "#....\n.....\n.....\n....#\n");
+    let out = dir.path().join("out");
+    ktour()
+        .args([
+            "sweep",
+            "--rules",
+            "first",
+            "--record",
+            "runs",
+            "--no-progress",
+        ])
+        .arg("--mask")
+        .arg(&mask)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let text = ktour().arg("failures").arg(&out).output().unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.contains(" of 18 squares") && !text.contains(" of 20 "),
+        "{text}"
+    );
+    let csv = ktour()
+        .args(["failures", "--format", "csv"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let rows: Vec<ktour::experiment::FailureRow> = csv::Reader::from_reader(&csv.stdout[..])
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(!rows.is_empty(), "this mask has failing starts for `first`");
+    assert!(rows.iter().all(|r| r.squares == 18), "{rows:?}");
+    let svg = dir.path().join("map.svg");
+    ktour()
+        .args(["plot", "--map"])
+        .arg(out.join("runs.csv"))
+        .arg("-o")
+        .arg(&svg)
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    let (fills, text) = squares(&svg);
+    let hole = &fills[&(0, 0, 0)];
+    assert_eq!(&fills[&(0, 3, 4)], hole);
+    assert_ne!(hole, "#ffffff", "a hole is not a start not run");
+    assert_eq!(svg.matches("class=\"start hole\"").count(), 2);
+    assert!(text.contains("hole: not a square of the board"), "{text}");
+    let meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("meta.json")).unwrap()).unwrap();
+    let name = meta["spec"]["name"].as_str().unwrap();
+    assert!(
+        text.contains(&format!("start squares by outcome: {name}")),
+        "{text}"
+    );
+    assert!(!text.contains("runs.csv"), "{text}");
 }

@@ -1,10 +1,10 @@
 //! `ktour plot`: sweep plots from a summary CSV: success rate per board size with one line per rule
-//! (written to `-o`), and beside it `STEM-backtracks.EXT` and `STEM-throughput.EXT` when they carry
-//! information; with `--map`, start-square maps from a runs.csv.
+//! (written to `-o`), and beside it `STEM-backtracks.EXT` when it carries information (and
+//! `STEM-throughput.EXT` with `--throughput`); with `--map`, start-square maps from a runs.csv.
 
 use super::{BoardArgs, ExitStatus};
 use crate::render::{
-    read_runs, read_summary, start_maps, write_plots, write_start_map, Filter, MapOptions,
+    read_map_input, read_summary, start_maps, write_plots, write_start_map, Filter, MapOptions,
     MapSelection, Metric, PlotOptions, DEFAULT_MAX_SERIES,
 };
 use clap::Args;
@@ -23,9 +23,13 @@ pub struct PlotArgs {
     #[command(flatten)]
     board: BoardArgs,
     /// Output file, `.svg` or `.png`: the success-rate plot (or the one --metric); the other metrics
-    /// go beside it as STEM-backtracks.EXT and STEM-throughput.EXT, unless they would be empty.
+    /// go beside it as STEM-backtracks.EXT (and STEM-throughput.EXT), unless they would be empty.
     #[arg(long, short = 'o')]
     output: PathBuf,
+    /// Also plot throughput (nodes per second) beside it, as STEM-throughput.EXT: it measures the
+    /// machine the sweep ran on, not the rules.
+    #[arg(long, conflicts_with_all = ["metric", "map"])]
+    throughput: bool,
     /// Also write a PNG next to every SVG.
     #[arg(long)]
     png: bool,
@@ -59,20 +63,17 @@ pub fn run(args: PlotArgs) -> anyhow::Result<ExitStatus> {
     };
     let board = args.board.board_opt()?;
     if args.map {
-        let runs = read_runs(&args.summary)?;
+        let input = read_map_input(&args.summary, args.title.as_deref())?;
         let sel = MapSelection {
             filter,
             board: board.map(|b| (b.rows(), b.cols())),
+            mask: input.mask,
         };
-        let maps = start_maps(&runs, &sel)?;
-        let title = match args.title {
-            Some(t) => t,
-            None => format!("start squares by outcome: {}", args.summary.display()),
-        };
+        let maps = start_maps(&input.runs, &sel)?;
         let opts = MapOptions {
             output: args.output,
             png: args.png,
-            title,
+            title: input.title,
         };
         for path in write_start_map(&maps, &opts)? {
             println!("wrote {}", path.display());
@@ -86,6 +87,7 @@ pub fn run(args: PlotArgs) -> anyhow::Result<ExitStatus> {
     let opts = PlotOptions {
         output: args.output,
         metric: args.metric,
+        throughput: args.throughput,
         png: args.png,
         size: (args.width, args.height),
         filter,

@@ -59,7 +59,9 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitStatus> {
     let svg = tour_svg_with(&rec, &opts).with_context(|| format!("{}", args.file.display()))?;
     match args.output {
         Some(path) if path.as_os_str() != "-" => {
-            std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?
+            std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
+            // as `plot` and `animate` do; an SVG on standard output stays the output alone
+            println!("wrote {}", path.display());
         }
         _ => std::io::stdout()
             .write_all(svg.as_bytes())

@@ -88,8 +88,13 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitStatus> {
     };
     let must_close = args.closed || claims_closed == Some(true);
     if let (true, TourKind::Open, Some((first, last))) = (must_close, kind, ends) {
+        // say who wanted it closed: the file, or only the flag
+        let asked = match claims_closed {
+            Some(true) => "claimed closed",
+            _ => "--closed asks for a closed tour",
+        };
         println!(
-            "invalid: claimed closed, but the last square {last} is not a move from the first {first}"
+            "invalid: {asked}, but the last square {last} is not a move from the first {first}"
         );
         return Ok(ExitStatus::NotFound);
     }

@@ -3,8 +3,9 @@
 //! Runs from starts where no tour exists are not failures of the rule: they are counted apart.
 
 use super::output::{Meta, META, RUNS};
-use super::record::RunRow;
+use super::record::{FailureRow, RunRow};
 use super::spec_file::RecordLevel;
+use crate::board::{Leaper, Shape};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -74,15 +75,39 @@ pub struct GroupFailures {
     pub closed: bool,
     /// Runs recorded.
     pub runs: u64,
+    /// The board's squares: `rows * cols` less the holes of the sweep's mask.
+    pub squares: u64,
     /// Runs from starts where no tour exists (not failures of the rule).
     pub no_tour: u64,
     /// The failed runs, in job order.
     pub failed: Vec<FailedRun>,
 }
 
-impl GroupFailures {
-    fn squares(&self) -> u64 {
-        self.rows as u64 * self.cols as u64
+/// The mask a sweep ran on, from the `meta.json` in `dir` (its `spec.mask`): `None` for a whole
+/// board, or where there is no `meta.json`. A `meta.json` that is not JSON, or a mask that is not
+/// one, is refused with a line naming the file.
+pub fn sweep_mask(dir: &Path) -> Result<Option<Shape>, String> {
+    let path = dir.join(META);
+    let Ok(text) = crate::input::read_text(&path) else {
+        return Ok(None);
+    };
+    let bad = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let meta: serde_json::Value = serde_json::from_slice(&text).map_err(|e| bad(&e))?;
+    match meta.pointer("/spec/mask").and_then(|m| m.as_str()) {
+        // the leaper moves on the squares; which squares there are is the mask's alone
+        Some(mask) => Shape::from_mask(mask, Leaper::KNIGHT)
+            .map(Some)
+            .map_err(|e| bad(&e)),
+        None => Ok(None),
+    }
+}
+
+/// The squares of the `rows` x `cols` board of a sweep run on `mask`: the mask's own when it draws
+/// that board (a masked sweep has no other), else every square.
+pub fn board_squares(rows: u32, cols: u32, mask: Option<&Shape>) -> u64 {
+    match mask {
+        Some(m) if (m.board().rows(), m.board().cols()) == (rows, cols) => u64::from(m.len()),
+        _ => u64::from(rows) * u64::from(cols),
     }
 }
 
@@ -95,6 +120,10 @@ pub fn read_failures(dir: &Path) -> Result<Vec<GroupFailures>, FailuresError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(no_runs(dir)),
         Err(source) => return Err(FailuresError::Read { path, source }),
     };
+    let mask = sweep_mask(dir).map_err(|message| FailuresError::Malformed {
+        path: dir.join(META),
+        message,
+    })?;
     // rows are taken as read, holding only the failed runs: `runs.csv` may hold millions
     let mut seen = HashSet::new();
     let mut groups: Vec<Building> = Vec::new();
@@ -136,6 +165,7 @@ pub fn read_failures(dir: &Path) -> Result<Vec<GroupFailures>, FailuresError> {
                             rule: r.rule.to_string(),
                             method: r.method.to_string(),
                             closed: r.closed,
+                            squares: board_squares(r.rows, r.cols, mask.as_ref()),
                             runs: 0,
                             no_tour: 0,
                             failed: Vec::new(),
@@ -167,8 +197,13 @@ pub fn read_failures(dir: &Path) -> Result<Vec<GroupFailures>, FailuresError> {
             visited: r.visited,
         });
     }
+    Ok(in_job_order(groups))
+}
+
+/// The groups in the order of their first job, each one's failed runs in job order.
+fn in_job_order(mut groups: Vec<Building>) -> Vec<GroupFailures> {
     groups.sort_by_key(|b| b.first_job);
-    Ok(groups
+    groups
         .into_iter()
         .map(|mut b| {
             let mut runs: Vec<(u64, FailedRun)> = b.jobs.into_iter().zip(b.group.failed).collect();
@@ -176,7 +211,7 @@ pub fn read_failures(dir: &Path) -> Result<Vec<GroupFailures>, FailuresError> {
             b.group.failed = runs.into_iter().map(|r| r.1).collect();
             b.group
         })
-        .collect())
+        .collect()
 }
 
 /// A group as its rows are read: its first job, and the job of each failed run, to put both in job
@@ -242,7 +277,7 @@ pub fn failures_text(groups: &[GroupFailures]) -> String {
                 },
                 f.outcome,
                 f.visited,
-                g.squares()
+                g.squares
             );
             s.push('\n');
         }
@@ -260,29 +295,35 @@ pub fn failures_text(groups: &[GroupFailures]) -> String {
 pub const FAILURES_HEADER: &str =
     "rows,cols,rule,method,closed,start_row,start_col,trial,seed,outcome,visited,squares";
 
-/// `groups` as tidy CSV: one row per failed run ([`FAILURES_HEADER`]).
+/// `groups` as tidy CSV: one row per failed run ([`FAILURES_HEADER`], the columns of
+/// [`FailureRow`]), the header even when no run failed.
 pub fn failures_csv(groups: &[GroupFailures]) -> String {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let _ = w.write_record(FAILURES_HEADER.split(','));
+    let mut out = format!("{FAILURES_HEADER}\n").into_bytes();
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(&mut out);
     for g in groups {
         for f in &g.failed {
-            let _ = w.write_record([
-                g.rows.to_string(),
-                g.cols.to_string(),
-                g.rule.clone(),
-                g.method.clone(),
-                g.closed.to_string(),
-                f.start_row.to_string(),
-                f.start_col.to_string(),
-                f.trial.to_string(),
-                f.seed.to_string(),
-                f.outcome.clone(),
-                f.visited.to_string(),
-                g.squares().to_string(),
-            ]);
+            let row = FailureRow {
+                rows: g.rows,
+                cols: g.cols,
+                rule: g.rule.as_str(),
+                method: g.method.as_str(),
+                closed: g.closed,
+                start_row: f.start_row,
+                start_col: f.start_col,
+                trial: f.trial,
+                seed: f.seed,
+                outcome: f.outcome.as_str(),
+                visited: f.visited,
+                squares: g.squares,
+            };
+            w.serialize(row).expect("writes to memory");
         }
     }
-    String::from_utf8(w.into_inner().expect("writes to memory")).expect("CSV of UTF-8 fields")
+    w.flush().expect("writes to memory");
+    drop(w);
+    String::from_utf8(out).expect("CSV of UTF-8 fields")
 }
 
 #[cfg(test)]
@@ -344,6 +385,60 @@ mod tests {
                 "5,5,roth,backtrack,false,0,0,0,7,budget,21,25"
             ]
         );
+    }
+
+    /// On a masked sweep the squares are the board's own: the text's "of N squares" and the CSV's
+    /// `squares` column count the mask's squares, not rows x cols; the CSV reads back through its
+    /// row type to the groups' values.
+    #[test]
+    fn a_masked_board_counts_its_own_squares() {
+        let dir = folder(
+            "0,3,4,first,warnsdorff,false,0,0,0,7,dead-end,false,5,5,0,3,5\n\
+             1,3,4,first,warnsdorff,false,0,1,0,8,dead-end,false,6,6,0,3,5\n",
+        );
+        // 3x4 with two holes: 10 squares
+        let meta = serde_json::json!({"spec": {"name": "m", "mask": "#...\n....\n...#\n"}});
+        std::fs::write(dir.path().join(META), meta.to_string()).unwrap();
+        let groups = read_failures(dir.path()).unwrap();
+        assert_eq!(groups[0].squares, 10);
+        let text = failures_text(&groups);
+        assert!(
+            text.contains("start 0,0: dead-end after 5 of 10 squares"),
+            "{text}"
+        );
+        let csv = failures_csv(&groups);
+        let rows: Vec<FailureRow> = csv::Reader::from_reader(csv.as_bytes())
+            .deserialize()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let want: Vec<(u16, u16, u64, u32, u64)> = vec![(0, 0, 7, 5, 10), (0, 1, 8, 6, 10)];
+        assert_eq!(
+            rows.iter()
+                .map(|r| (r.start_row, r.start_col, r.seed, r.visited, r.squares))
+                .collect::<Vec<_>>(),
+            want
+        );
+        assert!(rows
+            .iter()
+            .all(|r| (r.rows, r.cols, &*r.rule, &*r.outcome) == (3, 4, "first", "dead-end")));
+        // a mask of another board (not this sweep's) leaves rows x cols; a damaged meta.json is
+        // refused by name
+        let meta = serde_json::json!({"spec": {"mask": "....\n....\n"}});
+        std::fs::write(dir.path().join(META), meta.to_string()).unwrap();
+        assert_eq!(read_failures(dir.path()).unwrap()[0].squares, 12);
+        std::fs::write(dir.path().join(META), "{").unwrap();
+        let e = read_failures(dir.path()).unwrap_err().to_string();
+        assert!(e.contains("meta.json"), "{e}");
+    }
+
+    /// The CSV's header is its row type's columns, written even when no run failed.
+    #[test]
+    fn the_header_is_the_row_types_columns() {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(FailureRow::<&str>::default()).unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        assert_eq!(text.lines().next(), Some(FAILURES_HEADER));
+        assert_eq!(failures_csv(&[]), format!("{FAILURES_HEADER}\n"));
     }
 
     #[test]

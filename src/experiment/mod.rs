@@ -24,8 +24,8 @@ mod table;
 pub use cost::{sweep_cost, SweepCost};
 pub use disk::{check_disk, free_bytes, DiskError, OutputSize};
 pub use failures::{
-    failures_csv, failures_text, read_failures, FailedRun, FailuresError, GroupFailures,
-    FAILURES_HEADER,
+    board_squares, failures_csv, failures_text, read_failures, sweep_mask, FailedRun,
+    FailuresError, GroupFailures, FAILURES_HEADER,
 };
 pub use family::{member_specs, members, Member};
 pub use options::{SweepOptions, SweepProgress};
@@ -35,8 +35,8 @@ pub use output::{
 };
 pub use plan::{Chunk, Group, Job, Part, Plan, PlanError, Shard};
 pub use record::{
-    ChunkRow, Counter, CounterKind, DeadEndLengths, DeadEndRow, RunRow, SummaryRow, Tallies, Tally,
-    COUNTERS,
+    ChunkRow, Counter, CounterKind, DeadEndLengths, DeadEndRow, FailureRow, RunRow, SummaryRow,
+    Tallies, Tally, COUNTERS,
 };
 pub use runner::{
     check_worker_memory, request_stop, run_planned_sweep, run_sweep, SweepError, SweepReport,

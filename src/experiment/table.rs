@@ -4,7 +4,8 @@
 //! over hundreds of sizes still fits a terminal), and each column is labelled with the smallest and
 //! largest larger side present in it ("5-8", or "10" for one size), not the bucket's bounds. A cell
 //! holding part of a group's runs (or a group that has not run at all) is marked `*`, with a
-//! footnote: after an interrupt its rate is not the sweep's. Each rate carries its Wilson 95%
+//! footnote: after an interrupt its rate is not the sweep's. A cell whose runs were all from starts
+//! where no tour exists shows `-` with a footnote saying so. Each rate carries its Wilson 95%
 //! interval in brackets (`wilson.rs`), in %: random rules' rates are samples, and so, of the
 //! starts a spec lists, are all of them.
 
@@ -40,6 +41,9 @@ type Cell = (Bucket, u64, u64, bool);
 const PARTIAL: char = '*';
 const PARTIAL_NOTE: &str =
     "* from part of the runs (interrupted, failed or a shard): see `complete` in summary.csv";
+/// The footnote of a cell whose groups ran every run and none was feasible (a camel's sweep, whose
+/// leaper keeps to one colour, has no other): its `-` is not a cell without runs.
+const INFEASIBLE_NOTE: &str = "- no feasible run: colour parity or an existence theorem rules out a tour from every start run (see feasible_runs in summary.csv)";
 
 /// One (method, rule) series: its cells, a handful at most.
 struct Series<'a> {
@@ -246,13 +250,14 @@ impl<'a> SuccessTable<'a> {
         }
         s.truncate(s.trim_end().len());
         s.push('\n');
-        let mut any_partial = false;
+        let (mut any_partial, mut any_infeasible) = (false, false);
         for one in &shown {
             let _ = write!(s, "{:width$}", format!("{} {}", one.method, one.rule));
             for b in buckets.keys() {
                 let cell = one.cells.iter().find(|c| c.0 == *b);
                 let partial = cell.is_some_and(|c| c.3);
                 any_partial |= partial;
+                any_infeasible |= cell.is_some_and(|c| c.2 == 0 && !c.3);
                 let (value, interval) = match cell {
                     Some(&(_, ok, n, _)) if n > 0 => {
                         let (lo, hi) = crate::util::wilson::wilson95(ok, n);
@@ -273,6 +278,10 @@ impl<'a> SuccessTable<'a> {
         }
         if any_partial {
             s.push_str(PARTIAL_NOTE);
+            s.push('\n');
+        }
+        if any_infeasible {
+            s.push_str(INFEASIBLE_NOTE);
             s.push('\n');
         }
         s.push_str(&restricted_starts_footnote(shown.iter().map(|x| x.rule)));
@@ -432,6 +441,26 @@ mod tests {
             ],
             "{table}"
         );
+    }
+
+    /// A sweep none of whose runs was feasible (a camel's) shows `-` in every cell, and the table
+    /// says why in a footnote; a `-` of a bucket without runs of a series has none (above), nor a
+    /// group not yet run (its `*` says it).
+    #[test]
+    fn cells_without_a_feasible_run_are_explained() {
+        let camel = [row((8, 8), "first", 0, 0), row((10, 10), "first", 0, 0)];
+        let table = success_table(&camel);
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(
+            lines[1].split_whitespace().collect::<Vec<_>>(),
+            ["warnsdorff", "first", "-", "-"]
+        );
+        assert_eq!(lines[2..], [INFEASIBLE_NOTE], "{table}");
+        let not_run = SummaryRow {
+            complete: false,
+            ..row((6, 6), "roth", 0, 0)
+        };
+        assert!(!success_table(&[not_run]).contains(INFEASIBLE_NOTE));
     }
 
     /// One size in a bucket names that size alone; buckets double from 8.

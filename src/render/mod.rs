@@ -21,14 +21,14 @@ pub use animate::{animation_html, replay_warnsdorff, AnimationError, Replay, Rep
 pub use error::RenderError;
 pub use failed::{analyse_failed, CandidateStep, FailedAnalysis, Stranded};
 pub use plot::{
-    read_summary, write_plots, Metric, PlotError, PlotFormat, PlotOptions, PlotReport, Skip,
-    Summary, DEFAULT_MAX_SERIES, MIN_TIMED_NS,
+    read_summary, sweep_title, write_plots, Metric, PlotError, PlotFormat, PlotOptions, PlotReport,
+    Skip, Summary, DEFAULT_MAX_SERIES, MIN_TIMED_NS,
 };
 pub use probmap::{prob_map_svg, ProbPanel};
 pub use select::{Filter, UnknownName};
 pub use startmap::{
-    read_runs, start_map_svg, start_maps, write_start_map, MapError, MapOptions, MapSelection,
-    StartMap, StartOutcome,
+    read_map_input, read_runs, start_map_svg, start_maps, write_start_map, MapError, MapInput,
+    MapOptions, MapSelection, StartMap, StartOutcome,
 };
 pub use svg::{tour_svg, tour_svg_with, Numbers, SvgOptions};
 

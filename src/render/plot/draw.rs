@@ -12,6 +12,7 @@ use super::{PlotError, PlotFormat};
 
 static FONT: &[u8] = include_bytes!("../../../assets/DejaVuSans.ttf");
 
+/// Register the bundled font once: `plotters` measures text with it for SVG as well as PNG.
 pub(crate) fn ensure_font() {
     static DONE: OnceLock<()> = OnceLock::new();
     DONE.get_or_init(|| {
@@ -44,16 +45,31 @@ pub(super) fn draw_file(
                 cause,
             })
         }
-        PlotFormat::Png => {
-            check_folder(path)?;
-            let root = BitMapBackend::new(path, size).into_drawing_area();
-            draw_chart(&root, chart).map_err(draw_err)?;
-            root.present().map_err(|e| draw_err(e.to_string()))
-        }
+        PlotFormat::Png => draw_png(chart, path, size),
     }
 }
 
+/// Draw `chart` as a PNG into `path`.
+#[cfg(feature = "png")]
+fn draw_png(chart: &ChartData, path: &Path, size: (u32, u32)) -> Result<(), PlotError> {
+    let draw_err = |e: String| PlotError::Draw {
+        path: path.into(),
+        message: e,
+    };
+    check_folder(path)?;
+    let root = BitMapBackend::new(path, size).into_drawing_area();
+    draw_chart(&root, chart).map_err(draw_err)?;
+    root.present().map_err(|e| draw_err(e.to_string()))
+}
+
+/// Without the `png` feature there is no bitmap backend ([`PlotFormat::of`] refuses `.png` first).
+#[cfg(not(feature = "png"))]
+fn draw_png(_: &ChartData, _: &Path, _: (u32, u32)) -> Result<(), PlotError> {
+    Err(PlotError::NoPng)
+}
+
 /// The bitmap backend reports a missing folder only as a draw error: check it first.
+#[cfg(feature = "png")]
 pub(crate) fn check_folder(path: &Path) -> Result<(), PlotError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         if !dir.is_dir() {

@@ -1,7 +1,9 @@
 //! Sweep plots from a summary CSV: success rate against board size with one line per rule (the headline
-//! picture of a tie-break study), mean backtracks per size, and throughput (nodes per second).
+//! picture of a tie-break study), mean backtracks per size, and on request throughput (nodes per
+//! second, a measure of the machine rather than of the rules).
 //!
-//! The CSV is read by header name (unknown columns are ignored); the columns used are `rows, cols,
+//! The CSV is read by header name as `summary.csv`'s one row type (`experiment::SummaryRow`: unknown
+//! columns are ignored, other missing ones read as empty); the columns used are `rows, cols,
 //! rule, method, closed, runs, feasible_runs, successes, success_rate, backtracks_mean,
 //! nodes_total, elapsed_ns_total`. Rows that share (rule, method, closed) and board are pooled:
 //! success rate = successes / feasible_runs (the `success_rate` column when no run was feasible),
@@ -36,9 +38,10 @@ use super::select::{Filter, UnknownName};
 use draw::draw_file;
 use series::{chart_data, select_rows, select_series};
 
+#[cfg(feature = "png")]
 pub(crate) use draw::{check_folder, ensure_font};
 pub use series::{DEFAULT_MAX_SERIES, MIN_TIMED_NS};
-pub use summary::{read_summary, Summary, SummaryRow};
+pub use summary::{read_summary, sweep_title, Summary};
 
 /// A plot could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -79,6 +82,9 @@ pub enum PlotError {
     /// The output name has an extension other than `.svg` or `.png`.
     #[error("{0}: the output must end in .svg or .png")]
     Extension(PathBuf),
+    /// A PNG was asked for, and this build has no PNG output.
+    #[error("PNG output needs the `png` feature, which this ktour was built without (cargo build --features png); write .svg instead")]
+    NoPng,
     /// The drawing library failed.
     #[error("drawing {path}: {message}")]
     Draw {
@@ -133,9 +139,19 @@ impl PlotFormat {
             .as_deref()
         {
             Some("svg") => Ok(PlotFormat::Svg),
-            Some("png") => Ok(PlotFormat::Png),
+            Some("png") => png_output().map(|()| PlotFormat::Png),
             _ => Err(PlotError::Extension(path.into())),
         }
+    }
+}
+
+/// Whether this build writes PNG: [`PlotError::NoPng`] without the `png` feature, so that a PNG
+/// asked for is refused before anything is read or drawn.
+pub fn png_output() -> Result<(), PlotError> {
+    if cfg!(feature = "png") {
+        Ok(())
+    } else {
+        Err(PlotError::NoPng)
     }
 }
 
@@ -145,9 +161,12 @@ pub struct PlotOptions {
     /// The main output (`.svg` or `.png`): the success-rate plot, or the one `metric`.
     pub output: PathBuf,
     /// One metric into `output`, drawn even when flat; `None` writes the success plot and, beside
-    /// `output` as `STEM-backtracks.EXT` and `STEM-throughput.EXT`, the others that carry
-    /// information ([`Skip`]).
+    /// `output` as `STEM-backtracks.EXT` (and `STEM-throughput.EXT` with `throughput`), the others
+    /// that carry information ([`Skip`]).
     pub metric: Option<Metric>,
+    /// With `metric` `None`, also the throughput plot: it measures the machine a sweep ran on, not
+    /// the rules, so it is drawn only when asked for.
+    pub throughput: bool,
     /// Also write a PNG next to every SVG.
     pub png: bool,
     /// Image size in pixels.
@@ -160,12 +179,13 @@ pub struct PlotOptions {
 }
 
 impl PlotOptions {
-    /// Options writing every informative metric to `output` and beside it, 900x560, all series up
-    /// to [`DEFAULT_MAX_SERIES`].
+    /// Options writing the success plot to `output` and the backtracks beside it when informative,
+    /// 900x560, all series up to [`DEFAULT_MAX_SERIES`].
     pub fn new(output: impl Into<PathBuf>) -> Self {
         PlotOptions {
             output: output.into(),
             metric: None,
+            throughput: false,
             png: false,
             size: (900, 560),
             filter: Filter::default(),
@@ -210,11 +230,17 @@ pub struct PlotReport {
 /// Write the plots of the rows `opts.filter` selects.
 pub fn write_plots(summary: &Summary, opts: &PlotOptions) -> Result<PlotReport, PlotError> {
     let format = PlotFormat::of(&opts.output)?;
+    if opts.png {
+        png_output()?;
+    }
     let rows = select_rows(summary, &opts.filter)?;
     let selected = select_series(&rows, opts.max_series);
     let metrics: Vec<Metric> = match opts.metric {
         Some(m) => vec![m],
-        None => Metric::ALL.to_vec(),
+        None => Metric::ALL
+            .into_iter()
+            .filter(|&m| m != Metric::Throughput || opts.throughput)
+            .collect(),
     };
     let mut report = PlotReport {
         left_out: selected.left_out.clone(),
@@ -259,6 +285,20 @@ fn sibling(output: &Path, suffix: &str, ext: Option<&str>) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `.png` is a format exactly when the build has the `png` feature; without it the error names
+    /// the feature, on one line.
+    #[test]
+    fn png_is_refused_by_name_without_its_feature() {
+        let of = PlotFormat::of(Path::new("out/plot.png"));
+        if cfg!(feature = "png") {
+            assert_eq!(of.unwrap(), PlotFormat::Png);
+        } else {
+            let e = of.unwrap_err().to_string();
+            assert!(e.contains("`png` feature") && !e.contains('\n'), "{e}");
+        }
+        assert_eq!(PlotFormat::of(Path::new("a.svg")).unwrap(), PlotFormat::Svg);
+    }
 
     #[test]
     fn siblings_keep_the_extension() {

@@ -4,7 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use super::{Metric, PlotError, Skip, Summary, SummaryRow};
+use super::{Metric, PlotError, Skip, Summary};
+use crate::experiment::SummaryRow;
 use crate::render::select::Filter;
 
 /// The rows the filter keeps, after checking that it names only what the summary holds.
@@ -207,11 +208,12 @@ pub(super) fn chart_data(
         p.runs += r.runs;
         p.feasible += r.feasible_runs;
         p.successes += r.successes;
-        if let Some(v) = r.success_rate.filter(|v| v.is_finite()) {
+        // an empty rate or mean reads as NaN (`SummaryRow`): not a point
+        if let Some(v) = Some(r.success_rate).filter(|v| v.is_finite()) {
             p.rate_sum += v;
             p.rate_n += 1;
         }
-        if let Some(v) = r.backtracks_mean.filter(|v| v.is_finite()) {
+        if let Some(v) = Some(r.backtracks_mean).filter(|v| v.is_finite()) {
             p.bt_sum += v * r.runs.max(1) as f64;
             p.bt_runs += r.runs.max(1);
         }
@@ -359,10 +361,15 @@ mod tests {
             runs,
             feasible_runs,
             successes,
-            success_rate: (feasible_runs > 0).then(|| successes as f64 / feasible_runs as f64),
-            backtracks_mean,
+            success_rate: if feasible_runs > 0 {
+                successes as f64 / feasible_runs as f64
+            } else {
+                f64::NAN
+            },
+            backtracks_mean: backtracks_mean.unwrap_or(f64::NAN),
             nodes_total,
             elapsed_ns_total,
+            ..SummaryRow::default()
         }
     }
 

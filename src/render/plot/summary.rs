@@ -1,51 +1,11 @@
-//! Reading a sweep's summary CSV for the plots: the rows by header name and the title the plots get
-//! (given, else the sweep's spec name from `meta.json`, else the folder's name).
+//! Reading a sweep's summary CSV for the plots: the rows by header name, as the file's one row type
+//! ([`SummaryRow`], which reads the summaries of older versions and hand-made ones too), and the
+//! title the plots get (given, else the sweep's spec name from `meta.json`, else the folder's name).
 
-use serde::{Deserialize, Deserializer};
 use std::path::Path;
 
 use super::PlotError;
-
-/// One row of the summary CSV (the columns this module reads).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct SummaryRow {
-    /// Board rows.
-    pub rows: u32,
-    /// Board columns.
-    pub cols: u32,
-    /// Tie-break rule.
-    pub rule: String,
-    /// Solver.
-    pub method: String,
-    /// Closed tours asked for.
-    #[serde(deserialize_with = "lenient_bool")]
-    pub closed: bool,
-    /// Runs.
-    pub runs: u64,
-    /// Runs whose board and start admit a tour.
-    pub feasible_runs: u64,
-    /// Runs that found a tour.
-    pub successes: u64,
-    /// successes / feasible_runs as the sweep wrote it (may be empty).
-    pub success_rate: Option<f64>,
-    /// Mean backtracks per run (may be empty).
-    pub backtracks_mean: Option<f64>,
-    /// Squares entered, all runs.
-    pub nodes_total: u64,
-    /// Wall-clock nanoseconds, all runs.
-    pub elapsed_ns_total: u64,
-}
-
-fn lenient_bool<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
-    let s = String::deserialize(d)?;
-    match s.trim().to_ascii_lowercase().as_str() {
-        "true" | "1" | "yes" | "closed" => Ok(true),
-        "false" | "0" | "no" | "open" | "" => Ok(false),
-        other => Err(serde::de::Error::custom(format!(
-            "expected true or false, got {other:?}"
-        ))),
-    }
-}
+use crate::experiment::SummaryRow;
 
 /// A summary CSV and the title its plots get.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,14 +36,20 @@ pub fn read_summary(path: &Path, title: Option<&str>) -> Result<Summary, PlotErr
     if rows.is_empty() {
         return Err(PlotError::Empty(path.into()));
     }
-    let title = match title {
+    let title = sweep_title(path, title)?;
+    Ok(Summary { title, rows })
+}
+
+/// The title of a sweep's pictures drawn from the CSV at `path`: `title` if given, else `spec.name`
+/// from a `meta.json` beside the CSV, else the name of the CSV's folder (else its file stem).
+pub fn sweep_title(path: &Path, title: Option<&str>) -> Result<String, PlotError> {
+    Ok(match title {
         Some(t) => t.to_string(),
         None => match spec_name(path)? {
             Some(name) => name,
             None => default_title(path),
         },
-    };
-    Ok(Summary { title, rows })
+    })
 }
 
 fn spec_name(csv_path: &Path) -> Result<Option<String>, PlotError> {

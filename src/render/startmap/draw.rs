@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::maps::legend_order;
 use super::{MapError, StartMap, StartOutcome};
-use crate::render::plot::{check_folder, ensure_font, PlotError, PlotFormat};
+use crate::render::plot::{png_output, PlotError, PlotFormat};
 
 /// What is drawn: rectangles (a start square carries its map and square) and text.
 enum Shape {
@@ -219,6 +219,9 @@ pub struct MapOptions {
 /// Draw the maps; returns the files written.
 pub fn write_start_map(maps: &[StartMap], opts: &MapOptions) -> Result<Vec<PathBuf>, MapError> {
     let format = PlotFormat::of(&opts.output)?;
+    if opts.png {
+        png_output()?;
+    }
     let mut written = Vec::new();
     if format == PlotFormat::Svg {
         std::fs::write(&opts.output, start_map_svg(maps, &opts.title)).map_err(|cause| {
@@ -237,7 +240,15 @@ pub fn write_start_map(maps: &[StartMap], opts: &MapOptions) -> Result<Vec<PathB
     Ok(written)
 }
 
+/// Without the `png` feature there is no bitmap backend ([`PlotFormat::of`] refuses `.png` first).
+#[cfg(not(feature = "png"))]
+fn write_png(_: &[StartMap], _: &str, _: &Path) -> Result<(), PlotError> {
+    Err(PlotError::NoPng)
+}
+
+#[cfg(feature = "png")]
 fn write_png(maps: &[StartMap], title: &str, path: &Path) -> Result<(), PlotError> {
+    use crate::render::plot::{check_folder, ensure_font};
     check_folder(path)?;
     ensure_font();
     let (shapes, size) = layout(maps, title);

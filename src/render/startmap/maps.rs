@@ -3,7 +3,9 @@
 
 use plotters::prelude::*;
 
-use super::{MapError, RunRow, MAX_MAPS, MAX_SIDE};
+use super::{MapError, MAX_MAPS, MAX_SIDE};
+use crate::board::{Shape, Square};
+use crate::experiment::RunRow;
 use crate::render::select::Filter;
 
 /// How the runs from one start square ended, all trials pooled.
@@ -24,6 +26,8 @@ pub enum StartOutcome {
     NoTour,
     /// No run from this start in the file.
     NotRun,
+    /// Not a square of the board: a hole of the sweep's mask.
+    Hole,
 }
 
 impl StartOutcome {
@@ -37,6 +41,7 @@ impl StartOutcome {
             StartOutcome::Budget => "budget",
             StartOutcome::NoTour => "no-tour",
             StartOutcome::NotRun => "not-run",
+            StartOutcome::Hole => "hole",
         }
     }
 
@@ -50,6 +55,7 @@ impl StartOutcome {
             StartOutcome::Budget => RGBColor(150, 90, 200),
             StartOutcome::NoTour => RGBColor(190, 190, 190),
             StartOutcome::NotRun => RGBColor(255, 255, 255),
+            StartOutcome::Hole => RGBColor(40, 40, 40),
         }
     }
 
@@ -67,6 +73,7 @@ impl StartOutcome {
             StartOutcome::Budget => "node budget ran out".into(),
             StartOutcome::NoTour => "no tour (theorem or exhausted)".into(),
             StartOutcome::NotRun => "not run".into(),
+            StartOutcome::Hole => "hole: not a square of the board".into(),
         }
     }
 }
@@ -92,6 +99,7 @@ pub(super) fn legend_order() -> Vec<StartOutcome> {
         StartOutcome::Budget,
         StartOutcome::NoTour,
         StartOutcome::NotRun,
+        StartOutcome::Hole,
     ]);
     all
 }
@@ -163,7 +171,7 @@ impl StartMap {
         let run = self
             .squares
             .iter()
-            .filter(|s| **s != StartOutcome::NotRun)
+            .filter(|s| !matches!(s, StartOutcome::NotRun | StartOutcome::Hole))
             .count();
         format!(
             "{} ({}{}) {}x{}: {tours}/{run}",
@@ -183,13 +191,21 @@ pub struct MapSelection {
     pub filter: Filter,
     /// Only this board (rows, cols).
     pub board: Option<(u32, u32)>,
+    /// The sweep's mask ([`crate::experiment::sweep_mask`]): on its board, its holes are drawn as
+    /// [`StartOutcome::Hole`] and a dead end's share is of its squares.
+    pub mask: Option<Shape>,
 }
 
 /// The maps of the runs `sel` chooses, in first-seen order; refuses an unknown name, an empty
 /// selection, more than [`MAX_MAPS`] maps and boards over [`MAX_SIDE`].
 pub fn start_maps(runs: &[RunRow], sel: &MapSelection) -> Result<Vec<StartMap>, MapError> {
     sel.filter
-        .check(runs.iter().map(|r| (r.rule.as_str(), r.method.as_str())))?;
+        .check(runs.iter().map(|r| (&*r.rule, &*r.method)))?;
+    let mask = |rows: u32, cols: u32| {
+        sel.mask
+            .as_ref()
+            .filter(|m| (m.board().rows(), m.board().cols()) == (rows, cols))
+    };
     let mut maps: Vec<(StartMap, Vec<Cell>)> = Vec::new();
     for r in runs {
         if !sel.filter.keeps(&r.rule, &r.method) || sel.board.is_some_and(|b| b != (r.rows, r.cols))
@@ -218,8 +234,8 @@ pub fn start_maps(runs: &[RunRow], sel: &MapSelection) -> Result<Vec<StartMap>, 
                 let map = StartMap {
                     rows: r.rows,
                     cols: r.cols,
-                    rule: r.rule.clone(),
-                    method: r.method.clone(),
+                    rule: r.rule.to_string(),
+                    method: r.method.to_string(),
                     closed: r.closed,
                     squares: Vec::new(),
                 };
@@ -227,15 +243,17 @@ pub fn start_maps(runs: &[RunRow], sel: &MapSelection) -> Result<Vec<StartMap>, 
                 maps.len() - 1
             }
         };
-        let cell = &mut maps[i].1[(r.start_row * r.cols + r.start_col) as usize];
+        let squares = crate::experiment::board_squares(r.rows, r.cols, mask(r.rows, r.cols));
+        let cell =
+            &mut maps[i].1[(u32::from(r.start_row) * r.cols + u32::from(r.start_col)) as usize];
         cell.runs += 1;
-        match r.outcome.as_str() {
+        match &*r.outcome {
             "found" => cell.found += 1,
             "no-tour-theorem" | "no-tour-exhausted" => cell.no_tour += 1,
             "budget" => cell.budget += 1,
             _ => {
                 cell.failed += 1;
-                cell.share += f64::from(r.visited) / (f64::from(r.rows) * f64::from(r.cols));
+                cell.share += f64::from(r.visited) / squares as f64;
             }
         }
     }
@@ -254,10 +272,29 @@ pub fn start_maps(runs: &[RunRow], sel: &MapSelection) -> Result<Vec<StartMap>, 
     Ok(maps
         .into_iter()
         .map(|(mut m, cells)| {
-            m.squares = cells.iter().map(|c| c.outcome(m.closed)).collect();
+            m.squares = outcomes(&cells, m.cols, m.closed, mask(m.rows, m.cols));
             m
         })
         .collect())
+}
+
+/// The outcome of each start square of a map of `cols` columns from its cells, row-major; the
+/// squares of `mask` that are not its squares are holes.
+fn outcomes(cells: &[Cell], cols: u32, closed: bool, mask: Option<&Shape>) -> Vec<StartOutcome> {
+    let square = |i: usize| {
+        // sides are at most MAX_SIDE
+        let i = i as u32;
+        Square::new((i / cols) as u16, (i % cols) as u16)
+    };
+    cells
+        .iter()
+        .enumerate()
+        .map(|(i, c)| match mask {
+            // a run from a hole would be a damaged file: show the run, not the hole
+            Some(m) if c.runs == 0 && !m.contains(square(i)) => StartOutcome::Hole,
+            _ => c.outcome(closed),
+        })
+        .collect()
 }
 
 fn count_maps(runs: &[RunRow], sel: &MapSelection) -> usize {
@@ -265,7 +302,7 @@ fn count_maps(runs: &[RunRow], sel: &MapSelection) -> usize {
     for r in runs {
         if sel.filter.keeps(&r.rule, &r.method) && sel.board.map_or(true, |b| b == (r.rows, r.cols))
         {
-            let k = (r.rows, r.cols, r.rule.as_str(), r.method.as_str(), r.closed);
+            let k = (r.rows, r.cols, &*r.rule, &*r.method, r.closed);
             if !keys.contains(&k) {
                 keys.push(k);
             }
@@ -278,17 +315,15 @@ fn count_maps(runs: &[RunRow], sel: &MapSelection) -> usize {
 mod tests {
     use super::*;
 
-    fn run(side: u32, row: u32, col: u32, outcome: &str, visited: u32) -> RunRow {
+    fn run(side: u32, row: u16, col: u16, outcome: &str, visited: u32) -> RunRow<'static> {
         RunRow {
             rows: side,
             cols: side,
-            rule: "first".into(),
-            method: "warnsdorff".into(),
-            closed: false,
             start_row: row,
             start_col: col,
-            outcome: outcome.into(),
+            outcome: outcome.to_string().into(),
             visited,
+            ..RunRow::example(0)
         }
     }
 
@@ -317,6 +352,33 @@ mod tests {
         assert_eq!(m.at(1, 1), StartOutcome::DeadEnd(0));
         assert_eq!(m.at(4, 4), StartOutcome::NotRun);
         assert_eq!(m.title(), "first (warnsdorff) 5x5: 1/7");
+    }
+
+    /// On the board of the sweep's mask, the holes are holes (not starts not run) and a dead end's
+    /// share is of the mask's squares; the title counts starts run only.
+    #[test]
+    fn holes_are_drawn_as_holes_on_the_masks_board() {
+        let mut runs = vec![run(3, 0, 1, "dead-end", 8), run(3, 1, 0, "found", 10)];
+        for r in &mut runs {
+            r.cols = 4;
+        }
+        let mask = Shape::from_mask("#...\n....\n...#\n", crate::board::Leaper::KNIGHT).unwrap();
+        let sel = MapSelection {
+            mask: Some(mask),
+            ..MapSelection::default()
+        };
+        let m = &start_maps(&runs, &sel).unwrap()[0];
+        assert_eq!(m.at(0, 0), StartOutcome::Hole);
+        assert_eq!(m.at(2, 3), StartOutcome::Hole);
+        assert_eq!(m.at(1, 1), StartOutcome::NotRun);
+        // 8 of the mask's 10 squares: the last fifth (8 of 12 would be the fourth)
+        assert_eq!(m.at(0, 1), StartOutcome::DeadEnd(4));
+        assert_eq!(m.title(), "first (warnsdorff) 3x4: 1/2");
+        assert_ne!(StartOutcome::Hole.colour(), StartOutcome::NotRun.colour());
+        // the same runs without the mask: every square a start not run or run
+        let plain = &start_maps(&runs, &MapSelection::default()).unwrap()[0];
+        assert_eq!(plain.at(0, 0), StartOutcome::NotRun);
+        assert_eq!(plain.at(0, 1), StartOutcome::DeadEnd(3));
     }
 
     #[test]

@@ -7,9 +7,11 @@
 //! search), the node budget, or a dead end shaded by how far the path got (`visited` / squares, in
 //! fifths; a closed run that visited every square but could not close is in the last fifth).
 //!
-//! `runs.csv` is read through the bounded input reader, by header name; the columns used are `rows,
-//! cols, rule, method, closed, start_row, start_col, outcome, visited` (the `runs.csv` contract of
-//! `src/experiment/record.rs`). Row 0 is the top row of a map, column 0 its left column, as in the
+//! `runs.csv` is read through the bounded input reader, by header name, as its one row type
+//! (`experiment::RunRow`); the columns used are `rows, cols, rule, method, closed, start_row,
+//! start_col, outcome, visited`. On a masked sweep (`spec.mask` in the `meta.json` beside the CSV)
+//! the holes are drawn as holes, apart from starts not run, and a dead end's share is of the board's
+//! own squares. Row 0 is the top row of a map, column 0 its left column, as in the
 //! tour pictures. SVG is written by hand, one `<rect>` per start carrying its map, row, column and
 //! outcome, so that the file can be checked square by square; PNG draws the same scene with
 //! `plotters`.
@@ -27,7 +29,7 @@ use std::path::PathBuf;
 
 pub use draw::{start_map_svg, write_start_map, MapOptions};
 pub use maps::{start_maps, MapSelection, StartMap, StartOutcome};
-pub use runs::{read_runs, RunRow, COLUMNS};
+pub use runs::{read_map_input, read_runs, MapInput, COLUMNS};
 
 /// Most maps in one picture: past it a map is too small to read; the error asks for a filter.
 pub const MAX_MAPS: usize = 24;
@@ -61,6 +63,9 @@ pub enum MapError {
         /// The first missing column.
         column: &'static str,
     },
+    /// The `meta.json` beside the CSV is not JSON, or its mask is not a mask.
+    #[error("{0}")]
+    Meta(String),
     /// A header and no runs.
     #[error("{0}: the file has no runs")]
     Empty(PathBuf),
