@@ -11,6 +11,7 @@ mod construct;
 mod count;
 mod count_frontier;
 mod damaged_files;
+mod docs;
 mod exact;
 mod family_merge;
 mod fast_paths;

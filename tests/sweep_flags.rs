@@ -147,15 +147,15 @@ fn bad_flags_name_their_key() {
     }
 }
 
-/// The README's table of defaults and `sweep --help` are the table the code defines, whose
-/// defaults are what a spec without the key runs (checked in the library's tests).
+/// The guide's table of defaults (`docs/experiments.md`) and `sweep --help` are the table the code
+/// defines, whose defaults are what a spec without the key runs (checked in the library's tests).
 #[test]
 fn the_documented_defaults_are_the_codes() {
-    let readme = std::fs::read_to_string("README.md").unwrap();
+    let readme = std::fs::read_to_string("docs/experiments.md").unwrap();
     let table = ktour::experiment::spec_keys_markdown();
     assert!(
         readme.contains(&table),
-        "README.md's table of defaults is not this one:\n{table}"
+        "docs/experiments.md's table of defaults is not this one:\n{table}"
     );
     let help = stdout(ktour().args(["sweep", "--help"]));
     assert!(
