@@ -115,8 +115,8 @@ impl<S> SummaryRow<S> {
                 x as f64 / t.runs as f64
             }
         };
-        let success_ci = crate::experiment::wilson::wilson95(t.successes, t.runs);
-        let closed_ci = crate::experiment::wilson::wilson95(t.closed_tours, t.runs);
+        let success_ci = crate::util::wilson::wilson95(t.successes, t.runs);
+        let closed_ci = crate::util::wilson::wilson95(t.closed_tours, t.runs);
         SummaryRow {
             rows,
             cols,
