@@ -1,13 +1,9 @@
 //! End-to-end tests of the `ktour` binary: solve, verify, exists, rules, and bad input (a one-line
 //! error and an exit code, never a panic).
 
-use assert_cmd::Command;
+use crate::support::{ktour, ktour_path, ktour_within};
 use predicates::prelude::*;
 use std::io::Write;
-
-fn ktour() -> Command {
-    Command::cargo_bin("ktour").unwrap()
-}
 
 #[test]
 fn solve_prints_an_8x8_grid_and_json_that_verify_accepts() {
@@ -293,11 +289,8 @@ fn bad_input_is_a_one_line_error_with_exit_2() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_board_past_the_address_space_limit_is_refused_not_aborted() {
-    let mut c = Command::new("sh");
-    c.arg("-c")
-        .arg("ulimit -v 1000000 && exec \"$0\" \"$@\"")
-        .arg(assert_cmd::cargo::cargo_bin("ktour"))
-        .args(["solve", "--size", "20000", "--format", "bin", "-o"])
+    let mut c = ktour_within(1_000_000);
+    c.args(["solve", "--size", "20000", "--format", "bin", "-o"])
         .arg(std::env::temp_dir().join("ktour-never-written.bin"));
     c.assert()
         .code(2)
@@ -447,7 +440,7 @@ fn endless_inputs_are_refused_not_read_forever() {
     }
     // endless pipes, fed by a writer thread until ktour closes its end
     let endless = |args: &[&str], line: &'static [u8]| {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ktour"))
+        let mut child = std::process::Command::new(ktour_path())
             .args(args)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::null())
@@ -593,7 +586,7 @@ fn a_closed_pipe_ends_ktour_quietly() {
     use std::io::{BufRead, BufReader};
     use std::os::unix::process::ExitStatusExt;
     use std::process::Stdio;
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ktour"))
+    let mut child = std::process::Command::new(ktour_path())
         .args([
             "solve",
             "--size",

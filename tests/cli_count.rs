@@ -1,12 +1,8 @@
 //! End-to-end tests of `ktour count`: the real binary, its output contract (the last line of text is the
 //! number alone; JSON is one object) and its exit codes (2 for boards over 64 squares).
 
-use assert_cmd::Command;
+use crate::support::ktour;
 use predicates::str::contains;
-
-fn ktour() -> Command {
-    Command::cargo_bin("ktour").unwrap()
-}
 
 /// The last line of standard output of a successful run.
 fn last_line(args: &[&str]) -> String {

@@ -334,7 +334,7 @@ fn open_tours_on_odd_boards_every_start_up_to_31() {
 
 #[test]
 fn verify_command_reads_binary_tours() {
-    use assert_cmd::Command;
+    use crate::support::ktour;
     let board = b(100, 102);
     let tour = construct(board, Closure::Closed, None).unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -342,8 +342,7 @@ fn verify_command_reads_binary_tours() {
     let mut bytes = Vec::new();
     ktour::tour::write_bin(&mut bytes, board, &tour, true).unwrap();
     std::fs::write(&path, &bytes).unwrap();
-    Command::cargo_bin("ktour")
-        .unwrap()
+    ktour()
         .arg("verify")
         .arg(&path)
         .assert()
@@ -351,8 +350,7 @@ fn verify_command_reads_binary_tours() {
         .stdout(predicates::str::contains("valid closed tour"));
     // Truncated: a clear error, exit 2, no panic.
     std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
-    Command::cargo_bin("ktour")
-        .unwrap()
+    ktour()
         .arg("verify")
         .arg(&path)
         .assert()
@@ -364,8 +362,7 @@ fn verify_command_reads_binary_tours() {
     let mut bytes = Vec::new();
     ktour::tour::write_bin(&mut bytes, board, &bad, true).unwrap();
     std::fs::write(&path, &bytes).unwrap();
-    Command::cargo_bin("ktour")
-        .unwrap()
+    ktour()
         .arg("verify")
         .arg(&path)
         .assert()

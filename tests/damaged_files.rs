@@ -4,15 +4,13 @@
 //! journal's own checksums are all there is. The `journal` target in `fuzz/` searches the same
 //! property far longer; this keeps it in CI.
 
+use crate::support::copy_dir;
+use crate::support::damage::{options, rows, spec};
 use ktour::experiment::run_sweep;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::cell::Cell;
-use support::{options, rows, spec};
-
-#[path = "support/damage.rs"]
-mod support;
 
 /// Damage one of `files` of a finished sweep recording `record` in many random ways; resume each.
 fn resume_after_random_damage(record: &str, files: &'static [&'static str]) {
@@ -43,10 +41,7 @@ fn resume_after_random_damage(record: &str, files: &'static [&'static str]) {
     runner
         .run(&damage, |(file, edits, cut)| {
             let hurt = tempfile::tempdir_in(tmp.path()).unwrap();
-            for f in std::fs::read_dir(&whole).unwrap() {
-                let f = f.unwrap();
-                std::fs::copy(f.path(), hurt.path().join(f.file_name())).unwrap();
-            }
+            copy_dir(&whole, hurt.path());
             let path = hurt.path().join(file);
             let mut bytes = std::fs::read(&path).unwrap();
             for (at, byte) in edits {

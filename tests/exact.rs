@@ -2,15 +2,11 @@
 //! every start of 5x5..7x7, merging on and off; against sampled runs of the real solver (the exact
 //! value inside their Wilson 95% interval); and the command's output contract and refusals.
 
-use assert_cmd::Command;
+use crate::support::ktour;
 use ktour::board::{Board, Square};
 use ktour::exact::{exact, reference, ExactOptions, ExactRequest, Starts};
 use ktour::solve::{Closing, Rule};
 use num_traits::One;
-
-fn ktour() -> Command {
-    Command::cargo_bin("ktour").unwrap()
-}
 
 fn every_start(board: Board, rule: &str, closing: Closing, memo_limit: usize) {
     let rule: Rule = rule.parse().unwrap();

@@ -2,8 +2,7 @@
 //! family shard run again resumed, and the folder a sweep writes named by `sweep --print-out` (what
 //! `scripts/slurm-sweep.sh` asks for instead of reading the spec's name itself).
 
-use crate::sweep::{same_results, sweep, write_spec};
-use assert_cmd::Command as Cmd;
+use crate::support::{ktour, same_results, sweep, write_spec};
 use predicates::prelude::*;
 
 /// A family of two members that takes about a second.
@@ -18,10 +17,6 @@ trials = 2
 seed = 5
 record = "runs"
 "#;
-
-fn ktour() -> Cmd {
-    Cmd::cargo_bin("ktour").unwrap()
-}
 
 #[test]
 fn a_familys_shards_merge_member_by_member_into_the_single_run() {

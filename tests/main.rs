@@ -1,7 +1,8 @@
 //! The integration tests, as one test binary: each file beside this one is a module of it, so the
 //! crate is linked into one test executable instead of one per file (on a 2-core machine the links,
 //! each at the test profile's opt-level 3, were most of a fresh `cargo test`'s compile time). Run one
-//! file's tests with `cargo test --test integration sweep::`.
+//! file's tests with `cargo test --test integration sweep::`. What several files use is in
+//! `support/`, each helper once.
 
 mod atlas;
 mod backtrack_nodes;
@@ -21,6 +22,7 @@ mod rules;
 mod shapes;
 mod solve;
 mod startmap;
+mod support;
 mod sweep;
 mod sweep_flags;
 mod symmetry;

@@ -2,7 +2,7 @@
 //! and stranded squares, plots are produced from a small summary CSV, and the CLI turns bad input into
 //! a one-line error (exit 2).
 
-use assert_cmd::Command;
+use crate::support::ktour;
 use ktour::board::{Board, Square};
 use ktour::render::{
     analyse_failed, read_summary, tour_svg, tour_svg_with, write_plots, Metric, Numbers,
@@ -271,10 +271,6 @@ fn plots_are_written_as_svg_and_png_from_the_fixture_summary() {
     opts.metric = Some(Metric::Backtracks);
     assert_eq!(write_plots(&summary, &opts).unwrap().written.len(), 1);
     assert!(dir.path().join("bt.png").exists());
-}
-
-fn ktour() -> Command {
-    Command::cargo_bin("ktour").unwrap()
 }
 
 #[test]

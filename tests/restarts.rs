@@ -2,12 +2,8 @@
 //! attempts records each run's attempt and the group's mean, and replaying a run with `solve` gives
 //! the same attempts; methods refuse rules they cannot honour.
 
-use assert_cmd::Command as Cmd;
+use crate::support::ktour;
 use predicates::prelude::*;
-
-fn ktour() -> Cmd {
-    Cmd::cargo_bin("ktour").unwrap()
-}
 
 fn read(path: &std::path::Path) -> Vec<csv::StringRecord> {
     let mut r = csv::Reader::from_path(path).unwrap();

@@ -4,6 +4,7 @@
 //! from the shape's definition and recount degrees every step); and every tour it reports passes the
 //! independent verifier with the shape's holes and leaper.
 
+use crate::support::ktour;
 use ktour::board::{Board, Closure, Leaper, Shape, Square};
 use ktour::solve::reference;
 use ktour::solve::rules::LabelOrder;
@@ -458,10 +459,6 @@ fn counts_on_masks_and_leapers_equal_plain_recursion() {
     assert!(nonzero >= 6, "{nonzero}");
 }
 
-fn ktour() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("ktour").unwrap()
-}
-
 /// The command line on any board: a tour solved around holes verifies (the record carries its
 /// holes), `exists` says no (3) or unknown (4), bad masks and leapers are one-line errors (2).
 #[test]
@@ -725,21 +722,7 @@ fn a_list_of_leapers_makes_one_sweep_each() {
         .arg("--no-progress")
         .assert()
         .success();
-    let timeless = |path: std::path::PathBuf| -> Vec<String> {
-        let mut rows = csv::Reader::from_path(path).unwrap();
-        let head = rows.headers().unwrap().clone();
-        rows.records()
-            .map(|r| {
-                let r = r.unwrap();
-                head.iter()
-                    .zip(r.iter())
-                    .filter(|(h, _)| !h.contains("elapsed"))
-                    .map(|(_, v)| v.to_string())
-                    .collect::<Vec<_>>()
-                    .join(",")
-            })
-            .collect()
-    };
+    let timeless = |path: std::path::PathBuf| crate::support::rows_without_timing(&path);
     for (folder, leaper) in [("zebra", "zebra"), ("giraffe", "1,4")] {
         let alone = dir.path().join(format!("alone-{folder}"));
         ktour()

@@ -2,7 +2,7 @@
 //! given squares checked against a small hand-written runs.csv; the CLI refuses what it cannot draw
 //! sensibly with one line and exit 2, and says which plots and series it left out.
 
-use assert_cmd::Command;
+use crate::support::ktour;
 use ktour::render::{read_runs, start_map_svg, start_maps, MapSelection, StartOutcome};
 use predicates::prelude::*;
 use quick_xml::events::Event;
@@ -138,10 +138,6 @@ fn each_start_square_has_the_colour_of_its_outcome() {
         assert!(text.contains(words), "{words:?} missing from {text}");
     }
     assert_eq!(maps[0].at(2, 2), StartOutcome::DeadEnd(4));
-}
-
-fn ktour() -> Command {
-    Command::cargo_bin("ktour").unwrap()
 }
 
 #[cfg(feature = "png")]

@@ -1,6 +1,10 @@
 //! The experiment runner end to end: determinism across thread counts, resume after a real SIGINT and
 //! a real SIGKILL, shards merged back into the single-run result, and refusals with clear errors.
 
+use crate::support::{
+    copy_dir, ktour, ktour_path, ktour_within, rows_without_timing, same_dead_ends, same_results,
+    sweep, write_spec,
+};
 use assert_cmd::Command as Cmd;
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
@@ -28,83 +32,8 @@ fn interrupted_spec() -> String {
     SPEC.replace("trials = 2", "trials = 8")
 }
 
-pub(crate) fn write_spec(dir: &Path, text: &str) -> PathBuf {
-    let p = dir.join("spec.toml");
-    std::fs::write(&p, text).unwrap();
-    p
-}
-
-/// A CSV file's rows without its timing columns.
-pub(crate) fn rows_without_timing(path: &Path) -> Vec<Vec<String>> {
-    let mut r = csv::Reader::from_path(path).unwrap();
-    let headers = r.headers().unwrap().clone();
-    let keep: Vec<usize> = headers
-        .iter()
-        .enumerate()
-        .filter(|(_, h)| !h.starts_with("elapsed"))
-        .map(|(i, _)| i)
-        .collect();
-    r.records()
-        .map(|rec| {
-            let rec = rec.unwrap();
-            keep.iter().map(|&i| rec[i].to_string()).collect()
-        })
-        .collect()
-}
-
-/// `deadends.csv` of two folders is the same, and in the first its counts add up to each group's
-/// `dead_ends` in `summary.csv`.
-fn same_dead_ends(a: &Path, b: &Path) {
-    let ends = |d: &Path| std::fs::read_to_string(d.join("deadends.csv")).unwrap();
-    assert_eq!(ends(a), ends(b), "deadends.csv differs");
-    let mut per_group = std::collections::HashMap::new();
-    let mut r = csv::Reader::from_path(a.join("deadends.csv")).unwrap();
-    for row in r.records() {
-        let row = row.unwrap();
-        let key: Vec<String> = (0..4).map(|i| row[i].to_string()).collect();
-        *per_group.entry(key).or_insert(0u64) += row[6].parse::<u64>().unwrap();
-    }
-    let mut r = csv::Reader::from_path(a.join("summary.csv")).unwrap();
-    let at = r
-        .headers()
-        .unwrap()
-        .iter()
-        .position(|h| h == "dead_ends")
-        .unwrap();
-    for row in r.records() {
-        let row = row.unwrap();
-        let key: Vec<String> = (0..4).map(|i| row[i].to_string()).collect();
-        let want: u64 = row[at].parse().unwrap();
-        assert_eq!(per_group.get(&key).copied().unwrap_or(0), want, "{key:?}");
-    }
-}
-
-pub(crate) fn same_results(a: &Path, b: &Path) {
-    same_dead_ends(a, b);
-    for f in ["runs.csv", "summary.csv", "chunks.csv"] {
-        let (x, y) = (
-            rows_without_timing(&a.join(f)),
-            rows_without_timing(&b.join(f)),
-        );
-        assert!(!x.is_empty(), "{f} is empty");
-        assert_eq!(x.len(), y.len(), "{f}: row counts differ");
-        assert!(
-            x == y,
-            "{f} differs between {} and {}",
-            a.display(),
-            b.display()
-        );
-    }
-}
-
-pub(crate) fn sweep(spec: &Path, out: &Path, extra: &[&str]) -> Cmd {
-    let mut c = Cmd::cargo_bin("ktour").unwrap();
-    c.arg("sweep").arg(spec).arg("--out").arg(out).args(extra);
-    c
-}
-
 fn merge<P: AsRef<std::ffi::OsStr>>(dirs: &[P], out: &Path, extra: &[&str]) -> Cmd {
-    let mut c = Cmd::cargo_bin("ktour").unwrap();
+    let mut c = ktour();
     c.arg("merge").args(dirs).arg("--out").arg(out).args(extra);
     c
 }
@@ -259,7 +188,7 @@ fn interrupt_midway(spec: &Path, out: &Path, signal: &str) -> std::process::Outp
 
 /// Start a sweep and return once its journal lists a few finished chunks, while it still runs.
 fn start_midway(spec: &Path, out: &Path) -> std::process::Child {
-    let bin = assert_cmd::cargo::cargo_bin("ktour");
+    let bin = ktour_path();
     let child = Command::new(bin)
         .arg("sweep")
         .arg(spec)
@@ -291,7 +220,7 @@ fn start_midway(spec: &Path, out: &Path) -> std::process::Child {
 /// Start `ktour sweep SPEC --out OUT --threads 1 EXTRA` and return once it holds the folder's lock
 /// (`.lock` names its pid), while it still runs.
 fn start_holding(spec: &Path, out: &Path, extra: &[&str]) -> std::process::Child {
-    let bin = assert_cmd::cargo::cargo_bin("ktour");
+    let bin = ktour_path();
     let mut child = Command::new(bin)
         .arg("sweep")
         .arg(spec)
@@ -612,8 +541,7 @@ fn forcing_a_run_that_reproduces_the_folder_leaves_its_files_as_they_were() {
     );
     assert_ne!(again[1], first[1]);
     // the plots read the summary with its new last column
-    Cmd::cargo_bin("ktour")
-        .unwrap()
+    ktour()
         .arg("plot")
         .arg(out.join("summary.csv"))
         .arg("-o")
@@ -653,14 +581,6 @@ fn same_rows_any_order(a: &Path, b: &Path) {
             a.display(),
             b.display()
         );
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
     }
 }
 
@@ -778,7 +698,7 @@ fn a_write_past_the_file_size_limit_fails_cleanly_and_resume_completes() {
     // 100 blocks (51 or 102 kB, by the shell) of the 316 kB runs.csv; meta.json stays writable
     let out = Command::new("sh")
         .args(["-c", "ulimit -f 100; exec \"$0\" \"$@\""])
-        .arg(env!("CARGO_BIN_EXE_ktour"))
+        .arg(ktour_path())
         .args(["sweep", "--no-progress", "--out"])
         .args([&hurt, &spec])
         .output()
@@ -1217,8 +1137,7 @@ fn spec_errors_name_file_and_key() {
         "name = \"x\"\nsizes = [8]\nrules = [\"first\"\n",
     );
     sweep(&spec, &tmp.path().join("o"), &[]).assert().code(2);
-    Cmd::cargo_bin("ktour")
-        .unwrap()
+    ktour()
         .args(["sweep", "/no/such/spec.toml"])
         .assert()
         .code(2)
@@ -1269,15 +1188,8 @@ fn another_specs_folder_is_refused_unless_forced() {
 /// `sweep` with its address space limited to `kib` KiB: a plan that tries to fill memory then dies
 /// quickly (abort) instead of swapping the test machine.
 fn sweep_within(kib: u64, spec: &Path, out: &Path, extra: &[&str]) -> Cmd {
-    let mut c = Cmd::new("sh");
-    c.arg("-c")
-        .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
-        .arg(assert_cmd::cargo::cargo_bin("ktour"))
-        .arg("sweep")
-        .arg(spec)
-        .arg("--out")
-        .arg(out)
-        .args(extra);
+    let mut c = ktour_within(kib);
+    c.arg("sweep").arg(spec).arg("--out").arg(out).args(extra);
     c
 }
 
@@ -1410,34 +1322,88 @@ fn threads_are_bounded_and_must_fit_in_memory() {
     assert!(!out.exists());
 }
 
-/// The README's main job (`cargo run --release -- sweep ...`, its first set-up command) must run on
-/// a fresh clone, where `results/default/` already holds the committed results of the same spec,
-/// and leave the clone clean: run here with the README's arguments on a copy of the committed
-/// folder, it completes, prints no partial cell, and leaves every committed file byte for byte as
-/// it was (the run reproduces the committed summary, timing columns aside, so that summary and its
-/// `meta.json` stay).
-#[test]
-fn the_readmes_main_job_leaves_the_committed_results_as_they_are() {
+/// The arguments of the README's main job (`cargo run --release -- sweep ...`, its first set-up
+/// command).
+fn readme_main_job() -> Vec<String> {
     let readme =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let line = readme
         .lines()
         .find(|l| l.starts_with("cargo run --release -- sweep"))
         .expect("the README's set-up runs the main job");
-    let args: Vec<&str> = line
+    let args: Vec<String> = line
         .split('#')
         .next()
         .unwrap()
         .split_whitespace()
         .skip_while(|&w| w != "--")
         .skip(1)
+        .map(str::to_string)
         .collect();
     assert_eq!(args[0], "sweep");
+    args
+}
+
+/// The README's main job, run in a slice: the built-in default experiment (`results/default/`,
+/// 1,073,040 runs) narrowed to a few of its boards gives the committed summary and dead-end rows of
+/// those boards, timing aside, and prints no partial cell; and the committed `meta.json` is that of
+/// a complete run of the built-in spec, so that the whole job run on a fresh clone, reproducing the
+/// summary, keeps it and its `meta.json` as they are (see
+/// `forcing_a_run_that_reproduces_the_folder_leaves_its_files_as_they_were`). The boards: the
+/// smallest, those of the 64-square kernel and the first past it, the last whose chunks hold whole
+/// groups (22) and the first whose groups are split over chunks (23), and the largest (64).
+/// `the_readmes_main_job_leaves_the_committed_results_as_they_are` runs the whole job.
+#[test]
+fn the_readmes_main_job_reproduces_the_committed_results_in_a_slice() {
+    let args = readme_main_job();
+    // the job runs the built-in spec, which is `experiments/default.toml`, named here so that the
+    // flag narrows it
+    assert!(!args.iter().any(|a| a.ends_with(".toml")), "{args:?}");
+    let sizes = [5, 6, 7, 8, 9, 22, 23, 64];
+    let size_list = sizes.map(|n| n.to_string()).join(",");
+    let mut slice: Vec<&str> = args.iter().map(String::as_str).collect();
+    slice.extend(["experiments/default.toml", "--sizes", &size_list]);
+    let spec =
+        ktour::experiment::Spec::from_toml(ktour::experiment::DEFAULT_SPEC, "default").unwrap();
+    let table: toml::Table = toml::from_str(ktour::experiment::DEFAULT_SPEC).unwrap();
+    let rules: Vec<&str> = table["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    let boards = sizes.map(|n| (n, n));
+    let printed = crate::support::committed_slice(&slice, "results/default", &boards, &rules);
+    let stdout = String::from_utf8(printed.stdout).unwrap();
+    assert!(!stdout.contains('*'), "{stdout}");
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/default");
+    let meta: ktour::experiment::Meta =
+        serde_json::from_str(&std::fs::read_to_string(committed.join("meta.json")).unwrap())
+            .unwrap();
+    assert!(
+        meta.spec == spec.file,
+        "results/default/meta.json: not the built-in spec"
+    );
+    assert_eq!((meta.status.as_str(), meta.shard), ("complete", None));
+    assert!(!committed.join("runs.csv").exists());
+}
+
+/// The README's main job must run on a fresh clone, where `results/default/` already holds the
+/// committed results of the same spec, and leave the clone clean: run here with the README's
+/// arguments on a copy of the committed folder, it completes, prints no partial cell, and leaves
+/// every committed file byte for byte as it was (the run reproduces the committed summary, timing
+/// columns aside, so that summary and its `meta.json` stay). The whole default experiment, 1.07 M
+/// runs: `the_readmes_main_job_reproduces_the_committed_results_in_a_slice` checks the same in
+/// `cargo test`; run this after changing what a sweep computes or writes.
+#[test]
+#[ignore = "the whole default experiment (1.07 M runs); cargo test -- --ignored the_readmes_main_job"]
+fn the_readmes_main_job_leaves_the_committed_results_as_they_are() {
+    let args = readme_main_job();
     let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/default");
     let tmp = tempfile::tempdir().unwrap();
     let copy = tmp.path().join("default");
     copy_dir(&committed, &copy);
-    let mut c = Cmd::cargo_bin("ktour").unwrap();
+    let mut c = ktour();
     c.args(&args).arg("--out").arg(&copy).arg("--no-progress");
     c.assert()
         .success()

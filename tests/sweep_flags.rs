@@ -1,28 +1,10 @@
 //! Sweeps from flags, the spec defaults table, `ktour failures` and the note on rules run from
 //! restricted starts, end to end through the binary.
 
+use crate::support::{ktour, rows_without_timing};
 use assert_cmd::Command as Cmd;
 use predicates::prelude::*;
 use std::path::Path;
-
-fn ktour() -> Cmd {
-    Cmd::cargo_bin("ktour").unwrap()
-}
-
-/// A CSV file's rows without its timing columns.
-fn rows_without_timing(path: &Path) -> Vec<Vec<String>> {
-    let mut r = csv::Reader::from_path(path).unwrap();
-    let headers = r.headers().unwrap().clone();
-    let keep: Vec<usize> = (0..headers.len())
-        .filter(|&i| !headers[i].starts_with("elapsed"))
-        .collect();
-    r.records()
-        .map(|rec| {
-            let rec = rec.unwrap();
-            keep.iter().map(|&i| rec[i].to_string()).collect()
-        })
-        .collect()
-}
 
 fn sweep() -> Cmd {
     let mut c = ktour();

@@ -204,25 +204,25 @@ fn mirrored_groups_write_what_walking_them_writes() {
     for (i, text) in specs.iter().enumerate() {
         let dir = tmp.path().join(i.to_string());
         std::fs::create_dir_all(&dir).unwrap();
-        let spec = crate::sweep::write_spec(&dir, text);
+        let spec = crate::support::write_spec(&dir, text);
         let (walked, reduced, two) = (dir.join("walked"), dir.join("reduced"), dir.join("two"));
-        crate::sweep::sweep(&spec, &walked, &["--threads", "1", "--no-symmetry"])
+        crate::support::sweep(&spec, &walked, &["--threads", "1", "--no-symmetry"])
             .assert()
             .success()
             .stderr(predicates::str::contains("mirror images").not());
-        crate::sweep::sweep(&spec, &reduced, &["--threads", "1"])
+        crate::support::sweep(&spec, &reduced, &["--threads", "1"])
             .assert()
             .success()
             .stderr(predicates::str::contains("mirror images"));
-        crate::sweep::sweep(&spec, &two, &["--threads", "2"])
+        crate::support::sweep(&spec, &two, &["--threads", "2"])
             .assert()
             .success();
         if text.contains("\"runs\"") {
-            crate::sweep::same_results(&walked, &reduced);
-            crate::sweep::same_results(&walked, &two);
+            crate::support::same_results(&walked, &reduced);
+            crate::support::same_results(&walked, &two);
         } else {
             for f in ["summary.csv", "deadends.csv", "chunks.csv"] {
-                let read = |d: &std::path::Path| crate::sweep::rows_without_timing(&d.join(f));
+                let read = |d: &std::path::Path| crate::support::rows_without_timing(&d.join(f));
                 assert_eq!(read(&walked), read(&reduced), "{f}");
                 assert_eq!(read(&walked), read(&two), "{f}");
             }
@@ -235,21 +235,21 @@ fn mirrored_groups_write_what_walking_them_writes() {
 #[test]
 fn all_orderings_are_walked_one_group_in_eight() {
     let tmp = tempfile::tempdir().unwrap();
-    let spec = crate::sweep::write_spec(
+    let spec = crate::support::write_spec(
         tmp.path(),
         "name = \"o\"\nsizes = [5, 6]\nrules = [\"order:*\"]\n",
     );
     let runs = 40_320 * (25 + 36);
     let mirrored = runs / 8 * 7;
     let out = tmp.path().join("o");
-    crate::sweep::sweep(&spec, &out, &["--dry-run"])
+    crate::support::sweep(&spec, &out, &["--dry-run"])
         .assert()
         .success()
         .stdout(predicates::str::contains(format!(
             "symmetry: {mirrored} runs are mirror images"
         )));
     // one thread: with two, a member may be walked while its orbit's first group is in flight
-    crate::sweep::sweep(&spec, &out, &["--threads", "1"])
+    crate::support::sweep(&spec, &out, &["--threads", "1"])
         .assert()
         .success()
         .stderr(predicates::str::contains(format!("{runs} runs in")))

@@ -11,6 +11,8 @@ use std::sync::OnceLock;
 
 #[path = "../../tests/support/damage.rs"]
 mod damage;
+#[path = "../../tests/support/rows.rs"]
+mod rows;
 
 /// The undamaged sweep: its folder, spec, summary and rows, timing aside.
 struct Base {

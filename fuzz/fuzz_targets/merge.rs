@@ -11,6 +11,8 @@ use std::sync::OnceLock;
 
 #[path = "../../tests/support/damage.rs"]
 mod damage;
+#[path = "../../tests/support/rows.rs"]
+mod rows;
 
 const FILES: [&str; 3] = ["meta.json", "chunks.csv", "runs.csv"];
 

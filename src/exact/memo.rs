@@ -8,44 +8,10 @@
 //! once it has grown.
 
 use super::number::{Numer, Scale};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use rustc_hash::FxHashMap;
 
 /// A state: the visited squares (bit `i` = square `i` in row-major order) and the head.
 pub type StateKey = (u128, u16);
-
-/// The multiply-rotate hash of rustc's FxHasher: the keys are already well mixed bit sets, and
-/// SipHash would cost more than the lookups save.
-#[derive(Default, Clone, Copy)]
-pub struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut b = [0u8; 8];
-            b[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(b));
-        }
-    }
-    #[inline]
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    #[inline]
-    fn write_u128(&mut self, n: u128) {
-        self.write_u64(n as u64);
-        self.write_u64((n >> 64) as u64);
-    }
-    #[inline]
-    fn write_u16(&mut self, n: u16) {
-        self.write_u64(n as u64);
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
 
 /// Where a stored value lies in the arena, and its scale.
 #[derive(Clone, Copy, Debug)]
@@ -59,7 +25,9 @@ pub struct Entry {
 /// The table: state -> distribution of outcomes below it (category, numerator over `scale`).
 #[derive(Debug)]
 pub struct Memo<N> {
-    map: HashMap<StateKey, Entry, BuildHasherDefault<FxHasher>>,
+    /// Hashed with rustc's Fx hash: the keys are already well mixed bit sets, and std's SipHash
+    /// would cost more than the lookups save.
+    map: FxHashMap<StateKey, Entry>,
     arena: Vec<(u16, N)>,
     /// Most entries kept; past it, states are no longer stored (those stored are still found).
     limit: usize,
@@ -69,7 +37,7 @@ impl<N: Numer> Memo<N> {
     /// An empty table that keeps at most `limit` entries.
     pub fn new(limit: usize) -> Self {
         Memo {
-            map: HashMap::default(),
+            map: FxHashMap::default(),
             arena: Vec::new(),
             limit,
         }

@@ -60,30 +60,9 @@ pub struct DiskError {
 pub fn free_bytes(dir: &Path) -> Option<u64> {
     let absolute = std::path::absolute(dir).ok()?;
     let existing = absolute.ancestors().find(|p| p.exists())?;
-    free_bytes_at(existing)
-}
-
-#[cfg(unix)]
-fn free_bytes_at(path: &Path) -> Option<u64> {
-    use std::os::unix::ffi::OsStrExt;
-    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
-    let mut st = std::mem::MaybeUninit::<libc::statvfs>::uninit();
-    // SAFETY: `c` is a valid C string, and `statvfs` writes the struct it is given on success.
-    let r = unsafe { libc::statvfs(c.as_ptr(), st.as_mut_ptr()) };
-    if r != 0 {
-        return None;
-    }
-    // SAFETY: `statvfs` succeeded, so it filled the struct.
-    let st = unsafe { st.assume_init() };
-    // the fields' types differ between platforms (u32 on some): the casts are not always no-ops
-    #[allow(clippy::unnecessary_cast)]
-    Some((st.f_bavail as u64).saturating_mul(st.f_frsize as u64))
-}
-
-/// Elsewhere the free space is not known, and nothing is refused for it.
-#[cfg(not(unix))]
-fn free_bytes_at(_path: &Path) -> Option<u64> {
-    None
+    // `statvfs`'s blocks free to unprivileged users times their size (on Windows the bytes free to
+    // this user); elsewhere an error, and nothing is refused for it
+    fs4::available_space(existing).ok()
 }
 
 /// Refuse an output of `size` that cannot fit in the free space of `dir`, counting as free the

@@ -1,5 +1,6 @@
 //! A small finished sweep to damage, shared by `tests/damaged_files.rs` and the `journal` and
-//! `merge` targets of `fuzz/` (each includes this file; each uses part of it).
+//! `merge` targets of `fuzz/` (each includes this file, and `rows.rs` beside it as the module
+//! `rows` next to this one; each uses part of it).
 #![allow(dead_code)]
 
 use ktour::experiment::{Spec, SweepOptions, SweepProgress};
@@ -40,19 +41,7 @@ pub fn options(out: &Path, resume: bool, shard: Option<(u32, u32)>) -> SweepOpti
 
 /// A CSV file's rows without its timing columns, sorted (a resume appends what it runs again).
 pub fn rows(path: &Path) -> Vec<Vec<String>> {
-    let mut r = csv::Reader::from_path(path).unwrap();
-    let headers = r.headers().unwrap().clone();
-    let mut v: Vec<Vec<String>> = r
-        .records()
-        .map(|rec| {
-            let rec = rec.unwrap();
-            rec.iter()
-                .zip(&headers)
-                .filter(|(_, h)| !h.starts_with("elapsed"))
-                .map(|(f, _)| f.to_string())
-                .collect()
-        })
-        .collect();
+    let mut v = super::rows::rows_without_timing(path);
     v.sort();
     v
 }

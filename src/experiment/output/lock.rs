@@ -7,6 +7,7 @@
 //! text is only what a refusal prints, never what decides whether the folder is free).
 
 use super::files::{io, OutputError};
+use fs4::{FileExt, TryLockError};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
@@ -72,18 +73,11 @@ fn holder_of(file: &mut File) -> String {
 
 /// Take the lock on `file` without waiting: true if another open file holds it. A filesystem that
 /// has no such locks is not a reason to refuse a sweep, so any other failure leaves it unlocked.
-#[cfg(unix)]
+/// fs4 takes it with `flock` on Unix (a lock of the open file, not of the process) and
+/// `LockFileEx` on Windows. (std's `File::try_lock` is the same call from Rust 1.89, past our
+/// `rust-version`; named through the trait so that newer compilers do not pick std's.)
 fn held_elsewhere(file: &File) -> bool {
-    use std::os::unix::io::AsRawFd;
-    // SAFETY: `flock` only reads the descriptor, which `file` keeps open for the call.
-    let r = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-    r != 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::WouldBlock
-}
-
-/// Without `flock`, folders are not locked.
-#[cfg(not(unix))]
-fn held_elsewhere(_file: &File) -> bool {
-    false
+    matches!(FileExt::try_lock(file), Err(TryLockError::WouldBlock))
 }
 
 #[cfg(test)]
