@@ -61,7 +61,7 @@ pub enum Obstruction {
     #[error("a cycle needs three squares")]
     TwoSquares,
     /// No path joins two squares.
-    #[error("no path joins {0} and {1}{}", if *.2 { " (the leaper keeps to part of the board: a + b even, or a and b with a common factor)" } else { "" })]
+    #[error("no path joins {0} and {1}{why}", why = if *.2 { " (the leaper keeps to part of the board: a + b even, or a and b with a common factor)" } else { "" })]
     Disconnected(Square, Square, bool),
     /// A square with one move, and a closed tour asked.
     #[error("square {0} has one move, and a cycle enters and leaves each square")]

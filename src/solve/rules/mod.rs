@@ -50,7 +50,7 @@ pub enum Rule {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RuleError {
     /// Not one of the known names.
-    #[error("unknown rule {0:?}; known rules and parts: {}; chains as KEY+KEY+FINAL (see `ktour rules`)", table::rule_names())]
+    #[error("unknown rule {0:?}; known rules and parts: {names}; chains as KEY+KEY+FINAL (see `ktour rules`)", names = table::rule_names())]
     Unknown(String),
     /// `order:` or `gfg:` followed by something that is not an ordering.
     #[error("{0:?} is not an ordering: {1}")]
