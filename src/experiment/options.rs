@@ -22,7 +22,7 @@ pub struct SweepOptions {
     /// The command line, for meta.json.
     pub command: String,
     /// Bytes per square a worker's interleaved walks may take on large boards
-    /// ([`crate::solve::Solver::set_lane_memory`]; results do not depend on it).
+    /// ([`crate::solve::SolverOptions::lane_memory`]; results do not depend on it).
     pub lane_memory: f64,
     /// Walk one group of each orbit of mirror-image groups and write the others' rows from it
     /// (`plan::Orbits`); the CSV files are the same either way, timing aside.
