@@ -261,58 +261,11 @@ impl ChooserVisitor for Group<'_> {
             lanes,
             window,
         } = self;
-        // the theorems' answer for the board, once: runs differ only by their start's colour
-        let verdict = exists::tour(layout.board(), reqs[0].closure);
         let first = out.len();
-        let mut failure = None;
-        startable.clear();
-        // the per-run state of the runs that can start, for the rules that have one
-        let mut runs = Vec::new();
-        for (i, req) in reqs.iter().enumerate() {
-            match prepare::<C>(req, layout, verdict) {
-                Ok(Ok(run)) => {
-                    startable.push(i as u32);
-                    runs.extend(run.map(|run| (i, run)));
-                    out.push(RunSummary {
-                        outcome: Outcome::DeadEnd,
-                        closes: false,
-                        visited: 0,
-                        stats: Stats::default(),
-                        attempts: 1,
-                    });
-                }
-                Ok(Err(reason)) => out.push(RunSummary {
-                    outcome: Outcome::Impossible(Impossibility::Theorem(reason)),
-                    closes: false,
-                    visited: 0,
-                    stats: Stats::default(),
-                    attempts: 1,
-                }),
-                Err(e) => {
-                    failure = Some(e);
-                    break;
-                }
-            }
-        }
+        let (runs, failure) = start_runs::<C>(layout, reqs, out, startable);
         let results = &mut out[first..];
         let finish = |i: usize, walk: Walk, _: C::Run| {
-            let req = &reqs[i];
-            let start = layout.pad(req.start);
-            let outcome = walk_outcome(layout, &walk, start, req.closure);
-            let squares = layout.board().len();
-            results[i] = RunSummary {
-                outcome,
-                closes: squares > 2
-                    && walk.visited == squares
-                    && layout.knight_apart(walk.head, start),
-                visited: walk.visited,
-                stats: Stats {
-                    nodes: u64::from(walk.visited),
-                    ties: walk.ties,
-                    ..Stats::default()
-                },
-                attempts: 1,
-            };
+            results[i] = walk_summary(layout, &reqs[i], &walk);
         };
         let job = |i: usize, run: C::Run| {
             let start = layout.pad(reqs[i].start);
@@ -353,6 +306,60 @@ impl ChooserVisitor for Group<'_> {
 
     fn plain(self) -> Self::Out {
         None
+    }
+}
+
+/// Check the requests of a batch group and append a summary for each to `out`: the theorems' answer
+/// where they rule the start out, else a placeholder for its walk, its index then in `startable`.
+/// Gives the per-run state of the runs that can start (for the rules that have one), and the error
+/// of the first request that fails, where the group stops.
+fn start_runs<C: Chooser>(
+    layout: &Layout,
+    reqs: &[Request],
+    out: &mut Vec<RunSummary>,
+    startable: &mut Vec<u32>,
+) -> (Vec<(usize, C::Run)>, Option<SolveError>) {
+    // the theorems' answer for the board, once: runs differ only by their start's colour
+    let verdict = exists::tour(layout.board(), reqs[0].closure);
+    startable.clear();
+    let mut runs = Vec::new();
+    let placeholder = |outcome| RunSummary {
+        outcome,
+        closes: false,
+        visited: 0,
+        stats: Stats::default(),
+        attempts: 1,
+    };
+    for (i, req) in reqs.iter().enumerate() {
+        match prepare::<C>(req, layout, verdict) {
+            Ok(Ok(run)) => {
+                startable.push(i as u32);
+                runs.extend(run.map(|run| (i, run)));
+                out.push(placeholder(Outcome::DeadEnd));
+            }
+            Ok(Err(reason)) => out.push(placeholder(Outcome::Impossible(Impossibility::Theorem(
+                reason,
+            )))),
+            Err(e) => return (runs, Some(e)),
+        }
+    }
+    (runs, None)
+}
+
+/// The summary of `req`'s walk, which ended as `walk`.
+fn walk_summary(layout: &Layout, req: &Request, walk: &Walk) -> RunSummary {
+    let start = layout.pad(req.start);
+    let squares = layout.board().len();
+    RunSummary {
+        outcome: walk_outcome(layout, walk, start, req.closure),
+        closes: squares > 2 && walk.visited == squares && layout.knight_apart(walk.head, start),
+        visited: walk.visited,
+        stats: Stats {
+            nodes: u64::from(walk.visited),
+            ties: walk.ties,
+            ..Stats::default()
+        },
+        attempts: 1,
     }
 }
 

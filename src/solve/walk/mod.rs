@@ -10,7 +10,7 @@
 //! | [`chooser`] | how each rule family picks the next slot from the mask ([`Chooser`]) |
 //! | [`geometry`] | the distance rules' per-square preference classes, shared by a process |
 //! | [`step`] | one step (survey, then advance) and the single walk that keeps its path |
-//! | [`interleave`] | several independent walks side by side in one thread |
+//! | [`interleave`] | several independent walks side by side in one thread, each in its lane |
 //! | [`window`] | the fixed orderings' step in four 8-byte row windows (x86-64), eight walks a thread |
 //! | [`small`] | the same walks on boards of at most 64 squares, in register bitboards |
 //! | [`tie_tree`] | the fixed orderings' walks of a small board, each distinct walk walked once |
