@@ -38,7 +38,7 @@ pub struct Solver {
     /// The last (board, method) whose memory need was checked: reading `/proc/meminfo` costs more
     /// than a whole 8x8 run, so it is read once per board, not once per run.
     memory_ok: Option<(Board, Method)>,
-    pub(in crate::solve) plain: plain::Engine,
+    plain: plain::Engine,
     pub(in crate::solve) kernel: walk::Kernel,
     shaped: shaped::Engine,
     /// The engine that made the last run with a path: [`Route::Shaped`] or the search state's.
