@@ -17,7 +17,7 @@ use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criteri
 use ktour::board::{Board, Square};
 use ktour::solve::reference::textbook_warnsdorff as textbook;
 use ktour::solve::rules::LabelOrder;
-use ktour::solve::{Outcome, Request, Rule, RunSummary, Solver};
+use ktour::solve::{Outcome, Request, Rule, RunSummary, Solver, SolverOptions};
 use std::time::Duration;
 
 #[path = "common.rs"]
@@ -67,10 +67,9 @@ fn bench_board(c: &mut Criterion, n: u64, sample_step: usize) {
     let board = Board::square(n).unwrap();
     let mut group = c.benchmark_group(format!("warnsdorff/{n}x{n}"));
     let starts = sampled(board, sample_step);
-    let mut solver = Solver::new();
     // the kernel's own speed: with the tie tree, every repetition of one `first` batch after the
     // first would be a lookup of walks already made
-    solver.set_tie_tree(false);
+    let mut solver = Solver::with_options(SolverOptions::new().tie_tree(false));
     let mut grid = Vec::new();
 
     // textbook baseline, `first`, on the same starts as the batch below
@@ -129,9 +128,8 @@ fn bench_board(c: &mut Criterion, n: u64, sample_step: usize) {
     report("textbook / ktour-batch", ratios, ktour, text);
     // the window step against the byte step it replaces for fixed orderings, where it applies
     if n * n > 64 {
-        let mut bytes = Solver::new();
-        bytes.set_tie_tree(false);
-        bytes.set_window_step(false);
+        let mut bytes =
+            Solver::with_options(SolverOptions::new().tie_tree(false).window_step(false));
         let mut by_bytes = Vec::with_capacity(first.len());
         let (ratios, window, byte) = common::alternated(
             7,
@@ -192,9 +190,8 @@ fn kernels(c: &mut Criterion, rows: u64, cols: u64) {
     let board = Board::new(rows, cols).unwrap();
     let starts: Vec<Square> = board.squares().collect();
     let mut group = c.benchmark_group(format!("warnsdorff/kernels-{board}"));
-    let (mut small, mut bytes) = (Solver::new(), Solver::new());
-    bytes.set_small_kernel(false);
-    small.set_tie_tree(false);
+    let mut small = Solver::with_options(SolverOptions::new().tie_tree(false));
+    let mut bytes = Solver::with_options(SolverOptions::new().small_kernel(false));
     println!("{}", common::machine_line());
     for rule in ["first", "order:58143627", "pohl", "random", "roth"] {
         let rule: Rule = rule.parse().unwrap();
@@ -261,8 +258,7 @@ fn tie_tree(c: &mut Criterion) {
         .collect();
     // every batch's summaries into `out`, kept (for the check) or cleared batch by batch (timed)
     let walk_all = |tree: bool, keep: bool| {
-        let mut solver = Solver::new();
-        solver.set_tie_tree(tree);
+        let mut solver = Solver::with_options(SolverOptions::new().tie_tree(tree));
         let mut out = Vec::with_capacity(4 * 64);
         let mut visited = 0u64;
         for reqs in &batches {

@@ -8,7 +8,7 @@
 
 use ktour::board::{Board, Square};
 use ktour::solve::reference::textbook_warnsdorff as textbook;
-use ktour::solve::{Request, Rule, Solver};
+use ktour::solve::{Request, Rule, Solver, SolverOptions};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -30,9 +30,9 @@ fn main() {
         .iter()
         .map(|&s| Request::warnsdorff(board, s, rule))
         .collect();
-    let mut solver = Solver::new();
-    solver.set_small_kernel(kernel != "bytes");
-    solver.set_window_step(kernel != "bytes");
+    let fast = kernel != "bytes";
+    let options = SolverOptions::new().small_kernel(fast).window_step(fast);
+    let mut solver = Solver::with_options(options);
     let mut steps = 0u64;
     let mut ties = None;
     match kernel {

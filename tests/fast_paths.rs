@@ -6,7 +6,7 @@
 
 use ktour::board::{Board, Square};
 use ktour::solve::rules::LabelOrder;
-use ktour::solve::{reference, Method, Outcome, Request, Rule, RunSummary, Solver};
+use ktour::solve::{reference, Method, Outcome, Request, Rule, RunSummary, Solver, SolverOptions};
 
 /// Every rule of the first wave that applies from every start (`squirrel` starts in the corner only:
 /// its own tests below), three more fixed orders, and the chains that take a fast path by their
@@ -309,10 +309,8 @@ fn batch_elapsed_time_is_shared_by_squares_visited() {
 /// it); without the window step it takes the small-board kernel, as `batch_solver` walks it.
 #[test]
 fn small_board_kernel_equals_byte_kernel_and_reference_on_every_board_that_fits() {
-    let mut batch_solver = Solver::new();
-    batch_solver.set_window_step(false);
-    let mut bytes = Solver::new();
-    bytes.set_small_kernel(false);
+    let mut batch_solver = Solver::with_options(SolverOptions::new().window_step(false));
+    let mut bytes = Solver::with_options(SolverOptions::new().small_kernel(false));
     let mut single = Solver::new();
     let mut walks = 0;
     for rows in 1..=64u64 {
@@ -367,8 +365,7 @@ fn small_board_kernel_equals_byte_kernel_and_reference_on_every_board_that_fits(
 #[test]
 fn tie_tree_equals_the_small_board_kernel_on_thousands_of_orderings() {
     let mut tree = Solver::new();
-    let mut walker = Solver::new();
-    walker.set_tie_tree(false);
+    let mut walker = Solver::with_options(SolverOptions::new().tie_tree(false));
     let mut runs = 0;
     for (rows, cols) in [
         (8, 8),
@@ -413,8 +410,7 @@ fn tie_tree_equals_the_small_board_kernel_on_thousands_of_orderings() {
 #[test]
 fn window_step_equals_the_byte_step_on_every_start() {
     let mut window = Solver::new();
-    let mut bytes = Solver::new();
-    bytes.set_window_step(false);
+    let mut bytes = Solver::with_options(SolverOptions::new().window_step(false));
     let mut orders: Vec<Rule> = LabelOrder::all().step_by(2_003).map(Rule::order).collect();
     orders.push(Rule::FIRST);
     let mut runs = 0;
@@ -502,8 +498,9 @@ fn window_step_equals_the_byte_step_on_every_start() {
         })
         .collect();
     for lane_memory in [8.5, 2.0] {
-        window.set_lane_memory(lane_memory);
-        bytes.set_lane_memory(lane_memory);
+        let lanes = SolverOptions::new().lane_memory(lane_memory);
+        window = Solver::with_options(lanes.clone());
+        bytes = Solver::with_options(lanes.window_step(false));
         let context = format!("lane memory {lane_memory}: ");
         batches_agree(&mut window, &mut bytes, &reqs, &context);
     }

@@ -9,7 +9,7 @@ use ktour::board::{Board, Closure, Leaper, Shape, Square};
 use ktour::solve::reference;
 use ktour::solve::rules::LabelOrder;
 use ktour::solve::shaped::Engine;
-use ktour::solve::{Closing, Method, Outcome, Request, Rule, Solver};
+use ktour::solve::{Closing, Method, Outcome, Request, Rule, Solver, SolverOptions};
 use ktour::verify::{verify_path_on, verify_tour_on, TourKind};
 
 fn rules() -> Vec<Rule> {
@@ -282,8 +282,8 @@ fn the_solver_routes_leapers_and_masks_to_the_plain_path_and_refuses_knight_rule
         "......\n.#....\n......\n....#.\n......\n......\n",
         Leaper::KNIGHT,
     );
-    let mut solver = Solver::new();
-    solver.set_shape(Leaper::KNIGHT, Some(shape.clone()));
+    let mut solver =
+        Solver::with_options(SolverOptions::new().shape(Leaper::KNIGHT, Some(shape.clone())));
     let board = shape.board();
     let mut found = 0;
     for start in shape.squares() {
@@ -336,7 +336,8 @@ fn the_solver_routes_leapers_and_masks_to_the_plain_path_and_refuses_knight_rule
         ))
         .is_err());
     // the camel never changes colour: no tour, by the connectivity condition, without a search
-    solver.set_shape(Leaper::new(1, 3).unwrap(), None);
+    let camel = Leaper::new(1, 3).unwrap();
+    solver = Solver::with_options(SolverOptions::new().shape(camel, None));
     let run = solver
         .run(&request(
             other,

@@ -5,7 +5,8 @@ use ktour::board::{is_closed_tour, Closure};
 use ktour::board::{Board, Square};
 use ktour::exists;
 use ktour::solve::{
-    reference, Closing, Impossibility, Method, Outcome, Request, Rule, Solution, Solver, Stats,
+    reference, Closing, Impossibility, Method, Outcome, Request, Rule, Solution, Solver,
+    SolverOptions, Stats,
 };
 use ktour::verify::{verify_path, verify_tour, TourKind};
 
@@ -393,12 +394,14 @@ fn rotate_spends_at_most_its_rotation_budget_and_reports_each_rotation() {
     assert_eq!(needed, 38);
     for (budget, closes) in [(1, false), (needed - 1, false), (needed, true), (0, true)] {
         let heard = Arc::new(Mutex::new(Vec::new()));
-        let mut solver = Solver::new();
-        solver.set_rotations(budget);
         let log = Arc::clone(&heard);
-        solver.set_rotate_progress(RotateProgress(Arc::new(move |p: &CloseProgress| {
+        let progress = RotateProgress(Arc::new(move |p: &CloseProgress| {
             log.lock().unwrap().push(*p)
-        })));
+        }));
+        let options = SolverOptions::new()
+            .rotations(budget)
+            .rotate_progress(progress);
+        let mut solver = Solver::with_options(options);
         let sol = solver.solve(&r).unwrap();
         check(&sol);
         let want = if closes {

@@ -1,16 +1,15 @@
 //! `ktour solve`: one tour, by search, by construction, or (`auto`, the default) by whichever suits
-//! the board; printed as a grid, JSON, `r,c` lines, SVG or the compact binary format.
+//! the board; printed as a grid, JSON, `r,c` lines, SVG or the compact binary format. The strategy
+//! and the records are the library's ([`crate::auto::strategy`]); this file parses and prints.
 
 use super::args::parse_start;
 use super::{BoardArgs, ExitStatus, ShapeArgs};
-use crate::auto::{self, AutoError, Made, Route};
-use crate::board::Closure;
+use crate::auto::{Ask, Ending, Finished, Plan, Route, Strategy};
 use crate::board::{Board, Square};
-use crate::construct::ConstructError;
 use crate::solve::posa::CloseProgress;
-use crate::solve::rotate::{RotateProgress, DEFAULT_ROTATIONS};
-use crate::solve::{Closing, Impossibility, Method, Outcome, Request, Rule, RuleSeq, Solver};
-use crate::tour::{format_grid_with_holes, format_moves, StatsRecord, TourRecord};
+use crate::solve::rotate::RotateProgress;
+use crate::solve::{Method, Outcome, RuleSeq};
+use crate::tour::{format_grid_with_holes, format_moves, TourRecord};
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use std::io::{IsTerminal, Write};
@@ -86,26 +85,6 @@ pub struct SolveArgs {
     output: Option<PathBuf>,
 }
 
-/// How the tour is to be made.
-enum Strategy {
-    Search(Method),
-    Construct,
-    Auto,
-}
-
-/// A finished `solve`: the record to print and how it ended.
-struct Finished {
-    record: TourRecord,
-    outcome: Outcome,
-    budget: u64,
-    /// What `auto` chose, for the summary line.
-    note: &'static str,
-    /// Why no tour exists, when construction proved it.
-    proof: Option<String>,
-    /// Attempts made and allowed, when restarts were asked for.
-    attempts: Option<(u32, u32)>,
-}
-
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitStatus> {
     let shape = match args.shape.given() {
         true => Some(args.shape.shape(args.board.board_opt()?)?),
@@ -116,136 +95,38 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitStatus> {
         None => args.board.board()?,
     };
     let start = parse_start(&args.start, board)?;
-    let mut strategy = match args.method.as_str() {
-        "auto" => Strategy::Auto,
-        "construct" => Strategy::Construct,
-        m => Strategy::Search(
-            m.parse()
-                .map_err(|e: String| anyhow::anyhow!("{e}, construct, auto"))?,
-        ),
-    };
-    // any board: searched (warnsdorff, backtrack, naive); `auto` backtracks
-    let shape = shape.filter(|s| !s.is_full_knight());
-    if let Some(shape) = &shape {
-        if !shape.contains(start) {
-            bail!(
-                "--start {},{} is a hole of the mask",
-                start.row(),
-                start.col()
-            );
+    let strategy: Strategy = args.method.parse().map_err(anyhow::Error::msg)?;
+    let strategy = strategy.resolve(shape, start)?;
+    let rules: RuleSeq = args.rule.as_deref().unwrap_or("first").parse()?;
+    let plan = Plan::new(
+        strategy,
+        Ask {
+            board,
+            start,
+            closed: args.closed,
+            rules,
+            attempts: args.attempts,
+            start_last: args.start_last,
+            prune: !args.no_prune,
+            budget: args.budget,
+            rotations: args.rotations,
+            seed: args.seed,
+        },
+    )?;
+    let finished = match plan.make(rotate_progress())? {
+        Ending::Run(finished) => *finished,
+        Ending::NoTour(proof) => {
+            eprintln!("no tour: {proof}");
+            return Ok(ExitStatus::NoTour);
         }
-        strategy = match strategy {
-            Strategy::Auto => Strategy::Search(Method::Backtrack),
-            Strategy::Construct | Strategy::Search(Method::Rotate) => bail!(
-                "--method {}: construction and rotate work on whole boards walked by the knight; use warnsdorff, backtrack or naive with --leaper or --mask",
-                args.method
-            ),
-            s => s,
-        };
-    }
-    let seq: RuleSeq = args.rule.as_deref().unwrap_or("first").parse()?;
-    let rule = seq.first();
-    // construction breaks no ties; `auto` uses the rule when it searches
-    if matches!(strategy, Strategy::Construct) && seq != RuleSeq::One(Rule::FIRST) {
-        bail!("--rule {seq}: construction breaks no ties; give a search method (or auto) to use a rule");
-    }
-    let searching = matches!(strategy, Strategy::Search(_));
-    if !searching && (args.attempts.is_some() || args.start_last || args.no_prune) {
-        bail!("--attempts, --start-last and --no-prune are options of a chosen search method, not of {}", args.method);
-    }
-    if args.rotations.is_some() && !matches!(strategy, Strategy::Search(Method::Rotate)) {
-        bail!(
-            "--rotations is an option of --method rotate, not of {}",
-            args.method
-        );
-    }
-    let limit = args.attempts.unwrap_or(seq.rules().len() as u32);
-    if limit == 0 {
-        bail!("--attempts 0: give at least 1");
-    }
-    let closure = match strategy {
-        Strategy::Search(method) => method.seeks(Closure::of(args.closed)),
-        _ => Closure::of(args.closed),
+        // a limit of the method, not bad input: a tour may well exist (exit 1, as for a search that
+        // gives up)
+        Ending::CannotStart(e) => {
+            eprintln!("not found: {e}; a tour may exist there: try --method backtrack");
+            return Ok(ExitStatus::NotFound);
+        }
     };
-    let finished =
-        match strategy {
-            Strategy::Auto => {
-                let run = auto::solve(board, start, closure, rule, args.budget, args.seed)
-                    .map_err(|e| match e {
-                        AutoError::Solve(e) => anyhow::Error::from(e),
-                        AutoError::Construct(e) => e.into(),
-                    })?;
-                finished(board, closure, start, run.made, auto_note(run.route))
-            }
-            Strategy::Search(method) => {
-                let verdict = match &shape {
-                    Some(s) => crate::exists::shape_tour_from(s, Some(start), closure).map(drop),
-                    None => crate::exists::tour_from(board, start, closure),
-                };
-                if let Err(reason) = verdict {
-                    eprintln!("no tour: {reason}");
-                    return Ok(ExitStatus::NoTour);
-                }
-                let req = Request {
-                    board,
-                    start,
-                    closure,
-                    method,
-                    rule,
-                    budget: args.budget,
-                    seed: args.seed,
-                    closing: if args.start_last {
-                        Closing::StartLast
-                    } else {
-                        Closing::Check
-                    },
-                    prune: !args.no_prune,
-                };
-                req.check()?;
-                let mut solver = Solver::new();
-                if let Some(s) = &shape {
-                    solver.set_shape(s.leaper(), s.has_holes().then(|| s.clone()));
-                }
-                if method == Method::Rotate {
-                    solver.set_rotations(args.rotations.unwrap_or(DEFAULT_ROTATIONS));
-                    solver.set_rotate_progress(rotate_progress());
-                }
-                let (solution, made_attempts) = solver.solve_attempts(&req, &seq, limit)?;
-                let made = Made::Searched {
-                    solution,
-                    budget: args.budget,
-                };
-                let note = match (&shape, args.method.as_str()) {
-                    (Some(_), "auto") => "auto chose backtracking (any board); ",
-                    _ => "",
-                };
-                let mut f = finished(board, closure, start, made, note);
-                f.attempts = (limit > 1).then_some((made_attempts, limit));
-                if let Some(s) = &shape {
-                    f.record = f.record.on_shape(s);
-                }
-                f
-            }
-            Strategy::Construct => {
-                if let Some(status) = no_tour(board, start, closure) {
-                    return Ok(status);
-                }
-                match auto::construct_from(board, closure, start) {
-                    // a limit of the method, not bad input: a tour may well exist (exit 1, as for a
-                    // search that gives up)
-                    Err(e @ ConstructError::StartUnsupported { .. }) => {
-                        eprintln!("not found: {e}; a tour may exist there: try --method backtrack");
-                        return Ok(ExitStatus::NotFound);
-                    }
-                    built => finished(board, closure, start, built?, ""),
-                }
-            }
-        };
-    if let Some(proof) = &finished.proof {
-        eprintln!("no tour: {proof}");
-        return Ok(ExitStatus::NoTour);
-    }
-    write_output(&finished, args.format, args.output.as_deref())?;
+    write_output(&finished.record, args.format, args.output.as_deref())?;
     eprintln!("{}", summary_line(&finished, start));
     Ok(match finished.outcome {
         Outcome::Found => ExitStatus::Success,
@@ -282,104 +163,24 @@ fn rotate_progress() -> RotateProgress {
     }))
 }
 
-/// The theorems' answer for a chosen method (`auto` consults them itself): printed, and the exit
-/// status, when no tour exists.
-fn no_tour(board: Board, start: Square, closure: Closure) -> Option<ExitStatus> {
-    let reason = crate::exists::tour_from(board, start, closure).err()?;
-    eprintln!("no tour: {reason}");
-    Some(ExitStatus::NoTour)
-}
-
-/// What the summary line says about `auto`'s choice.
-fn auto_note(route: Route) -> &'static str {
+/// What the summary line says about the way `auto` chose.
+fn auto_note(route: Option<Route>) -> &'static str {
     match route {
-        Route::Theorem => "",
-        Route::Search => "auto chose backtracking; ",
-        Route::Construction => "auto chose construction; ",
-        Route::SearchAfterConstruction => {
+        None | Some(Route::Theorem) => "",
+        Some(Route::Search) => "auto chose backtracking; ",
+        Some(Route::Construction) => "auto chose construction; ",
+        Some(Route::SearchAfterConstruction) => {
             "construction cannot start there; auto chose backtracking; "
         }
-    }
-}
-
-/// The record to print for what a method made.
-fn finished(
-    board: Board,
-    closure: Closure,
-    start: Square,
-    made: Made,
-    note: &'static str,
-) -> Finished {
-    let proved = |proof: String| Finished {
-        record: empty_record(board, closure, start),
-        outcome: Outcome::Impossible(Impossibility::Exhausted),
-        budget: 0,
-        note,
-        proof: Some(proof),
-        attempts: None,
-    };
-    match made {
-        Made::NoTour(reason) => proved(reason.to_string()),
-        Made::Proved(e) => proved(e.to_string()),
-        Made::Searched { solution, budget } => Finished {
-            record: TourRecord::from(&solution),
-            outcome: solution.outcome,
-            budget,
-            note,
-            proof: None,
-            attempts: None,
-        },
-        Made::Built {
-            squares,
-            elapsed_ns,
-        } => Finished {
-            record: TourRecord {
-                rows: board.rows(),
-                cols: board.cols(),
-                closed: crate::board::is_closed_tour(&squares),
-                start: Some(start),
-                squares,
-                found: true,
-                method: "construct".into(),
-                rule: "-".into(),
-                stats: StatsRecord {
-                    elapsed_ns,
-                    ..StatsRecord::default()
-                },
-                leaper: None,
-                holes: Vec::new(),
-            },
-            outcome: Outcome::Found,
-            budget: 0,
-            note,
-            proof: None,
-            attempts: None,
-        },
-    }
-}
-
-fn empty_record(board: Board, closure: Closure, start: Square) -> TourRecord {
-    TourRecord {
-        rows: board.rows(),
-        cols: board.cols(),
-        closed: closure.is_closed(),
-        start: Some(start),
-        squares: Vec::new(),
-        found: false,
-        method: "construct".into(),
-        rule: "-".into(),
-        stats: StatsRecord::default(),
-        leaper: None,
-        holes: Vec::new(),
+        Some(Route::AnyBoard) => "auto chose backtracking (any board); ",
     }
 }
 
 fn write_output(
-    f: &Finished,
+    rec: &TourRecord,
     format: Format,
     path: Option<&std::path::Path>,
 ) -> anyhow::Result<()> {
-    let rec = &f.record;
     let board = Board::new(rec.rows as u64, rec.cols as u64)?;
     if format == Format::Bin && path.is_none() && std::io::stdout().is_terminal() {
         bail!("--format bin writes binary data: give -o FILE or redirect standard output");
@@ -445,7 +246,7 @@ fn summary_line(f: &Finished, start: Square) -> String {
     };
     format!(
         "{}{what}{attempts} on {}x{} from {},{} ({} / {}): {} nodes, {} backtracks, {} ties{rotations}, {:.3} ms",
-        f.note,
+        auto_note(f.route),
         rec.rows,
         rec.cols,
         start.row(),

@@ -21,8 +21,8 @@ pub struct SweepOptions {
     pub progress: SweepProgress,
     /// The command line, for meta.json.
     pub command: String,
-    /// Bytes per square a worker's interleaved walks may take on large boards
-    /// ([`crate::solve::Solver::set_lane_memory`]; results do not depend on it).
+    /// Bytes per square a worker's lanes (its interleaved walks) may take on large boards
+    /// ([`crate::solve::SolverOptions::lane_memory`]; results do not depend on it).
     pub lane_memory: f64,
     /// Walk one group of each orbit of mirror-image groups and write the others' rows from it
     /// (`plan::Orbits`); the CSV files are the same either way, timing aside.

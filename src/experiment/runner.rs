@@ -24,7 +24,7 @@ use super::spec_file::RecordLevel;
 use crate::board::Board;
 use crate::exists;
 use crate::solve::{
-    Outcome, Request, RunSummary, SolveError, Solver, TieTrees, MAX_INTERLEAVED_RUNS,
+    Outcome, Request, RunSummary, SolveError, Solver, SolverOptions, TieTrees, MAX_INTERLEAVED_RUNS,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::borrow::Cow;
@@ -918,8 +918,12 @@ pub fn run_planned_sweep(
             let (blocks, delivery, mirrors) = (&blocks, &delivery, mirrors.as_ref());
             let tie_trees = &tie_trees;
             scope.spawn(move |_| {
+                let options = SolverOptions::new()
+                    .lane_memory(opts.lane_memory)
+                    .shape(spec.leaper, spec.mask.clone())
+                    .share_tie_trees(tie_trees);
                 let mut worker = Worker {
-                    solver: Solver::new(),
+                    solver: Solver::with_options(options),
                     parts: Vec::new(),
                     reqs: Vec::new(),
                     out: Vec::new(),
@@ -931,9 +935,6 @@ pub fn run_planned_sweep(
                     mirrored_out: Vec::new(),
                     journal_bytes: 0,
                 };
-                worker.solver.set_lane_memory(opts.lane_memory);
-                worker.solver.set_shape(spec.leaper, spec.mask.clone());
-                worker.solver.share_tie_trees(tie_trees);
                 loop {
                     if STOP.load(Ordering::SeqCst) {
                         break;

@@ -21,7 +21,7 @@ pub struct MemoryError {
 /// array and its empty-board copy (1 B each per padded square), the path (4 B) and saved degrees
 /// (1 B) per square, plus a 16-byte DFS frame per square for `backtrack`, and for `naive` an 8-byte
 /// frame per square and a byte per padded square (its loop keeps no degrees). (Batched pure
-/// Warnsdorff keeps no path and needs about 1 B per square and interleaved walk; see
+/// Warnsdorff keeps no path and needs about 1 B per square and lane, an interleaved walk; see
 /// `benches/README.md`.)
 pub fn estimate_bytes(board: Board, method: Method) -> u64 {
     let padded = Layout::new(board).len() as u64;

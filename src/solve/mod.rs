@@ -5,33 +5,39 @@
 //! | `warnsdorff` | [`warnsdorff`] | pure greedy Warnsdorff (1823): minimum degree, rule on ties, stop at a dead end |
 //! | `backtrack` | [`backtrack`] | depth-first search, candidates ordered by degree then rule, pruned, node budget |
 //! | `naive` | [`naive`] | depth-first search in the rule's fixed label order, the brute force of the seeds |
+//! | `rotate` | [`rotate`] | pure Warnsdorff, then Pósa rotations to close the path |
 //!
-//! All three share [`crate::state::SearchState`] and, for the two searches, one explicit-stack DFS
-//! (`dfs/`): a run on 1000x1000 never grows the thread's call stack. A [`Solver`] owns the scratch
-//! state and reuses it across runs, so a sweep allocates nothing per run.
+//! All of them share [`crate::state::SearchState`] and, for the two searches, one explicit-stack DFS
+//! (`dfs/`): a run on 1000x1000 never grows the thread's call stack.
 //!
 //! Pure Warnsdorff runs through a fast kernel (`walk/`): a fused decrement-and-choose pass per step
-//! and, in [`Solver::run_batch`], several independent walks interleaved in one thread; on boards of
-//! at most 64 squares, fixed orderings share their walks through a tree of ties (`walk/tie_tree.rs`),
-//! so that a sweep of many orderings walks each distinct walk once. The plain
-//! incremental loop (`warnsdorff::run` with [`warnsdorff::next_move`]) stays as its twin: it serves
-//! traces, [`Solver::solve_plain`], rules without a fast path, and the equality tests of
-//! `tests/fast_paths.rs`. The tie-break rules are one table (`rules/table.rs`); slow, obviously
-//! correct twins of the fast solvers are in [`reference`](mod@reference).
+//! and, in [`Solver::run_batch`], several independent walks interleaved in one thread, each in its
+//! own *lane* (its degree array in one buffer; "lane" is the one word for an interleaved walk, from
+//! the command line's `--lane-memory` to the kernel); on boards of at most 64 squares, fixed
+//! orderings share their walks through a tree of ties (`walk/tie_tree.rs`), so that a sweep of many
+//! orderings walks each distinct walk once. The plain incremental loop (`warnsdorff::run` with
+//! [`warnsdorff::next_move`]) stays as its twin: it serves traces, [`Solver::solve_plain`], rules
+//! without a fast path, and the equality tests of `tests/fast_paths.rs`. The tie-break rules are one
+//! table (`rules/table.rs`); slow, obviously correct twins of the fast solvers are in
+//! [`reference`](mod@reference).
 //!
-//! This file is the interface: the request, the outcome and its counters, and the [`Solver`]. The
-//! batch driver behind [`Solver::run_batch`] is in `walk/batch.rs`.
+//! This file is the interface: the request, the outcome and its counters, the [`SolverOptions`].
+//! The [`Solver`] (`solver.rs`) dispatches each request to the engine that serves it; each engine
+//! keeps its own scratch state: the kernel (`walk/batch.rs`), the search state's loops
+//! (`plain.rs`) and the search on any board ([`shaped`]).
 
 pub mod backtrack;
 mod dfs;
 mod memory;
 pub mod naive;
+mod plain;
 pub mod posa;
 pub mod reference;
 pub mod restart;
 pub mod rotate;
 pub mod rules;
 pub mod shaped;
+mod solver;
 mod trace;
 mod walk;
 pub mod warnsdorff;
@@ -39,17 +45,18 @@ pub mod warnsdorff;
 pub use memory::{estimate_bytes, MemoryError};
 pub use restart::{attempt_seed, Attempted, RuleSeq};
 pub use rules::{Rule, RuleError, TieBreaker};
+pub use solver::Solver;
 pub use trace::{trace, trace_on, Trace, TraceEvent};
 pub use walk::tie_tree::TieTrees;
 
 use crate::board::Closure;
 use crate::board::{Board, Layout, Leaper, Shape, Square};
-use crate::exists::{self, NoTour};
+use crate::exists::NoTour;
 use crate::state::SearchState;
+use rotate::RotateProgress;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// Which solver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -357,27 +364,21 @@ pub enum SolveError {
     Memory(#[from] MemoryError),
 }
 
-/// Most runs [`Solver::run_batch`] walks side by side in one thread (the window step's eight; the
-/// byte step takes four): a batch needs this many requests of one board and rule, or of one board
-/// and any fixed orderings, to interleave fully.
+/// Most runs [`Solver::run_batch`] walks side by side in one thread, one a lane (the window step's
+/// eight; the byte step takes four): a batch needs this many requests of one board and rule, or of
+/// one board and any fixed orderings, to fill every lane.
 pub const MAX_INTERLEAVED_RUNS: usize = walk::MAX_WALKS;
 
-/// Whether `rule` walks one ordering a run: a fixed one, or the one `shuffle` draws.
-fn walks_an_ordering(rule: Rule) -> bool {
-    matches!(rule.kind(), rules::Kind::Fixed(_)) || rule.is_shuffle()
-}
-
-/// Bytes after each interleaved walk's degree array in a batch's buffer (the window step's 8-byte
-/// rows reach past the array's end).
+/// Bytes after each lane's degree array in a batch's buffer (the window step's 8-byte rows reach
+/// past the array's end).
 pub const LANE_SLACK: usize = walk::window::SLACK;
 
-/// Default of [`Solver::set_lane_memory`]: the degree arrays of interleaved walks on a large board
-/// take at most 2 bytes per square of the board (one walk at a time on 1000x1000).
+/// Default of [`SolverOptions::lane_memory`]: the lanes on a large board take at most 2 bytes per
+/// square of the board (one lane on 1000x1000).
 pub const DEFAULT_LANE_MEMORY: f64 = 2.0;
 
-/// How many walks [`Solver::run_batch`] interleaves on `board` when the memory its interleaved
-/// walks may take ("lane memory", the name the command line and result files use) is
-/// `bytes_per_square` ([`Solver::set_lane_memory`]).
+/// How many lanes [`Solver::run_batch`] walks side by side on `board` when its lanes may take
+/// `bytes_per_square` of it ([`SolverOptions::lane_memory`]).
 pub fn interleaved_lanes(board: Board, bytes_per_square: f64) -> usize {
     walk::walks_for(&Layout::new(board), bytes_per_square)
 }
@@ -392,397 +393,118 @@ pub fn tie_tree_bytes(board: Board) -> u64 {
     }
 }
 
-/// Scratch state for runs, reused across runs: allocate once per worker thread.
+/// How a [`Solver`] runs: one value, given when the solver is made ([`Solver::with_options`]), e.g.
+/// `Solver::with_options(SolverOptions::new().lane_memory(2.1))`. The defaults are the command
+/// line's; the kernel's switches (`small_kernel`, `tie_tree`, `window_step`) change speed only,
+/// never a summary, and are there for benchmarks and twin tests.
 #[derive(Clone, Debug)]
-pub struct Solver {
-    state: SearchState,
-    frames: dfs::Stack,
-    orderings: Option<Vec<String>>,
-    /// Use the plain Warnsdorff loop instead of the kernel ([`Solver::solve_plain`]).
-    plain: bool,
-    /// The last (board, method) whose memory need was checked: reading `/proc/meminfo` costs more
-    /// than a whole 8x8 run, so it is read once per board, not once per run.
-    memory_ok: Option<(Board, Method)>,
-    /// The kernel choosers' tables of the last rules used.
-    tables: walk::dispatch::ChooserTables,
-    /// Row templates of the empty board, for the interleaved walks of a batch.
-    empty: walk::EmptyBoard,
-    /// Tables of the small-board kernel for the last board and slot order.
-    small: Box<walk::small::SmallBoard>,
-    /// Whether batches take the small-board kernel where it applies ([`Solver::set_small_kernel`]).
+pub struct SolverOptions {
+    /// The leaper runs are on.
+    leaper: Leaper,
+    /// The mask runs are on (its leaper the one above), if any.
+    mask: Option<Shape>,
+    /// Bytes per square that a batch's lanes may take on a large board.
+    lane_memory: f64,
+    /// Whether batches on boards of at most 64 squares take the small-board kernel.
     small_kernel: bool,
-    /// The fixed orderings' walks of small boards, shared by batch groups and by the solvers
-    /// given the same trees ([`Solver::share_tie_trees`]).
-    tie_trees: Arc<TieTrees>,
-    /// The tree of the last small board walked, and the slots claimed there.
-    tie_tree: walk::tie_tree::Held,
-    /// Whether batches of fixed orderings go through it ([`Solver::set_tie_tree`]).
-    use_tie_tree: bool,
-    /// Whether batches of fixed orderings on larger boards take the window step
-    /// ([`Solver::set_window_step`]).
+    /// Whether batches of fixed orderings there share their walks through a tie tree.
+    tie_tree: bool,
+    /// The tie trees to grow, shared with other solvers; `None`: the solver's own.
+    tie_trees: Option<Arc<TieTrees>>,
+    /// Whether batches of fixed orderings on larger boards take the window step.
     window_step: bool,
-    /// The window step's tables of a batch group's orderings, and each run's ordering.
-    orders: Vec<walk::window::Ranked>,
-    order_of: Vec<u32>,
-    /// Degree arrays of the interleaved walks of a batch.
-    walks: Vec<u8>,
-    /// Indexes (within the group) of a batch group's runs that can start.
-    startable: Vec<u32>,
-    /// Bytes per square that a batch's interleaved walks may take on a large board.
-    walk_memory: f64,
     /// Rotations a `rotate` run may make (0 = no limit).
     rotations: u64,
     /// Told after every rotation of a `rotate` run.
-    rotate_progress: Option<rotate::RotateProgress>,
-    /// The leaper and the mask runs are on ([`Solver::set_shape`]).
-    leaper: Leaper,
-    mask: Option<Shape>,
-    /// The search on any board, and whether it made the last run.
-    shaped: shaped::Engine,
-    last_shaped: bool,
+    rotate_progress: Option<RotateProgress>,
 }
 
-impl Default for Solver {
+impl Default for SolverOptions {
     fn default() -> Self {
-        Solver::new()
+        SolverOptions {
+            leaper: Leaper::KNIGHT,
+            mask: None,
+            lane_memory: DEFAULT_LANE_MEMORY,
+            small_kernel: true,
+            tie_tree: true,
+            tie_trees: None,
+            window_step: true,
+            rotations: rotate::DEFAULT_ROTATIONS,
+            rotate_progress: None,
+        }
     }
 }
 
-impl Solver {
-    /// Empty scratch state (grows to the largest board it meets).
+impl SolverOptions {
+    /// The defaults: the knight on whole boards, every fast path on.
     pub fn new() -> Self {
-        Solver {
-            state: SearchState::new(Board::new(1, 1).expect("1x1 is a board")),
-            frames: dfs::Stack::default(),
-            orderings: None,
-            plain: false,
-            memory_ok: None,
-            tables: Default::default(),
-            empty: walk::EmptyBoard::default(),
-            small: Box::default(),
-            small_kernel: true,
-            tie_trees: Arc::default(),
-            tie_tree: Default::default(),
-            use_tie_tree: true,
-            window_step: true,
-            orders: Vec::new(),
-            order_of: Vec::new(),
-            walks: Vec::new(),
-            startable: Vec::new(),
-            walk_memory: DEFAULT_LANE_MEMORY,
-            rotations: rotate::DEFAULT_ROTATIONS,
-            rotate_progress: None,
-            leaper: Leaper::KNIGHT,
-            mask: None,
-            shaped: shaped::Engine::default(),
-            last_shaped: false,
-        }
+        SolverOptions::default()
     }
 
     /// Run on boards walked by `leaper` and, with a `mask`, on its squares only (requests must then
     /// name its board). Runs that are not on a whole board walked by the knight take the search on
     /// any board ([`shaped`]); the default is the knight on whole boards.
-    pub fn set_shape(&mut self, leaper: Leaper, mask: Option<Shape>) {
+    pub fn shape(mut self, leaper: Leaper, mask: Option<Shape>) -> Self {
         self.leaper = leaper;
         self.mask = mask.map(|m| m.with_leaper(leaper));
+        self
     }
 
-    /// The shape a run on `board` is on, when it is not the whole board walked by the knight.
-    fn shape_for(&self, board: Board) -> Result<Option<Shape>, SolveError> {
-        match &self.mask {
-            Some(m) if m.board() != board => Err(SolveError::BoardNotMask {
-                board,
-                mask: m.board(),
-            }),
-            Some(m) => Ok((!m.is_full_knight()).then(|| m.clone())),
-            None if self.leaper != Leaper::KNIGHT => {
-                Ok(Some(Shape::full(board).with_leaper(self.leaper)))
-            }
-            None => Ok(None),
-        }
+    /// Let [`Solver::run_batch`] walk as many lanes on a large board (one where four lanes' degree
+    /// arrays would pass 1 MiB) as fit in `bytes_per_square` of it, each lane taking its padded
+    /// degree array (about 1.008 bytes per square on 1000x1000). The default, 2, walks one lane
+    /// there; 2.1 allows two, which is faster (`benches/README.md`). Results do not depend on it,
+    /// only speed and memory. Values below one lane's need still walk one lane.
+    pub fn lane_memory(mut self, bytes_per_square: f64) -> Self {
+        self.lane_memory = bytes_per_square;
+        self
     }
 
     /// Whether batches of pure Warnsdorff on boards of at most 64 squares take the small-board
-    /// kernel (register bitboards; on by default), or the byte kernel that larger boards take. Both
-    /// give the same summaries; off is for benchmarks and twin tests.
-    pub fn set_small_kernel(&mut self, on: bool) {
+    /// kernel (register bitboards; on by default), or the byte kernel that larger boards take.
+    pub fn small_kernel(mut self, on: bool) -> Self {
         self.small_kernel = on;
+        self
     }
 
     /// Whether batches of fixed orderings (`first`, `order:*`) in the small-board kernel share
     /// their walks through a tie tree kept across batches of one board (on by default): runs from
     /// one start under different orderings are then walked only where their tie-breaks differ.
-    /// Both give the same summaries; off is for benchmarks and twin tests.
-    pub fn set_tie_tree(&mut self, on: bool) {
-        self.use_tie_tree = on;
+    pub fn tie_tree(mut self, on: bool) -> Self {
+        self.tie_tree = on;
+        self
     }
 
     /// Grow the tie trees of `trees`, which other solvers may share (the workers of a sweep do),
-    /// instead of this solver's own: threads walking one board then walk each distinct walk once
+    /// instead of the solver's own: threads walking one board then walk each distinct walk once
     /// between them, not once each.
-    pub fn share_tie_trees(&mut self, trees: &Arc<TieTrees>) {
-        self.tie_trees = Arc::clone(trees);
-        self.tie_tree = Default::default();
+    pub fn share_tie_trees(mut self, trees: &Arc<TieTrees>) -> Self {
+        self.tie_trees = Some(Arc::clone(trees));
+        self
     }
 
     /// Whether batches of fixed orderings (`first`, `order:*`) on boards too large for the
     /// small-board kernel take the window step (four 8-byte row windows a step; on by default, on
-    /// x86-64 with AVX), or the byte kernel's step that other rules take. Both give the same
-    /// summaries; off is for benchmarks and twin tests.
-    pub fn set_window_step(&mut self, on: bool) {
+    /// x86-64 with AVX), or the byte kernel's step that other rules take.
+    pub fn window_step(mut self, on: bool) -> Self {
         self.window_step = on;
+        self
     }
 
     /// Let a `rotate` run make at most `rotations` Pósa rotations to close its path (0 = no limit;
     /// default [`rotate::DEFAULT_ROTATIONS`]): its budget, as the node budget of a request is the
     /// searches'. A rotation reverses part of the path, up to all of it, so on large boards the
     /// default alone can take minutes.
-    pub fn set_rotations(&mut self, rotations: u64) {
+    pub fn rotations(mut self, rotations: u64) -> Self {
         self.rotations = rotations;
+        self
     }
 
     /// Call `progress` after every rotation of a `rotate` run (the command line prints a line now
     /// and then on long runs).
-    pub fn set_rotate_progress(&mut self, progress: rotate::RotateProgress) {
+    pub fn rotate_progress(mut self, progress: RotateProgress) -> Self {
         self.rotate_progress = Some(progress);
-    }
-
-    /// Let [`Solver::run_batch`] interleave as many walks on a large board (one where four walks'
-    /// degree arrays would pass 1 MiB) as fit in `bytes_per_square` of it, each taking its padded
-    /// degree array (about 1.008 bytes per square on 1000x1000). The default, 2, walks one at a time
-    /// there; 2.1 allows two, which is faster (`benches/README.md`). Results do not depend on it,
-    /// only speed and memory. Values below one walk's need still walk one at a time.
-    pub fn set_lane_memory(&mut self, bytes_per_square: f64) {
-        self.walk_memory = bytes_per_square;
-    }
-
-    /// Run `req`, keeping the path in the solver ([`Solver::path`]); no allocation once warm.
-    pub fn run(&mut self, req: &Request) -> Result<RunSummary, SolveError> {
-        self.run_observed(req, &mut NoObserver, Oracle::Consult)
-    }
-
-    /// Like [`Solver::solve`] but without consulting the existence theorems first, so that the search
-    /// itself must prove impossibility by exhausting its space (tests of the oracle, proofs).
-    pub fn solve_by_search_alone(&mut self, req: &Request) -> Result<Solution, SolveError> {
-        let summary = self.run_observed(req, &mut NoObserver, Oracle::Skip)?;
-        Ok(self.solution(req, summary))
-    }
-
-    /// Like [`Solver::solve`], but pure Warnsdorff takes the plain incremental loop
-    /// ([`warnsdorff::next_move`] on the [`SearchState`]) instead of the fast kernel: the
-    /// straightforward twin the kernel is tested against. Other methods are unaffected.
-    pub fn solve_plain(&mut self, req: &Request) -> Result<Solution, SolveError> {
-        self.plain = true;
-        let summary = self.run_observed(req, &mut NoObserver, Oracle::Consult);
-        self.plain = false;
-        Ok(self.solution(req, summary?))
-    }
-
-    /// Run a batch of independent requests, appending one summary per request to `out` in order.
-    /// Sweeps call this: batching is where independent runs can be interleaved to hide latency.
-    ///
-    /// Consecutive pure-Warnsdorff requests on the same board with the same rule are walked by the
-    /// kernel several at a time, each in its own degree array (about one byte per square and walk;
-    /// see [`interleaved_lanes`]), and keep no path: after a batch, [`Solver::path`] and
-    /// [`Solver::state`] describe the last non-batched run, not the batch. Their `elapsed_ns` is the
-    /// group's wall time shared in proportion to squares visited, since interleaved runs overlap.
-    /// Summaries are otherwise identical to [`Solver::run`]'s. On an error, `out` holds the summaries
-    /// of the requests before the failing one.
-    pub fn run_batch(
-        &mut self,
-        reqs: &[Request],
-        out: &mut Vec<RunSummary>,
-    ) -> Result<(), SolveError> {
-        let mut i = 0;
-        while i < reqs.len() {
-            let r = reqs[i];
-            let other_shape = self.leaper != Leaper::KNIGHT || self.mask.is_some();
-            if r.method != Method::Warnsdorff
-                || self.plain
-                || r.closing != Closing::Check
-                || other_shape
-            {
-                out.push(self.run(&r)?);
-                i += 1;
-                continue;
-            }
-            let orderings = walks_an_ordering(r.rule) && self.mixes_orderings(r.board);
-            let len = reqs[i..]
-                .iter()
-                .take_while(|q| {
-                    q.method == Method::Warnsdorff
-                        && q.closing == Closing::Check
-                        && q.board == r.board
-                        && (q.rule == r.rule || orderings && walks_an_ordering(q.rule))
-                        && q.closure == r.closure
-                })
-                .count();
-            self.warnsdorff_group(&reqs[i..i + len], out)?;
-            i += len;
-        }
-        Ok(())
-    }
-
-    /// Whether runs of `board` under different orderings (fixed ones, and `shuffle`'s drawn ones)
-    /// walk side by side in the window step: where it is on and enough walks fit for it to pay
-    /// (else group by group, finished in the byte step; `shuffle` in the plain loop).
-    pub(in crate::solve) fn mixes_orderings(&self, board: Board) -> bool {
-        !walk::small::fits(board) && self.shuffles_in_window(board)
-    }
-
-    /// Whether a group of `shuffle` runs on `board` walks in the window step, each run with its
-    /// drawn ordering: where orderings mix, and also on boards of at most 64 squares, where it
-    /// takes a third of the small-board kernel's time (groups there hold one rule, so this mixes
-    /// nothing else: the tie tree takes fixed orderings).
-    pub(in crate::solve) fn shuffles_in_window(&self, board: Board) -> bool {
-        self.window_step
-            && walk::window::available()
-            && interleaved_lanes(board, self.walk_memory) >= walk::window::MIN_LANES
-    }
-
-    pub(in crate::solve) fn check_memory(
-        &mut self,
-        board: Board,
-        method: Method,
-    ) -> Result<(), MemoryError> {
-        if self.memory_ok != Some((board, method)) {
-            memory::check(board, method)?;
-            self.memory_ok = Some((board, method));
-        }
-        Ok(())
-    }
-
-    /// Run `req` and return the path too.
-    pub fn solve(&mut self, req: &Request) -> Result<Solution, SolveError> {
-        let summary = self.run(req)?;
-        Ok(self.solution(req, summary))
-    }
-
-    /// The path of the last run.
-    pub fn path(&self) -> Vec<Square> {
-        if self.last_shaped {
-            return self.shaped.path();
-        }
-        self.state.path_squares()
-    }
-
-    /// The search state of the last run (its path, degrees).
-    pub fn state(&self) -> &SearchState {
-        &self.state
-    }
-
-    fn solution(&self, req: &Request, summary: RunSummary) -> Solution {
-        let squares = match summary.outcome {
-            Outcome::Impossible(Impossibility::Theorem(_)) => Vec::new(),
-            _ => self.path(),
-        };
-        Solution {
-            request: *req,
-            outcome: summary.outcome,
-            squares,
-            stats: summary.stats,
-            orderings: self.orderings.clone(),
-        }
-    }
-
-    pub(crate) fn run_observed<O: Observer>(
-        &mut self,
-        req: &Request,
-        obs: &mut O,
-        oracle: Oracle,
-    ) -> Result<RunSummary, SolveError> {
-        let board = req.board;
-        if !board.contains(req.start.row() as i64, req.start.col() as i64) {
-            return Err(SolveError::StartOffBoard {
-                board,
-                start: req.start,
-            });
-        }
-        self.last_shaped = false;
-        if let Some(shape) = self.shape_for(board)? {
-            // checked once per (board, method), as the fast engine's need is
-            if self.memory_ok != Some((board, req.method)) {
-                memory::check_shaped(board, req.method)?;
-                self.memory_ok = Some((board, req.method));
-            }
-            self.shaped.set_shape(&shape);
-            self.orderings = None;
-            self.last_shaped = true;
-            return self.shaped.run(req);
-        }
-        req.check()?;
-        self.check_memory(board, req.method)?;
-        let timer = Instant::now();
-        self.state.reset(board);
-        let mut rule = TieBreaker::new(req.rule, self.state.layout(), req.start, req.seed)?;
-        let verdict = match oracle {
-            // rotate always closes its path
-            Oracle::Consult => exists::tour_from(board, req.start, req.closure_sought()),
-            Oracle::Skip => Ok(()),
-        };
-        if let Err(reason) = verdict {
-            self.orderings = None;
-            return Ok(RunSummary {
-                outcome: Outcome::Impossible(Impossibility::Theorem(reason)),
-                closes: false,
-                visited: 0,
-                stats: Stats::default(),
-                attempts: 1,
-            });
-        }
-        let start = self.state.layout().pad(req.start);
-        let (outcome, mut stats) = match req.method {
-            Method::Warnsdorff if !O::WATCHES && !self.plain && req.closing == Closing::Check => {
-                self.warnsdorff_fast(&mut rule, req, start)
-            }
-            Method::Warnsdorff => warnsdorff::run(
-                &mut self.state,
-                &mut rule,
-                start,
-                req.closure,
-                req.closing,
-                obs,
-            ),
-            Method::Backtrack | Method::Naive => {
-                let cfg = if req.method == Method::Backtrack {
-                    backtrack::config(req.closure, req.budget, req.prune)
-                } else {
-                    naive::config(req.closure, req.budget)
-                };
-                backtrack::finish(
-                    &mut self.state,
-                    &mut self.frames,
-                    &mut rule,
-                    start,
-                    cfg,
-                    obs,
-                )
-            }
-            Method::Rotate => rotate::run(
-                &mut self.state,
-                &mut rule,
-                start,
-                obs,
-                self.rotations,
-                self.rotate_progress.as_ref(),
-            ),
-        };
-        stats.elapsed_ns = timer.elapsed().as_nanos() as u64;
-        self.orderings = rule.orderings_used();
-        let squares = board.len() as usize;
-        let closes = squares > 2
-            && self.state.depth() == squares
-            && self
-                .state
-                .layout()
-                .knight_apart(self.state.head(), self.state.first());
-        Ok(RunSummary {
-            outcome,
-            closes,
-            visited: self.state.depth() as u32,
-            stats,
-            attempts: 1,
-        })
+        self
     }
 }
 

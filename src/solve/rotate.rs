@@ -13,7 +13,7 @@ use std::sync::Arc;
 /// Rotations a run of `rotate` may make by default (the closer's own default).
 pub const DEFAULT_ROTATIONS: u64 = super::posa::DEFAULT_ROTATIONS;
 
-/// Called after every rotation of a `rotate` run ([`crate::solve::Solver::set_rotate_progress`]).
+/// Called after every rotation of a `rotate` run ([`crate::solve::SolverOptions::rotate_progress`]).
 #[derive(Clone)]
 pub struct RotateProgress(pub Arc<dyn Fn(&CloseProgress) + Send + Sync>);
 

@@ -1,39 +1,82 @@
-//! The driver of the kernel: [`Solver`]'s single fast walk (path kept) and its batch groups (runs of
-//! one board, rule and `closed`, interleaved, no paths), both through the one rule dispatch of
-//! [`super::dispatch`]. Warnsdorff's rule and the existence theorems consulted first as defined in
-//! `docs/REFERENCE.md`.
+//! The kernel as an engine of the [`Solver`]: its scratch state ([`Kernel`]), its single fast walk
+//! (path kept) and its batch groups (runs of one board, rule and `closed`, walked side by side in
+//! lanes, no paths), both through the one rule dispatch of [`super::dispatch`]. Warnsdorff's rule
+//! and the existence theorems consulted first as defined in `docs/REFERENCE.md`.
+//!
+//! [`Solver`]: crate::solve::Solver
 
 use super::chooser::scan_offsets;
-use super::dispatch::{with_chooser, ChooserVisitor};
+use super::dispatch::{with_chooser, ChooserTables, ChooserVisitor};
 use super::interleave::{run_walks, walks_for, WalkJob};
 use super::small::{self, SmallBoard};
 use super::step::walk_with_path;
 use super::tie_tree::{Claim, Held, TieTree, TieTrees};
 use super::window::{self, Orders, Ranked};
 use super::{Chooser, EmptyBoard, Walk};
-use crate::board::Closure;
-use crate::board::Layout;
+use crate::board::{Board, Closure, Layout};
 use crate::exists::{self, NoTour};
 use crate::solve::rules::{Kind, LabelOrder};
 use crate::solve::{
-    warnsdorff, Closing, Impossibility, Method, NoObserver, Outcome, Request, RunSummary,
-    SolveError, Solver, Stats, TieBreaker,
+    interleaved_lanes, warnsdorff, Closing, Impossibility, Method, NoObserver, Outcome, Request,
+    Rule, RunSummary, SolveError, SolverOptions, Stats, TieBreaker,
 };
 use crate::state::SearchState;
+use std::sync::Arc;
 use std::time::Instant;
 
-impl Solver {
-    /// One pure-Warnsdorff run through the kernel, path kept in the search state (freshly reset for
-    /// `req`'s board); the plain loop if the rule has no chooser.
-    pub(in crate::solve) fn warnsdorff_fast(
+/// The kernel's scratch state, kept across runs by a solver: the choosers' tables of the last rules
+/// used, and for batch groups the lanes (their degree arrays in one buffer, and the empty board's
+/// row templates they start from), the small-board kernel's tables, the tie trees and the window
+/// step's tables.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Kernel {
+    /// The kernel choosers' tables of the last rules used.
+    pub(in crate::solve) tables: ChooserTables,
+    /// Row templates of the empty board, for the lanes of a batch.
+    empty: EmptyBoard,
+    /// Tables of the small-board kernel for the last board and slot order.
+    small: Box<SmallBoard>,
+    /// The fixed orderings' walks of small boards, shared by batch groups and by the solvers
+    /// given the same trees ([`crate::solve::SolverOptions::share_tie_trees`]).
+    tie_trees: Arc<TieTrees>,
+    /// The tree of the last small board walked, and the slots claimed there.
+    tie_tree: Held,
+    /// The window step's tables of a batch group's orderings, and each run's ordering.
+    orders: Vec<Ranked>,
+    order_of: Vec<u32>,
+    /// Degree arrays of the lanes of a batch.
+    lanes: Vec<u8>,
+    /// Indexes (within the group) of a batch group's runs that can start.
+    startable: Vec<u32>,
+}
+
+impl Kernel {
+    /// Empty scratch state that grows the tie trees `tie_trees`.
+    pub(crate) fn new(tie_trees: Arc<TieTrees>) -> Self {
+        Kernel {
+            tie_trees,
+            ..Kernel::default()
+        }
+    }
+
+    /// The tie trees it grows.
+    #[cfg(test)]
+    pub(crate) fn tie_trees(&self) -> &Arc<TieTrees> {
+        &self.tie_trees
+    }
+
+    /// One pure-Warnsdorff run, its path kept in `state` (freshly reset for `req`'s board); the
+    /// plain loop if the rule has no chooser.
+    pub(crate) fn walk(
         &mut self,
+        state: &mut SearchState,
         rule: &mut TieBreaker,
         req: &Request,
         start: usize,
     ) -> (Outcome, Stats) {
-        let layout = *self.state.layout();
+        let layout = *state.layout();
         let single = SingleWalk {
-            state: &mut self.state,
+            state,
             rule,
             start,
             closure: req.closure,
@@ -41,24 +84,24 @@ impl Solver {
         with_chooser(req.rule, &layout, &mut self.tables, single)
     }
 
-    /// A group of Warnsdorff requests with one board, one rule (or several fixed orderings, which
-    /// the window step walks side by side) and one `closed`, through the interleaved kernel; each
-    /// request alone through [`Solver::run`] if the rule has no chooser.
-    pub(in crate::solve) fn warnsdorff_group(
+    /// A group of Warnsdorff requests with one board, one rule (or several orderings, which the
+    /// window step walks side by side; [`group_len`]) and one `closed`, walked in lanes, their
+    /// summaries appended to `out`; `None` (and nothing appended) if the rule has no chooser.
+    pub(crate) fn run_group(
         &mut self,
+        options: &SolverOptions,
         reqs: &[Request],
         out: &mut Vec<RunSummary>,
-    ) -> Result<(), SolveError> {
+    ) -> Option<Result<(), SolveError>> {
         let timer = Instant::now();
         let (board, mut rule) = (reqs[0].board, reqs[0].rule);
-        let mixed = rule.is_shuffle() && self.shuffles_in_window(board);
+        let mixed = rule.is_shuffle() && shuffles_in_window(options, board);
         if mixed {
             // the window step walks each run's drawn ordering; the chooser only gives the step
             // its type (a fixed order), and no walk of the group has its ordering for certain, so
             // none finishes in the byte step
-            rule = crate::solve::Rule::FIRST;
+            rule = Rule::FIRST;
         }
-        self.check_memory(board, Method::Warnsdorff)?;
         let layout = Layout::new(board);
         let first = out.len();
         let group = Group {
@@ -66,28 +109,62 @@ impl Solver {
             reqs,
             out: &mut *out,
             empty: &mut self.empty,
-            small: self.small_kernel.then_some(&mut *self.small),
-            tree: self
-                .use_tie_tree
+            small: options.small_kernel.then_some(&mut *self.small),
+            tree: options
+                .tie_tree
                 .then_some((&*self.tie_trees, &mut self.tie_tree)),
             mixed,
-            buf: &mut self.walks,
+            buf: &mut self.lanes,
             startable: &mut self.startable,
-            walks: walks_for(&layout, self.walk_memory),
-            window: self
+            lanes: walks_for(&layout, options.lane_memory),
+            window: options
                 .window_step
                 .then_some((&mut self.orders, &mut self.order_of)),
         };
-        let Some(walked) = with_chooser(rule, &layout, &mut self.tables, group) else {
-            for r in reqs {
-                out.push(self.run(r)?);
-            }
-            return Ok(());
-        };
+        let walked = with_chooser(rule, &layout, &mut self.tables, group)?;
         // Interleaved runs overlap in time: each is given a share of the group's.
         share_time(timer.elapsed().as_nanos() as u64, &mut out[first..]);
-        walked
+        Some(walked)
     }
+}
+
+/// How many requests at the head of `reqs` (the first a request of the lanes) make one batch group:
+/// pure Warnsdorff with the `check` closing on one board with one `closed` and one rule, or, where
+/// orderings mix ([`mixes_orderings`]), any rules that walk one ordering a run.
+pub(crate) fn group_len(options: &SolverOptions, reqs: &[Request]) -> usize {
+    let r = reqs[0];
+    let orderings = walks_an_ordering(r.rule) && mixes_orderings(options, r.board);
+    reqs.iter()
+        .take_while(|q| {
+            q.method == Method::Warnsdorff
+                && q.closing == Closing::Check
+                && q.board == r.board
+                && (q.rule == r.rule || orderings && walks_an_ordering(q.rule))
+                && q.closure == r.closure
+        })
+        .count()
+}
+
+/// Whether `rule` walks one ordering a run: a fixed one, or the one `shuffle` draws.
+fn walks_an_ordering(rule: Rule) -> bool {
+    matches!(rule.kind(), Kind::Fixed(_)) || rule.is_shuffle()
+}
+
+/// Whether runs of `board` under different orderings (fixed ones, and `shuffle`'s drawn ones)
+/// walk side by side in the window step: where it is on and enough lanes fit for it to pay
+/// (else group by group, finished in the byte step; `shuffle` in the plain loop).
+fn mixes_orderings(options: &SolverOptions, board: Board) -> bool {
+    !small::fits(board) && shuffles_in_window(options, board)
+}
+
+/// Whether a group of `shuffle` runs on `board` walks in the window step, each run with its
+/// drawn ordering: where orderings mix, and also on boards of at most 64 squares, where it
+/// takes a third of the small-board kernel's time (groups there hold one rule, so this mixes
+/// nothing else: the tie tree takes fixed orderings).
+fn shuffles_in_window(options: &SolverOptions, board: Board) -> bool {
+    options.window_step
+        && window::available()
+        && interleaved_lanes(board, options.lane_memory) >= window::MIN_LANES
 }
 
 /// Share a group's wall time `ns` among its runs in proportion to the squares each visited (runs
@@ -103,7 +180,7 @@ pub(crate) fn share_time(ns: u64, runs: &mut [RunSummary]) {
     }
 }
 
-/// One walk with its path, for [`Solver::warnsdorff_fast`].
+/// One walk with its path, for [`Kernel::walk`].
 struct SingleWalk<'a> {
     state: &'a mut SearchState,
     rule: &'a mut TieBreaker,
@@ -143,26 +220,27 @@ impl ChooserVisitor for SingleWalk<'_> {
     }
 }
 
-/// The runs of a batch group, for [`Solver::warnsdorff_group`]: its summaries are appended to
-/// `out`; gives `None` (and appends nothing) if the rule has no chooser.
+/// The runs of a batch group, for [`Kernel::run_group`]: its summaries are appended to `out`; gives
+/// `None` (and appends nothing) if the rule has no chooser.
 struct Group<'a> {
     layout: &'a Layout,
     reqs: &'a [Request],
     out: &'a mut Vec<RunSummary>,
     empty: &'a mut EmptyBoard,
-    /// The small-board kernel's tables, unless it is turned off ([`Solver::set_small_kernel`]).
+    /// The small-board kernel's tables, unless it is turned off ([`SolverOptions::small_kernel`]).
     small: Option<&'a mut SmallBoard>,
     /// The tie trees and the solver's current one, unless they are turned off
-    /// ([`Solver::set_tie_tree`]).
+    /// ([`SolverOptions::tie_tree`]).
     tree: Option<(&'a TieTrees, &'a mut Held)>,
     /// Whether each run walks its own ordering (`shuffle`) in the window step, the chooser giving
     /// the step only its type: then neither the tie tree nor the small-board kernel walks them.
     mixed: bool,
+    /// The lanes' buffer, and how many lanes a step walks side by side.
     buf: &'a mut Vec<u8>,
     startable: &'a mut Vec<u32>,
-    walks: usize,
+    lanes: usize,
     /// Where fixed orderings keep their window-step tables, if they take that step
-    /// ([`Solver::set_window_step`]): one per ordering of the group, and each run's.
+    /// ([`SolverOptions::window_step`]): one per ordering of the group, and each run's.
     window: Option<(&'a mut Vec<Ranked>, &'a mut Vec<u32>)>,
 }
 
@@ -180,61 +258,14 @@ impl ChooserVisitor for Group<'_> {
             mixed,
             buf,
             startable,
-            walks,
+            lanes,
             window,
         } = self;
-        // the theorems' answer for the board, once: runs differ only by their start's colour
-        let verdict = exists::tour(layout.board(), reqs[0].closure);
         let first = out.len();
-        let mut failure = None;
-        startable.clear();
-        // the per-run state of the runs that can start, for the rules that have one
-        let mut runs = Vec::new();
-        for (i, req) in reqs.iter().enumerate() {
-            match prepare::<C>(req, layout, verdict) {
-                Ok(Ok(run)) => {
-                    startable.push(i as u32);
-                    runs.extend(run.map(|run| (i, run)));
-                    out.push(RunSummary {
-                        outcome: Outcome::DeadEnd,
-                        closes: false,
-                        visited: 0,
-                        stats: Stats::default(),
-                        attempts: 1,
-                    });
-                }
-                Ok(Err(reason)) => out.push(RunSummary {
-                    outcome: Outcome::Impossible(Impossibility::Theorem(reason)),
-                    closes: false,
-                    visited: 0,
-                    stats: Stats::default(),
-                    attempts: 1,
-                }),
-                Err(e) => {
-                    failure = Some(e);
-                    break;
-                }
-            }
-        }
+        let (runs, failure) = start_runs::<C>(layout, reqs, out, startable);
         let results = &mut out[first..];
         let finish = |i: usize, walk: Walk, _: C::Run| {
-            let req = &reqs[i];
-            let start = layout.pad(req.start);
-            let outcome = walk_outcome(layout, &walk, start, req.closure);
-            let squares = layout.board().len();
-            results[i] = RunSummary {
-                outcome,
-                closes: squares > 2
-                    && walk.visited == squares
-                    && layout.knight_apart(walk.head, start),
-                visited: walk.visited,
-                stats: Stats {
-                    nodes: u64::from(walk.visited),
-                    ties: walk.ties,
-                    ..Stats::default()
-                },
-                attempts: 1,
-            };
+            results[i] = walk_summary(layout, &reqs[i], &walk);
         };
         let job = |i: usize, run: C::Run| {
             let start = layout.pad(reqs[i].start);
@@ -246,13 +277,13 @@ impl ChooserVisitor for Group<'_> {
                 if small::fits(layout.board()) && C::SLOT_ORDER && !C::PER_RUN =>
             {
                 let (tree, claim) = trees.tree_for(held, layout.board());
-                Kernel::Tree(small, tree, claim)
+                GroupKernel::Tree(small, tree, claim)
             }
-            (Some(small), _) if small::fits(layout.board()) => Kernel::Small(small),
-            _ => Kernel::Bytes {
+            (Some(small), _) if small::fits(layout.board()) => GroupKernel::Small(small),
+            _ => GroupKernel::Bytes {
                 empty,
                 buf,
-                walks,
+                lanes,
                 window: window
                     .filter(|_| C::SLOT_ORDER && !C::PER_RUN && window::available())
                     .map(|(ranked, of_job)| orders(layout, reqs, ranked, of_job)),
@@ -278,21 +309,75 @@ impl ChooserVisitor for Group<'_> {
     }
 }
 
+/// Check the requests of a batch group and append a summary for each to `out`: the theorems' answer
+/// where they rule the start out, else a placeholder for its walk, its index then in `startable`.
+/// Gives the per-run state of the runs that can start (for the rules that have one), and the error
+/// of the first request that fails, where the group stops.
+fn start_runs<C: Chooser>(
+    layout: &Layout,
+    reqs: &[Request],
+    out: &mut Vec<RunSummary>,
+    startable: &mut Vec<u32>,
+) -> (Vec<(usize, C::Run)>, Option<SolveError>) {
+    // the theorems' answer for the board, once: runs differ only by their start's colour
+    let verdict = exists::tour(layout.board(), reqs[0].closure);
+    startable.clear();
+    let mut runs = Vec::new();
+    let placeholder = |outcome| RunSummary {
+        outcome,
+        closes: false,
+        visited: 0,
+        stats: Stats::default(),
+        attempts: 1,
+    };
+    for (i, req) in reqs.iter().enumerate() {
+        match prepare::<C>(req, layout, verdict) {
+            Ok(Ok(run)) => {
+                startable.push(i as u32);
+                runs.extend(run.map(|run| (i, run)));
+                out.push(placeholder(Outcome::DeadEnd));
+            }
+            Ok(Err(reason)) => out.push(placeholder(Outcome::Impossible(Impossibility::Theorem(
+                reason,
+            )))),
+            Err(e) => return (runs, Some(e)),
+        }
+    }
+    (runs, None)
+}
+
+/// The summary of `req`'s walk, which ended as `walk`.
+fn walk_summary(layout: &Layout, req: &Request, walk: &Walk) -> RunSummary {
+    let start = layout.pad(req.start);
+    let squares = layout.board().len();
+    RunSummary {
+        outcome: walk_outcome(layout, walk, start, req.closure),
+        closes: squares > 2 && walk.visited == squares && layout.knight_apart(walk.head, start),
+        visited: walk.visited,
+        stats: Stats {
+            nodes: u64::from(walk.visited),
+            ties: walk.ties,
+            ..Stats::default()
+        },
+        attempts: 1,
+    }
+}
+
 /// Which kernel walks a batch group: the small-board kernel where the board fits in a `u64` (every
 /// chooser has its tie-break there), through the tie tree for fixed orderings, else the byte kernel
 /// with its scratch arrays (fixed orderings in its window step, unless `window` is false).
-enum Kernel<'a> {
+enum GroupKernel<'a> {
     Small(&'a mut SmallBoard),
     Tree(&'a mut SmallBoard, &'a TieTree, &'a mut Claim),
     Bytes {
         empty: &'a mut EmptyBoard,
         buf: &'a mut Vec<u8>,
-        walks: usize,
+        lanes: usize,
         window: Option<Orders<'a>>,
     },
 }
 
-impl Kernel<'_> {
+impl GroupKernel<'_> {
     fn run<C: Chooser>(
         self,
         layout: &Layout,
@@ -301,16 +386,16 @@ impl Kernel<'_> {
         done: impl FnMut(usize, Walk, C::Run),
     ) {
         match self {
-            Kernel::Small(tables) => small::run_walks(layout, tables, ch, jobs, done),
-            Kernel::Tree(tables, tree, claim) => {
+            GroupKernel::Small(tables) => small::run_walks(layout, tables, ch, jobs, done),
+            GroupKernel::Tree(tables, tree, claim) => {
                 tree.run_walks(claim, layout, tables, ch, jobs, done)
             }
-            Kernel::Bytes {
+            GroupKernel::Bytes {
                 empty,
                 buf,
-                walks,
+                lanes,
                 window,
-            } => run_walks(layout, empty, buf, walks, window, ch, jobs, done),
+            } => run_walks(layout, empty, buf, lanes, window, ch, jobs, done),
         }
     }
 }
@@ -394,8 +479,7 @@ mod tests {
     use super::*;
     use crate::board::{Board, Square};
     use crate::exists::NoTour;
-    use crate::solve::Rule;
-    use std::sync::Arc;
+    use crate::solve::Solver;
 
     fn summary(outcome: Outcome, visited: u32) -> RunSummary {
         RunSummary {
@@ -468,7 +552,8 @@ mod tests {
         a.run_batch(&[req(Rule::ROTH)], &mut Vec::new()).unwrap();
         b.run_batch(&[req(Rule::ROTH)], &mut Vec::new()).unwrap();
         let tables = |s: &Solver| {
-            s.tables
+            s.kernel
+                .tables
                 .geometry
                 .as_ref()
                 .map(|g| Arc::clone(&g.2))

@@ -10,12 +10,12 @@
 //! | [`chooser`] | how each rule family picks the next slot from the mask ([`Chooser`]) |
 //! | [`geometry`] | the distance rules' per-square preference classes, shared by a process |
 //! | [`step`] | one step (survey, then advance) and the single walk that keeps its path |
-//! | [`interleave`] | several independent walks side by side in one thread |
+//! | [`interleave`] | several independent walks side by side in one thread, each in its lane |
 //! | [`window`] | the fixed orderings' step in four 8-byte row windows (x86-64), eight walks a thread |
 //! | [`small`] | the same walks on boards of at most 64 squares, in register bitboards |
 //! | [`tie_tree`] | the fixed orderings' walks of a small board, each distinct walk walked once |
 //! | [`dispatch`] | the one place a rule is mapped to its chooser |
-//! | [`batch`] | the driver: [`super::Solver`]'s single fast walk and its batch groups |
+//! | [`batch`] | the kernel as the solver's engine ([`Kernel`]): its single fast walk and its batch groups in lanes |
 //!
 //! One step from the head `h` is one pass over its eight neighbours that both decrements their degrees
 //! (the head has just been visited) and builds a 64-bit *degree mask*: bit `8 * (d - 1) + slot` is set
@@ -32,8 +32,8 @@
 //!
 //! A single walk is a chain of dependent loads (head -> degrees -> mask table -> next offset -> next
 //! head), several times longer than the execution resources a step needs. [`interleave::run_walks`]
-//! therefore walks several independent runs of a batch side by side, each in its own board of one
-//! buffer, so that the out-of-order core overlaps their chains. The speed of each arrangement is
+//! therefore walks several independent runs of a batch side by side, each in its own *lane* (its own
+//! board of one buffer), so that the out-of-order core overlaps their chains. The speed of each arrangement is
 //! measured in `benches/README.md`.
 //!
 //! ADVICE FOR HACKERS: the kernel writes the degree array exactly as [`crate::state::SearchState::make`]
@@ -60,6 +60,7 @@ pub(crate) mod step;
 pub(crate) mod tie_tree;
 pub(crate) mod window;
 
+pub(crate) use batch::Kernel;
 pub(crate) use chooser::Chooser;
 pub(crate) use interleave::{walks_for, EmptyBoard, MAX_WALKS};
 

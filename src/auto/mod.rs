@@ -1,6 +1,7 @@
-//! The `auto` method of `ktour solve`: which way to make a tour of a given board, and running it.
+//! How `ktour solve` makes a tour: the strategy asked for and its options ([`strategy`]), and the
+//! `auto` method, which chooses the way for a given board and runs it (this file).
 //!
-//! The policy, step by step:
+//! `auto`'s policy, step by step:
 //! 1. the existence theorems (Schwenk 1991; Conrad et al. 1994; `docs/REFERENCE.md`, section 6) answer
 //!    boards and starts that have no tour, without searching;
 //! 2. on small boards, Warnsdorff-ordered backtracking: open tours up to [`OPEN_SEARCH_MAX_SQUARES`]
@@ -12,7 +13,12 @@
 //!    caller's budget ([`fallback_budget`]).
 //!
 //! Closed tours have the lower limit because backtracking seldom closes a tour on boards beyond 12x12
-//! within its budget (`results/README.md`), while construction always can.
+//! within its budget (`results/README.md`), while construction always can. On a board with holes or
+//! walked by another leaper, `auto` backtracks ([`Strategy::resolve`]).
+
+pub mod strategy;
+
+pub use strategy::{Ask, Ending, Finished, Plan, PlanError, Resolved, Strategy};
 
 use crate::board::Closure;
 use crate::board::{Board, Square};
@@ -81,6 +87,9 @@ pub enum Route {
     Construction,
     /// Backtracking, because construction could not start at the requested square.
     SearchAfterConstruction,
+    /// Backtracking on a board with holes or walked by another leaper, where construction does
+    /// not go ([`Strategy::resolve`]).
+    AnyBoard,
 }
 
 /// What the chosen way produced.
