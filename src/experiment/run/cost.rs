@@ -3,9 +3,11 @@
 //! memory of its workers, and a rough time for the pure-Warnsdorff part from the per-step costs
 //! measured in `benches/README.md`. Nothing is run or written.
 
-use super::disk::OutputSize;
-use super::plan::{Orbits, Plan, Shard};
-use super::spec::Spec;
+use super::memory::TALLY_BYTES;
+use super::preflight::{output_size, worker_memory};
+use crate::experiment::disk::OutputSize;
+use crate::experiment::plan::{Orbits, Plan, Shard};
+use crate::experiment::spec::Spec;
 use crate::solve::rules::Kind;
 use crate::solve::{Method, Rule};
 
@@ -69,7 +71,7 @@ pub struct SweepCost {
     /// Bytes of the groups' tallies the runner holds until the summary is written, their dead ends
     /// by length at most included.
     pub tally_bytes: u64,
-    /// The least it writes ([`super::check_disk`] refuses a sweep that cannot fit it).
+    /// The least it writes ([`crate::experiment::check_disk`] refuses a sweep that cannot fit it).
     pub output: OutputSize,
 }
 
@@ -94,13 +96,13 @@ pub fn sweep_cost(
         search_runs: 0,
         search_nodes: Some(0),
         walk_core_seconds: 0.0,
-        worker_bytes: super::runner::worker_memory(spec, lane_memory).map_or(0, |(bytes, _)| bytes),
+        worker_bytes: worker_memory(spec, lane_memory).map_or(0, |(bytes, _)| bytes),
         plan_bytes: plan.bytes() + orbits.as_ref().map_or(0, Orbits::bytes),
         tally_bytes: plan
             .groups_touched_bound(shard)
-            .saturating_mul(super::memory::TALLY_BYTES)
+            .saturating_mul(TALLY_BYTES)
             .saturating_add(plan.dead_end_bytes_bound(shard)),
-        output: super::runner::output_size(plan, shard, spec.file.record),
+        output: output_size(plan, shard, spec.file.record),
     };
     // a step's cost by rule and by whether walks interleave, found once (a sweep may have millions
     // of groups and 40,320 rules)
