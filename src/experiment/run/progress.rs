@@ -6,7 +6,7 @@
 use super::blocks::chunk_squares;
 use super::options::SweepProgress;
 use crate::experiment::plan::{Plan, Shard};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::time::{Duration, Instant};
 
 /// The bar (hidden unless on a terminal: a hidden bar still counts, and the lines read it), when
@@ -49,9 +49,15 @@ impl Progress {
         let bar = ProgressBar::with_draw_target(Some(total_runs), target);
         bar.set_style(
             ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {human_pos}/{human_len} runs ({per_sec}, ETA {eta})",
+                "{elapsed_precise} [{bar:30}] {human_pos}/{human_len} runs ({rate}, ETA {eta})",
             )
             .expect("valid template")
+            .with_key(
+                "rate",
+                |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{}/s", rate_words(state.per_sec()));
+                },
+            )
             .progress_chars("=> "),
         );
         bar.set_position(runs_resumed);
@@ -114,9 +120,55 @@ fn progress_line(done: u64, total: u64, elapsed: Duration, work: (u128, u128)) -
     )
 }
 
+/// A rate in words: whole numbers with thousands separators from 100 up, three significant figures
+/// below (the bar's own `{per_sec}` printed `39,780.9412/s`).
+fn rate_words(per_sec: f64) -> String {
+    if !per_sec.is_finite() || per_sec <= 0.0 {
+        return "0".to_string();
+    }
+    if per_sec >= 99.95 {
+        let digits = format!("{:.0}", per_sec);
+        let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+        for (i, d) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(d);
+        }
+        return out;
+    }
+    // three significant figures: as many decimals as the rate has digits fewer than three, one
+    // fewer where rounding adds a digit (9.9996 is 10.0)
+    let mut decimals = (2 - per_sec.log10().floor() as i32).max(0) as usize;
+    let text = format!("{per_sec:.decimals$}");
+    if decimals > 0 && text.parse::<f64>().unwrap_or(0.0) >= 10f64.powi(3 - decimals as i32) {
+        decimals -= 1;
+        return format!("{per_sec:.decimals$}");
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Rates from 100 up are whole, with separators; below, three significant figures.
+    #[test]
+    fn rates_are_rounded_to_what_a_reader_uses() {
+        assert_eq!(rate_words(39_780.941_2), "39,781");
+        assert_eq!(rate_words(1_234_567.8), "1,234,568");
+        assert_eq!(rate_words(999.5), "1,000");
+        assert_eq!(rate_words(100.0), "100");
+        assert_eq!(rate_words(99.96), "100");
+        assert_eq!(rate_words(99.94), "99.9");
+        assert_eq!(rate_words(39.7809), "39.8");
+        assert_eq!(rate_words(3.97809), "3.98");
+        assert_eq!(rate_words(0.0397809), "0.0398");
+        assert_eq!(rate_words(9.9996), "10.0");
+        assert_eq!(rate_words(0.099996), "0.100");
+        assert_eq!(rate_words(0.0), "0");
+        assert_eq!(rate_words(f64::NAN), "0");
+    }
 
     /// A line says runs, share, time so far, and the rest in proportion to the work left.
     #[test]
