@@ -92,9 +92,11 @@ pub fn run_planned_sweep(
     // before the output folder is touched: a sweep that cannot start leaves nothing behind
     let shard = preflight::check(spec, plan, opts)?;
     let pool = worker_pool(opts.threads)?;
+    // the output folder, and what an earlier invocation finished there
     let mut dir = OutDir::open(&opts.out, spec, plan, opts.shard, opts.resume, opts.force)?;
     let resumed = Resumed::recover(&mut dir, plan, &shard)?;
     dir.write_meta(spec, &opts.invocation(), "running", None)?;
+    // blocks -> workers -> in-order delivery, until every block is run or the sweep halts
     let writers = dir.writers(spec.file.record)?;
     let progress = Progress::new(plan, &shard, &resumed.done, resumed.runs, opts.progress);
     let shared = Shared::new(spec, plan, opts, &pool);
@@ -106,6 +108,7 @@ pub fn run_planned_sweep(
     );
     let blocks = Blocks::new(plan, shard, &resumed.done);
     let delivered = shared.run_blocks(&pool, blocks, in_order);
+    // the summary and the dead ends, from every group's tally; then the outcome
     let (table, summarized) = summarize(&pool, &dir, plan, &delivered.tallies, shared.scratch());
     let chunks_done = resumed.done.len() as u64 + delivered.written;
     let mut first_error = delivered.first_error;

@@ -229,11 +229,11 @@ impl Worker {
             let n = (part.to - part.from) as usize;
             let (reqs, out) = (&self.reqs[at..at + n], &self.out[at..at + n]);
             at += n;
-            let (group, from) = (&part.group, part.from);
+            let group = &part.group;
             add_runs(
                 plan,
                 group,
-                from,
+                part.from,
                 reqs,
                 out,
                 record,
@@ -241,7 +241,6 @@ impl Worker {
                 lines,
             )?;
             if let Some(orbit) = orbit {
-                let part = &self.parts[k];
                 let kept = (&*tally, &*dead_ends);
                 self.mirrors
                     .keep(plan, part, orbit, reqs, out, record, kept);
