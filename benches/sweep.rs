@@ -59,6 +59,7 @@ fn runner(c: &mut Criterion) {
                     command: "bench".into(),
                     lane_memory: ktour::solve::DEFAULT_LANE_MEMORY,
                     symmetry: true,
+                    stop: Default::default(),
                 };
                 b.iter(|| {
                     let r = run_sweep(&spec, &opts).unwrap();

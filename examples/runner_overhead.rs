@@ -51,6 +51,7 @@ fn main() {
             command: "overhead".into(),
             lane_memory: ktour::solve::DEFAULT_LANE_MEMORY,
             symmetry: true,
+            stop: Default::default(),
         };
         let t = Instant::now();
         run_sweep(&spec, &opts).unwrap();

@@ -3,7 +3,6 @@
 
 use super::ExitStatus;
 use crate::experiment::{self, Spec, SweepOptions, SweepProgress, DEFAULT_SPEC};
-use crate::util::words::{bytes_words, duration_words};
 use anyhow::Context;
 use clap::Args;
 use std::io::IsTerminal;
@@ -209,123 +208,7 @@ fn parse_lane_memory(s: &str) -> Result<f64, String> {
 
 /// `--dry-run`: what the sweep (or its shard) would do, on standard output.
 fn print_dry_run(spec: &Spec, spec_label: &str, plan: &experiment::Plan, opts: &SweepOptions) {
-    let (i, k) = opts.shard.unwrap_or((1, 1));
-    let cost = experiment::sweep_cost(
-        spec,
-        plan,
-        &plan.shard(i, k),
-        opts.lane_memory,
-        opts.symmetry,
-    );
-    let threads = opts.threads.max(1);
-    let of_shard = opts
-        .shard
-        .map_or(String::new(), |(i, k)| format!(" (shard {i}/{k})"));
-    println!(
-        "dry run of sweep {:?} ({spec_label}): nothing is run or written",
-        spec.file.name
-    );
-    println!(
-        "runs: {} in {} chunks{of_shard}; output to {} (record = \"{}\")",
-        cost.runs,
-        cost.chunks,
-        opts.out.display(),
-        match spec.file.record {
-            experiment::RecordLevel::Summary => "summary",
-            experiment::RecordLevel::Runs => "runs",
-        }
-    );
-    if cost.mirrored_runs > 0 {
-        println!(
-            "symmetry: {} runs are mirror images of runs walked (a board symmetry maps each onto one of them, rule mirrored), written from those walks; the figures below leave them out (--no-symmetry walks them)",
-            cost.mirrored_runs
-        );
-    }
-    if cost.walk_runs > 0 {
-        println!(
-            "pure Warnsdorff: {} runs, at most {} steps; {} of one core, {} on {threads} thread{}, if every walk went the whole way (per-step costs measured in benches/README.md)",
-            cost.walk_runs,
-            cost.walk_steps,
-            duration_words(cost.walk_core_seconds),
-            duration_words(cost.walk_core_seconds / threads as f64),
-            if threads == 1 { "" } else { "s" }
-        );
-    }
-    if cost.search_runs > 0 {
-        match cost.search_nodes {
-            Some(nodes) => println!(
-                "searches: {} runs, at most {nodes} nodes by their budgets ({} of one core at 10^8 nodes/s)",
-                cost.search_runs,
-                duration_words(nodes as f64 / 1e8)
-            ),
-            None => println!(
-                "searches: {} runs with no node budget (budget = 0): their time has no bound",
-                cost.search_runs
-            ),
-        }
-    }
-    print!(
-        "{}",
-        experiment::restricted_starts_footnote(spec.file.rules.iter().map(String::as_str))
-    );
-    let free = experiment::free_bytes(&opts.out);
-    println!(
-        "output: at least {} ({}{}){}",
-        bytes_words(cost.output.least_bytes()),
-        format_args!("{} journal lines", cost.output.journal_lines),
-        if cost.output.run_rows > 0 {
-            format!(", {} rows of runs.csv", cost.output.run_rows)
-        } else {
-            String::new()
-        },
-        match free {
-            None => String::new(),
-            Some(free) => format!(
-                ", of {} free at {}: {}",
-                bytes_words(free),
-                opts.out.display(),
-                // the sweep's own check, so that the answer is the one the sweep would give
-                match experiment::check_disk(&opts.out, &cost.output) {
-                    Ok(()) => "fits".to_string(),
-                    Err(e) => format!("does not fit, the sweep would be refused: {e}"),
-                }
-            ),
-        }
-    );
-    let available = crate::memory::available_bytes();
-    let needed = cost
-        .worker_bytes
-        .saturating_mul(threads as u64)
-        .saturating_add(cost.tally_bytes)
-        .saturating_add(cost.plan_bytes);
-    println!(
-        "memory: plan {} (its boards and rules, whatever the runs), tallies of {} groups about {} MiB, about {} MiB a worker; {} MiB with {threads} worker{}, of {} MiB available: {}",
-        bytes_words(cost.plan_bytes),
-        cost.groups,
-        cost.tally_bytes.div_ceil(1 << 20),
-        cost.worker_bytes.div_ceil(1 << 20),
-        needed.div_ceil(1 << 20),
-        if threads == 1 { "" } else { "s" },
-        available >> 20,
-        // the sweep's own check, so that the answer is the one the sweep would give
-        match experiment::check_worker_memory(spec, plan, opts) {
-            Ok(()) => "fits".to_string(),
-            Err(e) => format!("does not fit, the sweep would be refused: {e}"),
-        }
-    );
-    // One number a batch script can read (scripts/slurm-sweep.sh fills `--time` from it).
-    let search_seconds = match (cost.search_runs, cost.search_nodes) {
-        (0, _) => Some(0.0),
-        (_, nodes) => nodes.map(|n| n as f64 / 1e8),
-    };
-    match search_seconds {
-        Some(search) => println!(
-            "time bound: {:.0} s on {threads} thread{} (every walk whole at the per-step cost of benches/README.md, every search to its budget at 10^8 nodes/s; boards past a few 10^5 squares walk several times slower a step)",
-            ((cost.walk_core_seconds + search) / threads as f64).ceil(),
-            if threads == 1 { "" } else { "s" },
-        ),
-        None => println!("time bound: none (a search with no node budget)"),
-    }
+    print!("{}", experiment::DryRun::new(spec, spec_label, plan, opts));
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
@@ -397,6 +280,10 @@ pub fn run(args: SweepArgs) -> anyhow::Result<ExitStatus> {
             _ => Ok(ExitStatus::Success),
         };
     }
+    let stop = experiment::StopToken::new();
+    if !args.dry_run {
+        stop_on_ctrl_c(&stop);
+    }
     for (folder, spec) in &members {
         let label = match folder.as_str() {
             "" => spec_label.clone(),
@@ -406,7 +293,7 @@ pub fn run(args: SweepArgs) -> anyhow::Result<ExitStatus> {
             "" => base.clone(),
             f => base.join(f),
         };
-        let status = run_one(&args, spec, &label, out, &base)?;
+        let status = run_one(&args, spec, &label, out, &base, &stop)?;
         if status != ExitStatus::Success {
             return Ok(status);
         }
@@ -414,7 +301,19 @@ pub fn run(args: SweepArgs) -> anyhow::Result<ExitStatus> {
     Ok(ExitStatus::Success)
 }
 
-/// One sweep (a spec, or one member of a family) into `out`.
+/// The first Ctrl-C sets `stop`, so that the sweep stops cleanly; the second exits at once (what
+/// was flushed survives; `--resume` repairs the rest).
+fn stop_on_ctrl_c(stop: &experiment::StopToken) {
+    let token = stop.clone();
+    let _ = ctrlc::set_handler(move || {
+        if token.stop() {
+            eprintln!("\nsecond interrupt: exiting now");
+            std::process::exit(130);
+        }
+        eprintln!("\ninterrupt: finishing the chunks in flight, then writing results (Ctrl-C again to quit at once)");
+    });
+}
+
 /// One sweep (a spec, or one member of a family) into `out`; `base` is what `--out` names (the
 /// family's folder), for the command that resumes it.
 fn run_one(
@@ -423,6 +322,7 @@ fn run_one(
     spec_label: &str,
     out: PathBuf,
     base: &std::path::Path,
+    stop: &experiment::StopToken,
 ) -> anyhow::Result<ExitStatus> {
     let spec_label = spec_label.to_string();
     // resuming a family: a member not begun yet starts afresh
@@ -448,6 +348,7 @@ fn run_one(
         command: std::env::args().collect::<Vec<_>>().join(" "),
         lane_memory: args.lane_memory,
         symmetry: !args.no_symmetry,
+        stop: stop.clone(),
     };
     let plan = experiment::Plan::new(spec).with_context(|| spec_label.clone())?;
     let plan_runs = plan.total_runs();

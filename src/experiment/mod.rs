@@ -1,19 +1,17 @@
 //! The experiment runner: spec -> plan -> runs (in parallel) -> CSV rows. `ktour sweep` and `ktour
-//! merge` are thin wrappers around [`run_sweep`] and [`merge`].
+//! merge` are thin wrappers around [`run_sweep`] and [`merge`]. By stage: the spec (`spec*`,
+//! `family`, `size`), the plan (`plan/`), the run (`run/`: pre-flight, blocks, workers, delivery,
+//! stop; its module header keeps the glossary of the slices of work), the output folder (`output/`,
+//! `disk`), the records (`record`, `table`, `failures`) and their statistics (`wilson`).
 
-mod cost;
-mod delivery;
 mod disk;
 mod failures;
 mod family;
-pub mod memory;
-mod options;
-mod orbit_memo;
 mod output;
 mod plan;
 mod record;
 mod rule_index;
-mod runner;
+mod run;
 mod seed;
 mod size;
 mod spec;
@@ -21,14 +19,12 @@ mod spec_file;
 mod spec_flags;
 mod table;
 
-pub use cost::{sweep_cost, SweepCost};
 pub use disk::{check_disk, free_bytes, DiskError, OutputSize};
 pub use failures::{
     board_squares, failures_csv, failures_text, read_failures, sweep_mask, FailedRun,
     FailuresError, GroupFailures, FAILURES_HEADER,
 };
 pub use family::{member_specs, members, Member};
-pub use options::{SweepOptions, SweepProgress};
 pub use output::{
     git_commit, merge, merge_folders, MemberMerge, MergeReport, Merged, Meta, OutputError,
     ShardRun, CHUNKS, DEADENDS, LOCK, META, RUNS, SUMMARY,
@@ -38,8 +34,9 @@ pub use record::{
     ChunkRow, Counter, CounterKind, DeadEndLengths, DeadEndRow, FailureRow, RunRow, SummaryRow,
     Tallies, Tally, COUNTERS,
 };
-pub use runner::{
-    check_worker_memory, request_stop, run_planned_sweep, run_sweep, SweepError, SweepReport,
+pub use run::{
+    check_worker_memory, memory, run_planned_sweep, run_sweep, sweep_cost, DryRun, StopToken,
+    SweepCost, SweepError, SweepOptions, SweepProgress, SweepReport,
 };
 pub use size::{rule_applies, start_restriction, PlanSize, CHUNK_STEPS};
 pub use spec::{Budget, Spec, SpecError, StartSet, DEFAULT_SPEC};

@@ -36,6 +36,7 @@ pub fn options(out: &Path, resume: bool, shard: Option<(u32, u32)>) -> SweepOpti
         command: "damage".into(),
         lane_memory: 2.0,
         symmetry: true,
+        stop: Default::default(),
     }
 }
 

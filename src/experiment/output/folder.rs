@@ -11,7 +11,6 @@ use super::lock::FolderLock;
 use super::meta::{git_commit, hostname, now, read_meta, write_meta, Meta};
 use super::repair::repair_runs;
 use super::writers::{same_but_timing, summarize, summary_bytes, write_deadends, Writers};
-use crate::experiment::options::SweepOptions;
 use crate::experiment::plan::{Group, Plan};
 use crate::experiment::record::{ChunkRow, Tallies, Tally};
 use crate::experiment::spec::Spec;
@@ -25,6 +24,20 @@ use std::time::Duration;
 /// The largest earlier `summary.csv` that `--force` keeps to compare ([`Earlier`]): committed
 /// results are far smaller, and a sweep of millions of groups writes its summary in pieces.
 const EARLIER_LIMIT: u64 = 64 << 20;
+
+/// How a sweep was invoked, as `meta.json` records it (from the sweep's options, which the folder
+/// does not read: the runner is above it).
+#[derive(Clone, Copy, Debug)]
+pub struct Invocation<'a> {
+    /// The shard `(index, count)` run, if not the whole sweep.
+    pub shard: Option<(u32, u32)>,
+    /// The command line.
+    pub command: &'a str,
+    /// Worker threads.
+    pub threads: usize,
+    /// Bytes per square a worker's interleaved walks may take.
+    pub lane_memory: f64,
+}
 
 /// An opened output folder.
 pub struct OutDir {
@@ -225,7 +238,7 @@ impl OutDir {
     pub fn write_meta(
         &self,
         spec: &Spec,
-        opts: &SweepOptions,
+        opts: &Invocation<'_>,
         status: &str,
         elapsed: Option<Duration>,
     ) -> Result<(), OutputError> {
@@ -240,7 +253,7 @@ impl OutDir {
             status: status.into(),
             ktour_version: env!("CARGO_PKG_VERSION").into(),
             git_commit: git_commit().into(),
-            command: opts.command.clone(),
+            command: opts.command.to_string(),
             threads: opts.threads,
             lane_memory: Some(opts.lane_memory),
             cpu_model: cpu_model(),

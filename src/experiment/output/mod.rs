@@ -15,7 +15,7 @@ mod repair;
 mod writers;
 
 pub use files::{OutputError, CHUNKS, DEADENDS, META, RUNS, SUMMARY};
-pub use folder::OutDir;
+pub use folder::{Invocation, OutDir};
 pub(crate) use journal::{chunks_of, tallies_of};
 pub use lock::LOCK;
 pub use merge::{merge, merge_folders, MemberMerge, MergeReport, Merged};

@@ -1,7 +1,7 @@
-//! Chunks: the runs a worker takes at once, and the unit of the journal, of `--resume` and of
-//! `--shard`. A board's runs (all its groups, in order) are cut into chunks of about
-//! [`crate::experiment::CHUNK_STEPS`] squares of work, so a chunk may hold many small groups (an
-//! `order:*` sweep from the corner: a thousand one-run groups) or a piece of a large one (every
+//! Chunks: the unit of the journal, of `--resume` and of `--shard` (a worker takes them in blocks
+//! of one or more, `run::blocks`). A board's runs (all its groups, in order) are cut into chunks of
+//! about [`crate::experiment::CHUNK_STEPS`] squares of work, so a chunk may hold many small groups
+//! (an `order:*` sweep from the corner: a thousand one-run groups) or a share of a large one (every
 //! start of 1000x1000: a run a chunk). A chunk's [`Part`]s are its groups' shares of it. Shard `I/K`
 //! takes every K-th chunk; its runs are counted without listing its chunks.
 

@@ -6,7 +6,7 @@
 //! byte limit. A member that finds nothing walks its runs itself: the memo saves work, it never
 //! decides a result.
 
-use super::record::{DeadEndLengths, Tally};
+use crate::experiment::record::{DeadEndLengths, Tally};
 use crate::solve::RunSummary;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -1,6 +1,9 @@
-//! How to run a sweep: the options the command line gives the runner. Its own module, below both the
-//! runner and the output folder, because both read them (the folder writes some into `meta.json`).
+//! How to run a sweep: the options the command line gives the runner, the [`StopToken`] that stops
+//! it among them. The output folder does not read them: it is given what `meta.json` records
+//! ([`SweepOptions::invocation`]).
 
+use super::stop::StopToken;
+use crate::experiment::output::Invocation;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -27,6 +30,21 @@ pub struct SweepOptions {
     /// Walk one group of each orbit of mirror-image groups and write the others' rows from it
     /// (`plan::Orbits`); the CSV files are the same either way, timing aside.
     pub symmetry: bool,
+    /// Set it to stop the sweep: it takes no new block, finishes those in flight, writes what is
+    /// done and reports itself interrupted (the command line sets it on Ctrl-C).
+    pub stop: StopToken,
+}
+
+impl SweepOptions {
+    /// What `meta.json` records of these options.
+    pub(crate) fn invocation(&self) -> Invocation<'_> {
+        Invocation {
+            shard: self.shard,
+            command: &self.command,
+            threads: self.threads,
+            lane_memory: self.lane_memory,
+        }
+    }
 }
 
 /// How a sweep shows its progress on standard error.

@@ -3,9 +3,11 @@
 //! memory of its workers, and a rough time for the pure-Warnsdorff part from the per-step costs
 //! measured in `benches/README.md`. Nothing is run or written.
 
-use super::disk::OutputSize;
-use super::plan::{Orbits, Plan, Shard};
-use super::spec::Spec;
+use super::memory::TALLY_BYTES;
+use super::preflight::{output_size, worker_memory};
+use crate::experiment::disk::OutputSize;
+use crate::experiment::plan::{Group, Orbits, Plan, Shard};
+use crate::experiment::spec::Spec;
 use crate::solve::rules::Kind;
 use crate::solve::{Method, Rule};
 
@@ -38,6 +40,25 @@ fn step_ns(rule: Rule, lanes: usize) -> f64 {
 /// 2026-11-24, Xeon family 6, model 207).
 const SHAPED_STEP_NS: f64 = 41.0;
 
+/// A pure-Warnsdorff step's cost by rule and by whether walks interleave, each found once (a
+/// sweep may have millions of groups and 40,320 rules).
+#[derive(Default)]
+struct StepCosts(Vec<[Option<f64>; 2]>);
+
+impl StepCosts {
+    /// Nanoseconds a step of `group`'s walks takes, `lanes` of them interleaved.
+    fn of(&mut self, plan: &Plan, group: &Group, lanes: usize) -> f64 {
+        if plan.shape_of(plan.boards()[group.board]).is_some() {
+            return SHAPED_STEP_NS;
+        }
+        if self.0.len() <= group.rule_index {
+            self.0.resize(group.rule_index + 1, [None; 2]);
+        }
+        *self.0[group.rule_index][(lanes > 1) as usize]
+            .get_or_insert_with(|| step_ns(group.rule.first(), lanes))
+    }
+}
+
 /// What a sweep (or one shard of it) will do.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SweepCost {
@@ -69,7 +90,7 @@ pub struct SweepCost {
     /// Bytes of the groups' tallies the runner holds until the summary is written, their dead ends
     /// by length at most included.
     pub tally_bytes: u64,
-    /// The least it writes ([`super::check_disk`] refuses a sweep that cannot fit it).
+    /// The least it writes ([`crate::experiment::check_disk`] refuses a sweep that cannot fit it).
     pub output: OutputSize,
 }
 
@@ -94,17 +115,15 @@ pub fn sweep_cost(
         search_runs: 0,
         search_nodes: Some(0),
         walk_core_seconds: 0.0,
-        worker_bytes: super::runner::worker_memory(spec, lane_memory).map_or(0, |(bytes, _)| bytes),
+        worker_bytes: worker_memory(spec, lane_memory).map_or(0, |(bytes, _)| bytes),
         plan_bytes: plan.bytes() + orbits.as_ref().map_or(0, Orbits::bytes),
         tally_bytes: plan
             .groups_touched_bound(shard)
-            .saturating_mul(super::memory::TALLY_BYTES)
+            .saturating_mul(TALLY_BYTES)
             .saturating_add(plan.dead_end_bytes_bound(shard)),
-        output: super::runner::output_size(plan, shard, spec.file.record),
+        output: output_size(plan, shard, spec.file.record),
     };
-    // a step's cost by rule and by whether walks interleave, found once (a sweep may have millions
-    // of groups and 40,320 rules)
-    let mut step_costs: Vec<[Option<f64>; 2]> = Vec::new();
+    let mut step_costs = StepCosts::default();
     let mut lanes_of = (usize::MAX, 1);
     for group in plan.groups() {
         let runs = plan.group_runs_in(&group, shard);
@@ -138,14 +157,7 @@ pub fn sweep_cost(
                 let squares = runs * board.len() as u64;
                 cost.walk_runs += runs;
                 cost.walk_steps += squares as u128;
-                if step_costs.len() <= group.rule_index {
-                    step_costs.resize(group.rule_index + 1, [None; 2]);
-                }
-                let ns = match plan.shape_of(board) {
-                    Some(_) => SHAPED_STEP_NS,
-                    None => *step_costs[group.rule_index][(lanes > 1) as usize]
-                        .get_or_insert_with(|| step_ns(group.rule.first(), lanes)),
-                };
+                let ns = step_costs.of(plan, &group, lanes);
                 cost.walk_core_seconds += squares as f64 * ns * 1e-9;
             }
             Method::Backtrack | Method::Naive => {

@@ -54,9 +54,9 @@ pub fn check_workers(
 }
 
 /// Bytes a sweep holds per group it runs: its number, its tally and its dead ends by length
-/// ([`super::Tallies`]), until the summary is written from them; as if every group had dead ends,
+/// ([`crate::experiment::Tallies`]), until the summary is written from them; as if every group had dead ends,
 /// at one length (16 bytes), as a group's runs dead-end at a few lengths if at all.
-pub const TALLY_BYTES: u64 = (std::mem::size_of::<(u32, super::record::Tally)>()
+pub const TALLY_BYTES: u64 = (std::mem::size_of::<(u32, crate::experiment::Tally)>()
     + std::mem::size_of::<(u32, usize)>()
     + std::mem::size_of::<(u32, u64)>()) as u64;
 
