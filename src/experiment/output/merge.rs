@@ -273,7 +273,8 @@ pub fn merge_folders(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Merged
             d.display()
         )));
     }
-    let sweeps: Vec<bool> = dirs.iter().map(|d| d.join(META).is_file()).collect();
+    // a meta.json in any form (a damaged one is merge's to refuse, by name) makes a sweep's folder
+    let sweeps: Vec<bool> = dirs.iter().map(|d| holds_meta(d)).collect();
     if sweeps.iter().all(|&s| s) {
         return merge(dirs, out, force).map(Merged::Sweep);
     }
@@ -297,7 +298,7 @@ pub fn merge_folders(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Merged
         let parts: Vec<PathBuf> = dirs
             .iter()
             .map(|d| d.join(&member))
-            .filter(|d| d.join(META).is_file())
+            .filter(|d| holds_meta(d))
             .collect();
         let report = merge(&parts, &out.join(&member), force)?;
         reports.push(MemberMerge {
@@ -316,7 +317,7 @@ fn family_members(dirs: &[PathBuf]) -> Result<Vec<String>, OutputError> {
     for d in dirs {
         for entry in fs::read_dir(d).map_err(io(d))? {
             let path = entry.map_err(io(d))?.path();
-            if path.join(META).is_file() {
+            if holds_meta(&path) {
                 if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
                     members.insert(name.to_string());
                 }
@@ -324,4 +325,10 @@ fn family_members(dirs: &[PathBuf]) -> Result<Vec<String>, OutputError> {
         }
     }
     Ok(members.into_iter().collect())
+}
+
+/// Whether `dir` holds a `meta.json` in any form: a file, or something else by that name that the
+/// merge then refuses by name.
+fn holds_meta(dir: &Path) -> bool {
+    fs::symlink_metadata(dir.join(META)).is_ok()
 }
