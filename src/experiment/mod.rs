@@ -5,7 +5,6 @@ mod cost;
 mod delivery;
 mod disk;
 mod failures;
-mod family;
 pub mod memory;
 mod options;
 mod orbit_memo;
@@ -15,10 +14,7 @@ mod record;
 mod rule_index;
 mod runner;
 mod seed;
-mod size;
 mod spec;
-mod spec_file;
-mod spec_flags;
 mod table;
 pub mod wilson;
 
@@ -28,7 +24,7 @@ pub use failures::{
     failures_csv, failures_text, read_failures, FailedRun, FailuresError, GroupFailures,
     FAILURES_HEADER,
 };
-pub use family::{member_specs, members, Member};
+pub use family::{family_toml, member_specs, members, Member};
 pub use options::{SweepOptions, SweepProgress};
 pub use output::{
     git_commit, merge, MergeReport, Meta, OutputError, ShardRun, CHUNKS, DEADENDS, LOCK, META,
@@ -43,11 +39,13 @@ pub use runner::{
     check_worker_memory, request_stop, run_planned_sweep, run_sweep, SweepError, SweepReport,
 };
 pub use size::{rule_applies, start_restriction, PlanSize, CHUNK_STEPS};
-pub use spec::{Budget, Spec, SpecError, StartSet, DEFAULT_SPEC};
-pub use spec_file::{
-    spec_keys, spec_keys_markdown, spec_keys_text, BoardEntry, Boards, BudgetSpec, RecordLevel,
-    Sizes, SpecFile, SpecKey, Starts, DEFAULT_BUDGET, DEFAULT_METHOD, DEFAULT_RULE, DEFAULT_SEED,
-    DEFAULT_STARTS, DEFAULT_TRIALS, SOLVE_BUDGET,
+// the spec stage's files by the names the other stages import them by
+pub use spec::doc::{
+    one_line as doc_line, spec_keys_markdown, spec_keys_text, with_keys_table, DOC_MARKS,
 };
-pub use spec_flags::{spec_toml, SpecFlags, ADHOC};
+pub use spec::file::{BoardEntry, Boards, BudgetSpec, KeyError, RecordLevel, Sizes};
+pub use spec::flags::{readable_name, spec_toml, sweep_folder, Flag, SpecFlags, Takes, ADHOC};
+pub use spec::keys::{DEFAULT_BUDGET, DEFAULT_SEED, SOLVE_BUDGET};
+use spec::{family, file as spec_file, size};
+pub use spec::{Budget, Key, Spec, SpecError, SpecFile, StartSet, DEFAULT_SPEC, KEYS};
 pub use table::{restricted_starts_footnote, success_table, SuccessTable};
