@@ -236,6 +236,33 @@ mod tests {
         );
     }
 
+    /// The spec of every committed result (`results/**/meta.json`) reads, and written again it is
+    /// the JSON it was: results recorded before the table resume and merge as before.
+    #[test]
+    fn committed_results_specs_read_and_write_as_they_were() {
+        let mut dirs = vec![std::path::PathBuf::from("results")];
+        let mut seen = 0;
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.file_name().is_some_and(|n| n == "meta.json") {
+                    let meta: serde_json::Value =
+                        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+                    let file: SpecFile = serde_json::from_value(meta["spec"].clone()).unwrap();
+                    assert_eq!(
+                        serde_json::to_value(&file).unwrap(),
+                        meta["spec"],
+                        "{path:?}"
+                    );
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen >= 20, "{seen}");
+    }
+
     /// Every key has a help line and a flag of its own.
     #[test]
     fn every_key_has_help_and_a_flag_of_its_own() {
