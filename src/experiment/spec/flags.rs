@@ -665,6 +665,24 @@ mod tests {
         }
     }
 
+    /// Every committed experiment, printed, reads back as the same members (the same plans).
+    #[test]
+    fn every_experiment_prints_as_itself() {
+        for entry in std::fs::read_dir("experiments").unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().and_then(|e| e.to_str()) != Some("toml") {
+                continue;
+            }
+            let label = path.display().to_string();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let members = crate::experiment::member_specs(&text, &label).unwrap();
+            let printed =
+                crate::experiment::family_toml(&text, &members, std::path::Path::new("out"));
+            let back = crate::experiment::member_specs(&printed, "printed").unwrap();
+            assert_eq!(back, members, "{label}:\n{printed}");
+        }
+    }
+
     /// A sweep from flags alone lands in the data folder; a spec file's in `results/`.
     #[test]
     fn quick_sweeps_land_outside_the_repository() {
