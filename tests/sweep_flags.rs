@@ -38,7 +38,12 @@ const FLAGS: [&str; 12] = [
 fn the_printed_spec_runs_the_same_sweep_as_the_flags() {
     let dir = tempfile::tempdir().unwrap();
     let text = stdout(sweep().args(FLAGS).arg("--print-spec"));
-    assert!(text.starts_with("name = \"adhoc-"), "{text}");
+    // named from the settings that are not defaults, and a checksum of them
+    assert!(
+        text.starts_with("name = \"5-8-first-roth-warnsdorff-backtrack-")
+            && text.contains("\n# attempts: "),
+        "{text}"
+    );
     assert!(text.contains("budget = \"2*squares\"\n"), "{text}");
     let spec = dir.path().join("printed.toml");
     std::fs::write(&spec, &text).unwrap();
@@ -70,10 +75,9 @@ fn the_printed_spec_runs_the_same_sweep_as_the_flags() {
     assert_eq!(stdout(sweep().arg(&spec).arg("--print-spec")), text);
 }
 
-/// Flags replace the spec file's keys and leave the others; a sweep from flags without `--name`
-/// goes to `results/adhoc-<checksum>/`.
+/// Flags replace the spec file's keys and leave the others.
 #[test]
-fn flags_override_the_file_and_unnamed_sweeps_get_a_folder() {
+fn flags_override_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let spec = dir.path().join("s.toml");
     std::fs::write(
@@ -91,17 +95,112 @@ fn flags_override_the_file_and_unnamed_sweeps_get_a_folder() {
     assert!(text.contains("rules = [\"first\"]\n"), "{text}");
     assert!(text.contains("seed = 4\n"), "{text}");
     assert!(text.contains("closed = false\n"), "{text}");
-    ktour()
-        .current_dir(dir.path())
-        .args(["sweep", "--sizes", "5", "--no-progress"])
-        .assert()
-        .success();
-    let folders: Vec<String> = std::fs::read_dir(dir.path().join("results"))
+}
+
+/// A sweep from flags alone, run inside a clone, leaves the clone as it was (`git status` clean):
+/// it lands in the data folder under a name made of its flags, said at the end, and the same flags
+/// find the same folder again.
+#[test]
+fn a_sweep_from_flags_leaves_the_clone_clean() {
+    let clone = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .current_dir(clone.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    git(&["init", "-q"]);
+    let quick = || {
+        let mut c = ktour();
+        c.current_dir(clone.path())
+            .env("HOME", home.path())
+            .env_remove("XDG_DATA_HOME")
+            .args(["sweep", "--sizes", "5", "--rules", "roth", "--no-progress"]);
+        c
+    };
+    let out = quick().assert().success().get_output().stderr.clone();
+    let err = String::from_utf8(out).unwrap();
+    assert_eq!(git(&["status", "--porcelain", "--untracked-files=all"]), "");
+    let sweeps = home.path().join(".local/share/ktour/sweeps");
+    let folders: Vec<String> = std::fs::read_dir(&sweeps)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(folders.len(), 1, "{folders:?}");
-    assert!(folders[0].starts_with("adhoc-"), "{folders:?}");
+    assert!(folders[0].starts_with("5-roth-"), "{folders:?}");
+    let folder = sweeps.join(&folders[0]);
+    assert!(folder.join("summary.csv").is_file());
+    assert!(
+        err.trim_end()
+            .ends_with(&format!("results in {}", folder.display())),
+        "{err}"
+    );
+    // the same flags again are the same sweep, in the same folder
+    quick()
+        .arg("--resume")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("0 runs in"));
+    // XDG_DATA_HOME, where set, is the data folder
+    let data = tempfile::tempdir().unwrap();
+    quick().env("XDG_DATA_HOME", data.path()).assert().success();
+    assert!(data
+        .path()
+        .join("ktour/sweeps")
+        .join(&folders[0])
+        .join("summary.csv")
+        .is_file());
+}
+
+/// A bad flag value is refused against the flag, with what its key takes, on one line; a spec
+/// file that is not TOML is refused with the parser's lines, the line quoted and marked.
+#[test]
+fn bad_flag_values_name_the_flag_and_toml_errors_keep_their_lines() {
+    let err = ktour()
+        .args([
+            "sweep",
+            "--sizes",
+            "8",
+            "--record",
+            "everything",
+            "--dry-run",
+        ])
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8(err).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("flag --record") && err.contains("expected `summary` or `runs`"),
+        "{err}"
+    );
+    assert!(!err.contains("line") && !err.contains("TOML"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("bad.toml");
+    std::fs::write(&spec, "name = \"x\"\nsizes = [8\nrules = 3\n").unwrap();
+    let err = ktour()
+        .arg("sweep")
+        .arg(&spec)
+        .arg("--dry-run")
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8(err).unwrap();
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(
+        lines[0].ends_with("bad.toml: TOML parse error at line 3, column 1")
+            && lines.contains(&"3 | rules = 3")
+            && !err.contains(" | 3 |"),
+        "{err}"
+    );
 }
 
 /// Bad flags are refused as bad keys are: exit 2, one line naming the key.
@@ -129,15 +228,23 @@ fn bad_flags_name_their_key() {
     }
 }
 
-/// The guide's table of defaults (`docs/experiments.md`) and `sweep --help` are the table the code
-/// defines, whose defaults are what a spec without the key runs (checked in the library's tests).
+/// The keys' table of `docs/experiments.md` and `sweep --help` are the table the code defines,
+/// whose defaults are what a spec without the key runs (checked in the library's tests).
+/// `KTOUR_BLESS=1 cargo test --test integration documented_keys` writes the table into the page.
 #[test]
-fn the_documented_defaults_are_the_codes() {
-    let readme = std::fs::read_to_string("docs/experiments.md").unwrap();
-    let table = ktour::experiment::spec_keys_markdown();
+fn the_documented_keys_are_the_codes() {
+    let path = "docs/experiments.md";
+    let page = std::fs::read_to_string(path).unwrap();
+    let want = ktour::experiment::with_keys_table(&page)
+        .expect("docs/experiments.md has the marks of the keys' table");
+    let bless = std::env::var_os("KTOUR_BLESS").is_some();
+    if bless {
+        std::fs::write(path, &want).unwrap();
+    }
     assert!(
-        readme.contains(&table),
-        "docs/experiments.md's table of defaults is not this one:\n{table}"
+        bless || page == want,
+        "docs/experiments.md's keys' table is not the code's; KTOUR_BLESS=1 cargo test --test integration documented_keys rewrites it:\n{}",
+        ktour::experiment::spec_keys_markdown()
     );
     let help = stdout(ktour().args(["sweep", "--help"]));
     assert!(
@@ -151,6 +258,14 @@ fn the_documented_defaults_are_the_codes() {
         )),
         "{help}"
     );
+    // every key is a flag, with its help
+    for key in ktour::experiment::KEYS {
+        assert!(
+            help.contains(&format!("--{}", key.flag_long())),
+            "--{}: {help}",
+            key.flag_long()
+        );
+    }
 }
 
 /// `first` fails from exactly one start of 8x8 (results/README.md): `failures` names it, with how

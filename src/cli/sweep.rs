@@ -4,7 +4,8 @@
 use super::ExitStatus;
 use crate::experiment::{self, Spec, SweepOptions, SweepProgress, DEFAULT_SPEC};
 use anyhow::Context;
-use clap::Args;
+use clap::{Arg, ArgAction, Args};
+use experiment::Takes;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -24,7 +25,9 @@ pub struct SweepArgs {
     /// what a script asks for instead of reading the spec's name itself.
     #[arg(long, conflicts_with = "print_spec")]
     print_out: bool,
-    /// Output folder (default: `results/<name>/`).
+    /// Output folder (default: `results/<name>/` for a spec file; for a sweep from flags alone,
+    /// `$XDG_DATA_HOME/ktour/sweeps/<name>/` or `~/.local/share/ktour/sweeps/<name>/`, outside the
+    /// repository).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Worker threads (default: all cores; at most 1024).
@@ -60,128 +63,124 @@ pub struct SweepArgs {
     /// either way, timing aside; this is for timing the walks themselves.
     #[arg(long)]
     no_symmetry: bool,
-    // last: its help heading holds for the arguments after it
     #[command(flatten)]
     keys: SpecKeyArgs,
 }
 
-/// The spec's keys as flags: each sets its key, over the spec file's when one is given; the
-/// result is validated as a spec file is.
-#[derive(Debug, Args)]
-#[command(next_help_heading = "Spec keys as flags (each replaces the spec file's key)")]
+/// The spec's keys as flags, one a key of the keys' table (`experiment::KEYS`), which gives each
+/// its name, value, help and how its value becomes the key's: each sets its key, over the spec
+/// file's when one is given; the result is validated as a spec file is.
+#[derive(Debug, Default)]
 struct SpecKeyArgs {
-    /// Name; the output folder is results/<NAME>/ [from flags alone: adhoc-<checksum of the
-    /// settings>].
-    #[arg(long)]
-    name: Option<String>,
-    /// Square boards: 8, 8,10,12, 5..=64 or "10..=200 step 10".
-    #[arg(long)]
-    sizes: Option<String>,
-    /// Rectangular boards, added to --sizes: 5x6,8x10, or every board of two ranges of sides,
-    /// "10..=50 x 10..=50" (a step as 10..=50:2), or both, separated by commas.
-    #[arg(long)]
-    boards: Option<String>,
-    /// all, corner, corners, edges (one square of each orbit of the edge squares), sample:K, or squares ROW,COL separated by ';' (0,0;1,2).
-    #[arg(long)]
-    starts: Option<String>,
-    /// Tie-break rules separated by commas (first,roth,pohl+random; order:* is all 40,320
-    /// orderings; a|b|c tries rules in turn, see --attempts).
-    #[arg(long)]
-    rules: Option<String>,
-    /// Methods separated by commas: warnsdorff, backtrack, naive, rotate.
-    #[arg(long)]
-    methods: Option<String>,
-    /// Runs per start of a random rule.
-    #[arg(long, value_name = "N")]
-    trials: Option<u32>,
-    /// Experiment seed; each run's seed is derived from it.
-    #[arg(long)]
-    seed: Option<u64>,
-    /// Node budget of each search: a number (0 = unlimited) or K*squares.
-    #[arg(long)]
-    budget: Option<String>,
-    /// summary, or runs (also runs.csv, one row per run, which `ktour failures` reads).
-    #[arg(long)]
-    record: Option<String>,
-    /// Closed tours only (--closed=false turns off a spec file's closed = true).
-    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_missing_value = "true")]
-    closed: Option<bool>,
-    /// Attempts per run at most, the rules of a sequence a|b|c in turn, each with its own seed,
-    /// until one succeeds (a closed tour with --closed).
-    #[arg(long, value_name = "N")]
-    attempts: Option<u32>,
-    /// Closed pure-Warnsdorff runs keep their start for last (closing = "start-last").
-    #[arg(long)]
-    start_last: bool,
-    /// Backtracking does not prune stranded squares (prune = false).
-    #[arg(long)]
-    no_prune: bool,
-    /// The (A,B) leaper of every run (leaper = "A,B"): A,B or camel, zebra, giraffe.
-    #[arg(long, value_name = "A,B")]
-    leaper: Option<String>,
-    /// Holes: a text file, one line a row, `.` a square, `#` a hole; the spec holds its text
-    /// (mask = "..."), and it is the sweep's one board.
-    #[arg(long, value_name = "FILE")]
-    mask: Option<std::path::PathBuf>,
+    flags: experiment::SpecFlags,
 }
 
-impl SpecKeyArgs {
-    fn flags(&self) -> anyhow::Result<experiment::SpecFlags> {
-        let mask = match &self.mask {
-            Some(path) => Some((
-                path.display().to_string(),
-                crate::input::read_mask(path)
-                    .with_context(|| format!("reading the mask {}", path.display()))?,
-            )),
-            None => None,
-        };
-        Ok(experiment::SpecFlags {
-            name: self.name.clone(),
-            sizes: self.sizes.clone(),
-            boards: self.boards.clone(),
-            starts: self.starts.clone(),
-            rules: self.rules.clone(),
-            methods: self.methods.clone(),
-            trials: self.trials,
-            seed: self.seed,
-            budget: self.budget.clone(),
-            record: self.record.clone(),
-            closed: self.closed,
-            attempts: self.attempts,
-            start_last: self.start_last,
-            no_prune: self.no_prune,
-            leaper: self.leaper.clone(),
-            mask,
-        })
+/// The help heading of the spec's flags.
+const KEYS_HEADING: &str = "Spec keys as flags (each replaces the spec file's key)";
+
+/// The flag of `key`, from its line of the table.
+fn key_arg(key: &'static experiment::Key) -> Arg {
+    let help = match key.flag.syntax {
+        "" => experiment::doc_line(key.help),
+        syntax => format!("{} [{syntax}]", experiment::doc_line(key.help)),
+    };
+    let arg = Arg::new(key.flag_long())
+        .long(key.flag_long())
+        .help(help)
+        .help_heading(KEYS_HEADING);
+    match key.flag.takes {
+        Takes::Value => arg.value_name(key.flag.value_name).action(ArgAction::Set),
+        Takes::File => arg
+            .value_name(key.flag.value_name)
+            .action(ArgAction::Append),
+        Takes::Bool => arg
+            .value_name("BOOL")
+            .num_args(0..=1)
+            .require_equals(true)
+            .default_missing_value("true")
+            .value_parser(["true", "false"]),
+        Takes::Switch => arg.action(ArgAction::SetTrue),
+    }
+}
+
+impl clap::Args for SpecKeyArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        experiment::KEYS
+            .iter()
+            .fold(cmd, |cmd, key| cmd.arg(key_arg(key)))
+    }
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl clap::FromArgMatches for SpecKeyArgs {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut flags = experiment::SpecFlags::default();
+        for key in experiment::KEYS {
+            let id = key.flag_long();
+            let values: Vec<String> = match key.flag.takes {
+                Takes::Switch if m.get_flag(id) => Vec::new(),
+                Takes::Switch => continue,
+                _ => match m.get_many::<String>(id) {
+                    Some(v) => v.cloned().collect(),
+                    None => continue,
+                },
+            };
+            let values: Vec<&str> = values.iter().map(String::as_str).collect();
+            flags = flags.with(key.name, &values).expect("a key of the table");
+        }
+        Ok(SpecKeyArgs { flags })
+    }
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
     }
 }
 
 /// The spec `args` name (a file, flags, both, or the built-in default) and how to name it: one
-/// spec, or the members of a family (lists of leapers or masks), each with its sub-folder.
-fn read_spec(args: &SweepArgs) -> anyhow::Result<(Vec<(String, Spec)>, String)> {
-    let flags = args.keys.flags()?;
-    Ok(match (&args.spec, flags.is_empty()) {
+/// spec, or the members of a family (lists of leapers or masks), each with its sub-folder; and the
+/// spec's text (a family's with its lists), for `--print-spec`.
+struct ReadSpec {
+    members: Vec<(String, Spec)>,
+    label: String,
+    text: String,
+}
+
+fn read_spec(args: &SweepArgs) -> anyhow::Result<ReadSpec> {
+    let flags = &args.keys.flags;
+    let (text, label, members) = match (&args.spec, flags.is_empty()) {
         (Some(path), true) => {
             let text = Spec::read_text(path)?;
             let label = path.display().to_string();
-            (experiment::member_specs(&text, &label)?, label)
+            let members = experiment::member_specs(&text, &label)?;
+            (text, label, members)
         }
         (Some(path), false) => {
-            let text = Spec::read_text(path)?;
+            let file = Spec::read_text(path)?;
             let label = path.display().to_string();
+            let (text, _) = flags.toml(Some((&file, &label)))?;
+            let members = flags.specs(Some((&file, &label)))?;
+            (text, format!("{label} and flags"), members)
+        }
+        (None, false) => {
+            let (text, _) = flags.toml(None)?;
+            (text, "flags".to_string(), flags.specs(None)?)
+        }
+        (None, true) => {
+            let label = "experiments/default.toml (built in)";
+            let members = vec![(String::new(), Spec::from_toml(DEFAULT_SPEC, label)?)];
             (
-                flags.specs(Some((&text, &label)))?,
-                format!("{label} and flags"),
+                DEFAULT_SPEC.to_string(),
+                "the built-in default experiment".to_string(),
+                members,
             )
         }
-        (None, false) => (flags.specs(None)?, "flags".to_string()),
-        (None, true) => (
-            vec![(
-                String::new(),
-                Spec::from_toml(DEFAULT_SPEC, "experiments/default.toml (built in)")?,
-            )],
-            "the built-in default experiment".to_string(),
-        ),
+    };
+    Ok(ReadSpec {
+        members,
+        label,
+        text,
     })
 }
 
@@ -249,29 +248,27 @@ fn parse_shard(s: &str) -> anyhow::Result<(u32, u32)> {
 }
 
 pub fn run(args: SweepArgs) -> anyhow::Result<ExitStatus> {
-    let (members, spec_label) = read_spec(&args)?;
+    let ReadSpec {
+        members,
+        label: spec_label,
+        text,
+    } = read_spec(&args)?;
     // a family's members run in turn, each into a folder of its own under the family's
-    let family = members.len() > 1 || members.iter().any(|(f, _)| !f.is_empty());
+    let from_flags = args.spec.is_none() && !args.keys.flags.is_empty();
     let base = args.out.clone().unwrap_or_else(|| {
         let name = &members[0].1.file.name;
         let family_name = match members[0].0.as_str() {
             "" => name.as_str(),
             folder => name.strip_suffix(&format!("-{folder}")).unwrap_or(name),
         };
-        PathBuf::from("results").join(family_name)
+        experiment::sweep_folder(family_name, from_flags)
     });
     if args.print_out {
         println!("{}", base.display());
         return Ok(ExitStatus::Success);
     }
     if args.print_spec {
-        let mut text = String::new();
-        for (folder, spec) in &members {
-            if family {
-                text += &format!("# member {folder}, into {}\n", base.join(folder).display());
-            }
-            text += &experiment::spec_toml(&spec.file);
-        }
+        let text = experiment::family_toml(&text, &members, &base);
         // one write; a reader that stops early (`| head`) is no error
         return match std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes()) {
             Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
@@ -297,6 +294,10 @@ pub fn run(args: SweepArgs) -> anyhow::Result<ExitStatus> {
         if status != ExitStatus::Success {
             return Ok(status);
         }
+    }
+    if from_flags && args.out.is_none() && !args.dry_run {
+        // a folder outside the repository, named for the flags: said last, to be found again
+        eprintln!("results in {}", base.display());
     }
     Ok(ExitStatus::Success)
 }
@@ -400,7 +401,7 @@ fn run_one(
     }
     if report.interrupted {
         let spec_arg: String = (args.spec.iter().map(|p| p.display().to_string()))
-            .chain(args.keys.flags().map(|f| f.words()).unwrap_or_default())
+            .chain(args.keys.flags.words())
             .map(|w| format!(" {}", shell_word(&w)))
             .collect();
         let shard_arg = args

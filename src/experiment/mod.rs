@@ -1,22 +1,19 @@
 //! The experiment runner: spec -> plan -> runs (in parallel) -> CSV rows. `ktour sweep` and `ktour
-//! merge` are thin wrappers around [`run_sweep`] and [`merge`]. By stage: the spec (`spec*`,
-//! `family`, `size`), the plan (`plan/`), the run (`run/`: pre-flight, blocks, workers, delivery,
-//! stop; its module header keeps the glossary of the slices of work), the output folder (`output/`,
-//! `disk`), the records (`record`, `table`, `failures`) and their statistics (`wilson`).
+//! merge` are thin wrappers around [`run_sweep`] and [`merge`]. By stage: the spec (`spec/`: its
+//! keys' table, the file, the flags, validation, families, sizes), the plan (`plan/`), the run
+//! (`run/`: pre-flight, blocks, workers, delivery, stop; its module header keeps the glossary of
+//! the slices of work), the output folder (`output/`, `disk`) and the records (`record/`, `table`,
+//! `failures`).
 
 mod disk;
 mod failures;
-mod family;
 mod output;
 mod plan;
 mod record;
 mod rule_index;
 mod run;
 mod seed;
-mod size;
 mod spec;
-mod spec_file;
-mod spec_flags;
 mod table;
 
 pub use disk::{check_disk, free_bytes, DiskError, OutputSize};
@@ -24,7 +21,7 @@ pub use failures::{
     board_squares, failures_csv, failures_text, read_failures, sweep_mask, FailedRun,
     FailuresError, GroupFailures, FAILURES_HEADER,
 };
-pub use family::{member_specs, members, Member};
+pub use family::{family_toml, member_specs, members, Member};
 pub use output::{
     git_commit, merge, merge_folders, MemberMerge, MergeReport, Merged, Meta, OutputError,
     ShardRun, CHUNKS, DEADENDS, LOCK, META, RUNS, SUMMARY,
@@ -39,11 +36,13 @@ pub use run::{
     SweepCost, SweepError, SweepOptions, SweepProgress, SweepReport,
 };
 pub use size::{rule_applies, start_restriction, PlanSize, CHUNK_STEPS};
-pub use spec::{Budget, Spec, SpecError, StartSet, DEFAULT_SPEC};
-pub use spec_file::{
-    spec_keys, spec_keys_markdown, spec_keys_text, BoardEntry, Boards, BudgetSpec, RecordLevel,
-    Sizes, SpecFile, SpecKey, Starts, DEFAULT_BUDGET, DEFAULT_METHOD, DEFAULT_RULE, DEFAULT_SEED,
-    DEFAULT_STARTS, DEFAULT_TRIALS, SOLVE_BUDGET,
+// the spec stage's files by the names the other stages import them by
+pub use spec::doc::{
+    one_line as doc_line, spec_keys_markdown, spec_keys_text, with_keys_table, DOC_MARKS,
 };
-pub use spec_flags::{spec_toml, SpecFlags, ADHOC};
+pub use spec::file::{BoardEntry, Boards, BudgetSpec, KeyError, RecordLevel, Sizes};
+pub use spec::flags::{readable_name, spec_toml, sweep_folder, Flag, SpecFlags, Takes, ADHOC};
+pub use spec::keys::{DEFAULT_BUDGET, DEFAULT_SEED, SOLVE_BUDGET};
+use spec::{family, file as spec_file, size};
+pub use spec::{Budget, Key, Spec, SpecError, SpecFile, StartSet, DEFAULT_SPEC, KEYS};
 pub use table::{restricted_starts_footnote, success_table, SuccessTable};

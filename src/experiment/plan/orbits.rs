@@ -155,7 +155,7 @@ impl Orbits {
 fn keeping(starts: &Starts, b: usize, board: Board, count: u64) -> u8 {
     let mut keep = 0u8;
     for g in Symmetry::of(board) {
-        let kept = matches!(starts, Starts::All)
+        let kept = starts.is_every_square()
             || (0..count).all(|i| {
                 let image = g.apply(board, starts.nth(b, board, i));
                 starts.index_of(b, board, image).is_some()

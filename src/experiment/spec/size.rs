@@ -61,7 +61,7 @@ pub(crate) fn chunk_runs(board: Board, starts: u64, whole_groups: bool) -> u64 {
 pub(crate) fn has_mirrors(rules: &[RuleSeq]) -> bool {
     let labels: [[u8; 8]; 7] =
         std::array::from_fn(|k| crate::board::Symmetry::of_kind(k as u8 + 1).labels());
-    let index = super::rule_index::RuleIndex::new(rules);
+    let index = crate::experiment::rule_index::RuleIndex::new(rules);
     rules.iter().any(|rule| {
         index
             .images(rule, &labels)

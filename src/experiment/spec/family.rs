@@ -4,7 +4,7 @@
 //! resumed, sharded and merged as any other, its `meta.json` holding its own spec; the CSV columns
 //! stay those of every sweep. (`docs/REFERENCE.md`, section 9.)
 
-use super::spec::{Spec, SpecError};
+use super::{Spec, SpecError};
 use toml::{Table, Value};
 
 /// One member of a family: the folder it goes in under the family's (empty for a spec without
@@ -20,10 +20,7 @@ pub struct Member {
 /// The members of the spec `text` (`file` names it in errors): one per leaper and mask of its
 /// lists, in the order given, masks within leapers; a spec without lists is its own one member.
 pub fn members(text: &str, file: &str) -> Result<Vec<Member>, SpecError> {
-    let table: Table = toml::from_str(text).map_err(|e| SpecError::Toml {
-        file: file.to_string(),
-        message: e.to_string().trim().replace('\n', " "),
-    })?;
+    let table: Table = super::parse_table(text, file)?;
     let list = |key: &str| match table.get(key) {
         Some(Value::Array(values)) => Some(values.clone()),
         _ => None,
@@ -96,6 +93,44 @@ pub fn members(text: &str, file: &str) -> Result<Vec<Member>, SpecError> {
         }
     }
     Ok(out)
+}
+
+/// The spec to print for `text`, whose members are `members` ([`member_specs`]), every key
+/// written: a spec without lists as [`super::flags::spec_toml`] writes it; a family as its first
+/// member with the family's name and lists, then a comment line per member naming it and the
+/// folder it goes in under `out`. Read back, either gives the same members.
+pub fn family_toml(text: &str, members: &[(String, Spec)], out: &std::path::Path) -> String {
+    let first = &members[0].1.file;
+    let single = members.len() == 1 && members[0].0.is_empty();
+    let Ok(family) = toml::from_str::<Table>(text) else {
+        return super::flags::spec_toml(first);
+    };
+    if single {
+        return super::flags::spec_toml(first);
+    }
+    let mut s = String::new();
+    for (key, value) in first.values() {
+        let value = match key.name {
+            "name" | "leaper" | "mask" => family.get(key.name).cloned().or(value),
+            _ => value,
+        };
+        match value {
+            Some(v) => s.push_str(&format!("{} = {v}\n", key.name)),
+            None => s.push_str(&format!(
+                "# {}: {}\n",
+                key.name,
+                key.absent.replace('`', "")
+            )),
+        }
+    }
+    for (folder, spec) in members {
+        s.push_str(&format!(
+            "# member {folder}: name = {:?}, into {}\n",
+            spec.file.name,
+            out.join(folder).display()
+        ));
+    }
+    s
 }
 
 /// The members' specs, validated.
