@@ -53,7 +53,7 @@ pub struct SweepArgs {
     /// often, in seconds, instead of the bar.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds)]
     progress_every: f64,
-    /// Memory a worker's interleaved walks may take on large boards (over about 500x500), in bytes
+    /// Memory a worker's lanes (its interleaved walks) may take on large boards (over about 500x500), in bytes
     /// per square. The default 2 walks one at a time on 1000x1000; 2.1 allows two there, which is
     /// faster. Results are the same whatever the value.
     #[arg(long, value_name = "BYTES", default_value_t = crate::solve::DEFAULT_LANE_MEMORY, value_parser = parse_lane_memory)]

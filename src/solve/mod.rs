@@ -367,7 +367,7 @@ pub enum SolveError {
 /// Most runs [`Solver::run_batch`] walks side by side in one thread, one a lane (the window step's
 /// eight; the byte step takes four): a batch needs this many requests of one board and rule, or of
 /// one board and any fixed orderings, to fill every lane.
-pub const MAX_INTERLEAVED_RUNS: usize = walk::MAX_WALKS;
+pub const MAX_INTERLEAVED_RUNS: usize = walk::MAX_LANES;
 
 /// Bytes after each lane's degree array in a batch's buffer (the window step's 8-byte rows reach
 /// past the array's end).
@@ -380,7 +380,7 @@ pub const DEFAULT_LANE_MEMORY: f64 = 2.0;
 /// How many lanes [`Solver::run_batch`] walks side by side on `board` when its lanes may take
 /// `bytes_per_square` of it ([`SolverOptions::lane_memory`]).
 pub fn interleaved_lanes(board: Board, bytes_per_square: f64) -> usize {
-    walk::walks_for(&Layout::new(board), bytes_per_square)
+    walk::lanes_for(&Layout::new(board), bytes_per_square)
 }
 
 /// Most bytes a solver's tie tree takes on `board` (the walks of fixed orderings shared by batches,

@@ -35,7 +35,7 @@ pub struct Invocation<'a> {
     pub command: &'a str,
     /// Worker threads.
     pub threads: usize,
-    /// Bytes per square a worker's interleaved walks may take.
+    /// Bytes per square a worker's lanes (its interleaved walks) may take.
     pub lane_memory: f64,
 }
 

@@ -3,9 +3,14 @@
 //! Nothing is listed ahead: a block is computed when a worker asks for it, so a shard of 10^8
 //! chunks takes no memory.
 
-use super::worker::BATCH_RUNS;
 use crate::experiment::plan::{Chunk, Plan, Shard};
 use crate::experiment::size::CHUNK_STEPS;
+use crate::solve::MAX_INTERLEAVED_RUNS;
+
+/// Runs handed to the kernel at once when groups are small in runs: four times the lanes it walks
+/// side by side, so that as runs of different lengths end, others take their lanes. A block holds
+/// at least this many runs, and the worker batches its parts up to it.
+pub(super) const BATCH_RUNS: usize = 4 * MAX_INTERLEAVED_RUNS;
 
 /// Most work a block takes to reach [`BATCH_RUNS`] runs: 2^24 steps (16 runs of 1000x1000), a
 /// fraction of a second on one core, so that large boards still report progress and stop promptly.

@@ -7,12 +7,12 @@
 use super::cost::{sweep_cost, SweepCost};
 use super::options::SweepOptions;
 use super::preflight::check_worker_memory;
-use crate::util::words::{bytes_words, duration_words};
 use crate::experiment::disk::{check_disk, free_bytes};
 use crate::experiment::plan::Plan;
 use crate::experiment::spec::Spec;
 use crate::experiment::spec_file::RecordLevel;
 use crate::experiment::table::restricted_starts_footnote;
+use crate::util::words::{bytes_words, duration_words};
 use std::fmt;
 use std::path::PathBuf;
 

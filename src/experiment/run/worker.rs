@@ -6,7 +6,7 @@
 //! before are not walked: `super::mirror`), record (tally every part's runs and add their rows:
 //! [`Worker::record`]). A tally is kept per group run, not per run or chunk.
 
-use super::blocks::chunk_squares;
+use super::blocks::{chunk_squares, BATCH_RUNS};
 use super::deliver::BlockResult;
 use super::mirror::{ChunkMirrors, Mirrors};
 use super::options::SweepOptions;
@@ -18,15 +18,9 @@ use crate::experiment::plan::{Chunk, Group, Orbit, Part, Plan};
 use crate::experiment::record::{DeadEndLengths, RunRow, Tally};
 use crate::experiment::spec::Spec;
 use crate::experiment::spec_file::RecordLevel;
-use crate::solve::{
-    Outcome, Request, RunSummary, SolveError, Solver, SolverOptions, TieTrees, MAX_INTERLEAVED_RUNS,
-};
+use crate::solve::{Outcome, Request, RunSummary, SolveError, Solver, SolverOptions, TieTrees};
 use std::borrow::Cow;
 use std::sync::Arc;
-
-/// Runs handed to the kernel at once when groups are small in runs: four times the lanes it walks
-/// side by side, so that as runs of different lengths end, others take their lanes.
-pub(super) const BATCH_RUNS: usize = 4 * MAX_INTERLEAVED_RUNS;
 
 /// Most runs handed to the kernel at once: a group's share of a chunk may be thousands of runs (a
 /// chunk of 8x8 holds 4096), and its requests and summaries would then no longer stay in cache.

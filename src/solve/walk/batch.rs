@@ -7,7 +7,7 @@
 
 use super::chooser::scan_offsets;
 use super::dispatch::{with_chooser, ChooserTables, ChooserVisitor};
-use super::interleave::{run_walks, walks_for, WalkJob};
+use super::interleave::{lanes_for, run_lanes, LaneJob};
 use super::small::{self, SmallBoard};
 use super::step::walk_with_path;
 use super::tie_tree::{Claim, Held, TieTree, TieTrees};
@@ -116,7 +116,7 @@ impl Kernel {
             mixed,
             buf: &mut self.lanes,
             startable: &mut self.startable,
-            lanes: walks_for(&layout, options.lane_memory),
+            lanes: lanes_for(&layout, options.lane_memory),
             window: options
                 .window_step
                 .then_some((&mut self.orders, &mut self.order_of)),
@@ -269,7 +269,7 @@ impl ChooserVisitor for Group<'_> {
         };
         let job = |i: usize, run: C::Run| {
             let start = layout.pad(reqs[i].start);
-            (i, WalkJob { start, run })
+            (i, LaneJob { start, run })
         };
         let (small, tree) = if mixed { (None, None) } else { (small, tree) };
         let kernel = match (small, tree) {
@@ -382,20 +382,20 @@ impl GroupKernel<'_> {
         self,
         layout: &Layout,
         ch: &C,
-        jobs: impl Iterator<Item = (usize, WalkJob<C::Run>)>,
+        jobs: impl Iterator<Item = (usize, LaneJob<C::Run>)>,
         done: impl FnMut(usize, Walk, C::Run),
     ) {
         match self {
-            GroupKernel::Small(tables) => small::run_walks(layout, tables, ch, jobs, done),
+            GroupKernel::Small(tables) => small::run_lanes(layout, tables, ch, jobs, done),
             GroupKernel::Tree(tables, tree, claim) => {
-                tree.run_walks(claim, layout, tables, ch, jobs, done)
+                tree.run_lanes(claim, layout, tables, ch, jobs, done)
             }
             GroupKernel::Bytes {
                 empty,
                 buf,
                 lanes,
                 window,
-            } => run_walks(layout, empty, buf, lanes, window, ch, jobs, done),
+            } => run_lanes(layout, empty, buf, lanes, window, ch, jobs, done),
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Several independent walks of a batch side by side in one thread ([`run_walks`]), so that the
+//! Several independent walks of a batch side by side in one thread ([`run_lanes`]), so that the
 //! out-of-order core overlaps their chains of dependent loads (see the header of [`super`]), and the
 //! empty board each walk starts from ([`EmptyBoard`]). The walks step in lock-step rounds inside
 //! [`rounds`], whose heads and tie counts are local arrays indexed by constants: they stay in
@@ -84,8 +84,8 @@ impl EmptyBoard {
     }
 }
 
-/// One run handed to [`run_walks`].
-pub(crate) struct WalkJob<R> {
+/// One run handed to [`run_lanes`].
+pub(crate) struct LaneJob<R> {
     /// Padded start square.
     pub start: usize,
     /// The rule's per-run state.
@@ -93,7 +93,7 @@ pub(crate) struct WalkJob<R> {
 }
 
 /// Most runs interleaved in one thread, by any step: the window step's lanes.
-pub(crate) const MAX_WALKS: usize = window::MAX_LANES;
+pub(crate) const MAX_LANES: usize = window::MAX_LANES;
 
 /// Most runs the byte step interleaves (more overlap no further: `benches/README.md`).
 const BYTE_WALKS: usize = 4;
@@ -122,20 +122,20 @@ struct Live<R> {
 /// are kept. With `window`, the walks take the window step, each under its job's ordering (the
 /// chooser then serves only for the byte step of a batch's last walks, where all have its ordering).
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn run_walks<C: Chooser>(
+pub(crate) fn run_lanes<C: Chooser>(
     layout: &Layout,
     empty: &mut EmptyBoard,
     buf: &mut Vec<u8>,
     walks: usize,
     window: Option<Orders<'_>>,
     ch: &C,
-    jobs: impl IntoIterator<Item = (usize, WalkJob<C::Run>)>,
+    jobs: impl IntoIterator<Item = (usize, LaneJob<C::Run>)>,
     mut done: impl FnMut(usize, Walk, C::Run),
 ) {
     let padded = layout.len();
     let stride = layout.stride() as isize;
     let width = match window {
-        Some(_) => walks.clamp(1, MAX_WALKS),
+        Some(_) => walks.clamp(1, MAX_LANES),
         None => walks.clamp(1, BYTE_WALKS),
     };
     // the byte step can finish a batch's last walks only if they share the chooser's ordering
@@ -148,7 +148,7 @@ pub(crate) fn run_walks<C: Chooser>(
     buf.resize(width * seat, BORDER);
     let mut jobs = jobs.into_iter();
     let mut start_walk =
-        |buf: &mut [u8], base: usize, born: u64, (job, j): (usize, WalkJob<C::Run>)| {
+        |buf: &mut [u8], base: usize, born: u64, (job, j): (usize, LaneJob<C::Run>)| {
             let board = &mut buf[base..base + padded];
             empty.fill(layout, board);
             check_entry(layout, board, j.start, ch);
@@ -207,7 +207,7 @@ pub(crate) fn run_walks<C: Chooser>(
     }
 }
 
-/// [`window::rounds`] for the live walks (at most [`MAX_WALKS`]), each under its ordering in
+/// [`window::rounds`] for the live walks (at most [`MAX_LANES`]), each under its ordering in
 /// `ranked` (`MIXED` false: all under `ranked[0]`).
 fn window_rounds<const MIXED: bool, R>(
     deg: &mut [u8],
@@ -227,7 +227,7 @@ fn window_rounds<const MIXED: bool, R>(
         let orders: [&Ranked; L] = std::array::from_fn(|i| &ranked[live[i].order as usize]);
         let mut head: [usize; L] = std::array::from_fn(|i| live[i].head);
         let mut ties: [u64; L] = std::array::from_fn(|i| live[i].ties);
-        // SAFETY: `run_walks` takes this step only where `window::available`; every head is an
+        // SAFETY: `run_lanes` takes this step only where `window::available`; every head is an
         // on-board square of its own board, each board followed by its slack.
         let ended =
             unsafe { window::rounds::<L, MIXED>(deg, stride, orders, &mut head, &mut ties, round) };
@@ -322,17 +322,17 @@ pub(crate) fn is_large(layout: &Layout) -> bool {
     BYTE_WALKS * layout.len() > SMALL
 }
 
-/// How many runs to interleave on `board`: [`MAX_WALKS`] on boards that are not large
+/// How many runs to interleave on `board`: [`MAX_LANES`] on boards that are not large
 /// ([`is_large`]; the byte step takes four of them), else as many as fit in `bytes_per_square` of
 /// the board (a walk takes its padded degree array), at least one.
 /// Sweeps default to 2 ([`crate::solve::DEFAULT_LANE_MEMORY`], the memory target of a worker): one
 /// walk on 1000x1000, where two would need 2.016.
-pub(crate) fn walks_for(layout: &Layout, bytes_per_square: f64) -> usize {
+pub(crate) fn lanes_for(layout: &Layout, bytes_per_square: f64) -> usize {
     if is_large(layout) {
         let fit = bytes_per_square * layout.board().len() as f64 / layout.len() as f64;
-        (fit as usize).clamp(1, MAX_WALKS)
+        (fit as usize).clamp(1, MAX_LANES)
     } else {
-        MAX_WALKS
+        MAX_LANES
     }
 }
 

@@ -31,7 +31,7 @@
 //! secondary key only on a real tie.
 //!
 //! A single walk is a chain of dependent loads (head -> degrees -> mask table -> next offset -> next
-//! head), several times longer than the execution resources a step needs. [`interleave::run_walks`]
+//! head), several times longer than the execution resources a step needs. [`interleave::run_lanes`]
 //! therefore walks several independent runs of a batch side by side, each in its own *lane* (its own
 //! board of one buffer), so that the out-of-order core overlaps their chains. The speed of each arrangement is
 //! measured in `benches/README.md`.
@@ -62,7 +62,7 @@ pub(crate) mod window;
 
 pub(crate) use batch::Kernel;
 pub(crate) use chooser::Chooser;
-pub(crate) use interleave::{walks_for, EmptyBoard, MAX_WALKS};
+pub(crate) use interleave::{lanes_for, EmptyBoard, MAX_LANES};
 
 /// The end of one walk.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -19,7 +19,7 @@
 //! reference walk.
 
 use super::chooser::Chooser;
-use super::interleave::WalkJob;
+use super::interleave::LaneJob;
 use super::Walk;
 use crate::board::{Attacks, BitBoard, Board, Layout, MAX_BITBOARD_SQUARES};
 
@@ -262,18 +262,18 @@ struct Live<R> {
 
 /// Walk `jobs` (all on `layout`'s board, which must fit) interleaved, with the chooser `ch`; calls
 /// `done(index, walk, run state)` as each ends (not in order). The twin of
-/// [`super::interleave::run_walks`].
-pub(crate) fn run_walks<C: Chooser>(
+/// [`super::interleave::run_lanes`].
+pub(crate) fn run_lanes<C: Chooser>(
     layout: &Layout,
     t: &mut SmallBoard,
     ch: &C,
-    jobs: impl IntoIterator<Item = (usize, WalkJob<C::Run>)>,
+    jobs: impl IntoIterator<Item = (usize, LaneJob<C::Run>)>,
     mut done: impl FnMut(usize, Walk, C::Run),
 ) {
     t.prepare(layout, ch.offsets());
     let t = &*t;
     let mut jobs = jobs.into_iter();
-    let start = |(job, j): (usize, WalkJob<C::Run>)| {
+    let start = |(job, j): (usize, LaneJob<C::Run>)| {
         assert!(layout.is_on_board(j.start), "start off the board");
         let sq = u32::from(t.square[j.start]);
         let mut run = j.run;

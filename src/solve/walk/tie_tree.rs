@@ -18,13 +18,13 @@
 //! sweep ([`TieTrees`]): it never decides a result. Threads grow it without a lock (see
 //! [`TieTree`]), so that each distinct walk is walked once between them, where a tree each grew
 //! nearly every walk once per thread. At [`MAX_ENTRIES`] the solvers take a new tree. Its twin is
-//! the small-board kernel walking each run itself ([`super::small::run_walks`]):
+//! the small-board kernel walking each run itself ([`super::small::run_lanes`]):
 //! `tests/fast_paths.rs` compares the two on thousands of orderings from every start of boards up
 //! to 8x8, one solver reusing its tree throughout, and the tests below compare a tree grown by two
 //! threads with one grown by one.
 
 use super::chooser::Chooser;
-use super::interleave::WalkJob;
+use super::interleave::LaneJob;
 use super::small::{Lane, SmallBoard};
 use super::Walk;
 use crate::board::{Board, Layout};
@@ -266,14 +266,14 @@ impl TieTree {
     /// Walk `jobs` (all on `layout`'s board, which must be the tree's and fit the small-board
     /// kernel) with the fixed ordering `ch`, through the tree, growing it from the slots of `claim`
     /// (this tree's); calls `done(index, walk, run state)` as each ends, in order. The twin of
-    /// [`super::small::run_walks`] for choosers whose lowest tied slot wins.
-    pub(crate) fn run_walks<C: Chooser>(
+    /// [`super::small::run_lanes`] for choosers whose lowest tied slot wins.
+    pub(crate) fn run_lanes<C: Chooser>(
         &self,
         claim: &mut Claim,
         layout: &Layout,
         t: &mut SmallBoard,
         ch: &C,
-        jobs: impl IntoIterator<Item = (usize, WalkJob<C::Run>)>,
+        jobs: impl IntoIterator<Item = (usize, LaneJob<C::Run>)>,
         mut done: impl FnMut(usize, Walk, C::Run),
     ) {
         assert!(C::SLOT_ORDER && !C::PER_RUN, "a fixed ordering");
@@ -579,10 +579,10 @@ mod tests {
     fn jobs<'a>(
         layout: &'a Layout,
         starts: impl IntoIterator<Item = Square> + 'a,
-    ) -> impl Iterator<Item = (usize, WalkJob<()>)> + 'a {
+    ) -> impl Iterator<Item = (usize, LaneJob<()>)> + 'a {
         starts.into_iter().enumerate().map(|(i, s)| {
             let start = layout.pad(s);
-            (i, WalkJob { start, run: () })
+            (i, LaneJob { start, run: () })
         })
     }
 
@@ -601,9 +601,9 @@ mod tests {
         let all = || jobs(layout, layout.board().squares());
         let n = layout.board().len() as usize;
         let mut want = vec![Walk::default(); n];
-        small::run_walks(layout, tables, &ch, all(), |i, w, ()| want[i] = w);
+        small::run_lanes(layout, tables, &ch, all(), |i, w, ()| want[i] = w);
         let mut got = vec![Walk::default(); n];
-        tree.run_walks(claim, layout, tables, &ch, all(), |i, w, ()| got[i] = w);
+        tree.run_lanes(claim, layout, tables, &ch, all(), |i, w, ()| got[i] = w);
         (want, got)
     }
 
@@ -666,7 +666,7 @@ mod tests {
                 let mut want = vec![Walk::default(); 36];
                 let mut tables = SmallBoard::default();
                 let all = jobs(&layout, board.squares());
-                small::run_walks(&layout, &mut tables, &ch, all, |i, w, ()| want[i] = w);
+                small::run_lanes(&layout, &mut tables, &ch, all, |i, w, ()| want[i] = w);
                 want
             })
             .collect();
@@ -679,7 +679,7 @@ mod tests {
                 let mut got = vec![Walk::default(); 36];
                 let all = jobs(&layout, board.squares());
                 let claim = &mut claim;
-                tree.run_walks(claim, &layout, &mut tables, &ch, all, |i, w, ()| got[i] = w);
+                tree.run_lanes(claim, &layout, &mut tables, &ch, all, |i, w, ()| got[i] = w);
                 assert_eq!(got, want[k], "{:?}", orders[k]);
             }
         };
@@ -761,7 +761,7 @@ mod tests {
             let mut ends = [Walk::default(); 3];
             let batch = jobs(&layout, starts);
             let claim = &mut claim;
-            tree.run_walks(claim, &layout, &mut tables, &ch, batch, |i, w, ()| {
+            tree.run_lanes(claim, &layout, &mut tables, &ch, batch, |i, w, ()| {
                 ends[i] = w
             });
             for (i, &s) in starts.iter().enumerate() {
@@ -798,7 +798,7 @@ mod tests {
             let bits = order_bits(order);
             let ch = Fixed::new(&layout, order, &bits);
             let batch = jobs(&layout, board.squares());
-            tree.run_walks(&mut claim, &layout, &mut tables, &ch, batch, |_, _, ()| {});
+            tree.run_lanes(&mut claim, &layout, &mut tables, &ch, batch, |_, _, ()| {});
         }
         assert!(!tree.full());
         // the plain count: each square's moves by label, degrees recounted at every step
