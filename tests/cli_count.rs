@@ -337,3 +337,113 @@ fn frontier_counts_resume_from_a_checkpoint() {
         .code(2)
         .stderr(contains("--checkpoint is for --method frontier"));
 }
+
+/// A count on a board with holes that could not finish is refused at once, with Knuth's estimate
+/// and the time at the rate of the search on any board (it used to run for hours without a word).
+#[test]
+fn masked_counts_beyond_reach_are_refused_at_once_with_an_estimate() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mask = tmp.path().join("10x10.txt");
+    let rows = [
+        "#........#",
+        "..........",
+        "..........",
+        "..........",
+        "....##....",
+        "....##....",
+        "..........",
+        "..........",
+        "..........",
+        "#........#",
+    ];
+    std::fs::write(&mask, rows.join("\n") + "\n").unwrap();
+    let began = std::time::Instant::now();
+    ktour()
+        .arg("count")
+        .arg("--mask")
+        .arg(&mask)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(contains(
+            "on 10x10 with 8 holes by search would visit about",
+        ))
+        .stderr(contains("Knuth's random-probe estimate"))
+        .stderr(contains("more than --max-nodes 1000000000000"))
+        .stderr(contains("one core"))
+        .stderr(contains("years"));
+    // well within the minute above on a loaded machine: about a tenth of a second alone
+    assert!(began.elapsed() < std::time::Duration::from_secs(30));
+    // a leaper's whole board is refused the same way
+    ktour()
+        .args(["count", "--size", "10", "--leaper", "zebra"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(2)
+        .stderr(contains("10x10, (2,3)-leaper by search would visit about"));
+}
+
+/// A small count on a board with holes passes its estimate and counts what plain recursion counts;
+/// a lower --max-nodes refuses it with the estimate; a mask with no holes is the whole board.
+#[test]
+fn small_masked_counts_count_what_plain_recursion_counts() {
+    use ktour::board::{Leaper, Shape};
+    use ktour::count::reference::{closed_from, open_from};
+    let tmp = tempfile::tempdir().unwrap();
+    let text = "......\n.#....\n......\n....#.\n......\n";
+    let mask = tmp.path().join("5x6.txt");
+    std::fs::write(&mask, text).unwrap();
+    let shape = Shape::from_mask(text, Leaper::KNIGHT).unwrap();
+    let open: u64 = shape.squares().map(|s| open_from(shape.clone(), s)).sum();
+    // this one has no closed tour; a 3x10 board with 2 holes has 10
+    let ring = "..........\n.#......#.\n..........\n";
+    let ring_mask = tmp.path().join("3x10.txt");
+    std::fs::write(&ring_mask, ring).unwrap();
+    let ring_shape = Shape::from_mask(ring, Leaper::KNIGHT).unwrap();
+    let first = ring_shape.squares().next().unwrap();
+    let cycles = closed_from(ring_shape.clone(), first) / 2;
+    assert!(open > 0 && cycles > 0, "{open} {cycles}");
+    let count = |mask: &std::path::Path, extra: &[&str]| {
+        let out = ktour()
+            .arg("count")
+            .arg("--mask")
+            .arg(mask)
+            .args(extra)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let text = String::from_utf8(out).unwrap();
+        text.lines().last().unwrap().to_string()
+    };
+    assert_eq!(count(&mask, &[]), open.to_string());
+    assert_eq!(count(&ring_mask, &["--closed"]), cycles.to_string());
+    let json = count(&mask, &["--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["count"], open.to_string());
+    let (nodes, estimated) = (
+        v["nodes"].as_f64().unwrap(),
+        v["estimated_nodes"].as_f64().unwrap(),
+    );
+    assert!(estimated > nodes / 2.0 && estimated < nodes * 2.0, "{v}");
+    ktour()
+        .arg("count")
+        .arg("--mask")
+        .arg(&mask)
+        .args(["--max-nodes", "1e5"])
+        .assert()
+        .code(2)
+        .stderr(contains("Knuth's random-probe estimate"))
+        .stderr(contains("more than --max-nodes 100000"));
+    let whole = tmp.path().join("5x5.txt");
+    std::fs::write(&whole, ".....\n".repeat(5)).unwrap();
+    ktour()
+        .arg("count")
+        .arg("--mask")
+        .arg(&whole)
+        .assert()
+        .success()
+        .stdout(contains("\n1728\n"));
+}

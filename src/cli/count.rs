@@ -4,11 +4,13 @@
 
 use super::args::parse_start;
 use super::{BoardArgs, ExitStatus, ShapeArgs};
-use crate::board::Closure;
+use crate::board::{Closure, Shape};
+use crate::count::engine::{self, Asked, Engine, Method};
 use crate::count::frontier::{count_frontier_resumable, FrontierProgress};
+use crate::count::shaped::{self, ShapedOptions, ShapedProgress};
 use crate::count::{
-    count, Cache, CountError, CountOptions, CountRequest, Orientation, Progress, StartCount,
-    Starts, Symmetry,
+    count, tours_label, Cache, CountError, CountOptions, CountRequest, Orientation, Progress,
+    StartCount, Starts, Symmetry,
 };
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -37,8 +39,8 @@ pub enum CountMethod {
 pub struct CountArgs {
     #[command(flatten)]
     board: BoardArgs,
-    /// Any board: counted by plain search (no symmetry, no cache, no estimate; --max-nodes bounds
-    /// the squares entered).
+    /// Any board: counted by plain search (one core, no symmetry, no cache; refused at once when
+    /// Knuth's estimate passes --max-nodes, which also bounds the squares entered).
     #[command(flatten)]
     shape: ShapeArgs,
     /// Counting method: `search` (backtracking) or `frontier` (transfer matrix; far faster on wide
@@ -60,9 +62,12 @@ pub struct CountArgs {
     /// With --method search: refuse, at once and with exit status 2, a count whose search is
     /// estimated to visit more nodes than this (Knuth's random-probe estimate, a few milliseconds;
     /// usually within a few times of the truth; of the search without --endgame-cache, which visits
-    /// fewer). The default, 10^12, is about an hour and a half on
-    /// two cores: 7x7 open passes, 8x8 open (about 4 x 10^16) does not. Plain or like `1e13`; 0 for
-    /// no limit (as `--budget 0` elsewhere).
+    /// fewer). How long the default, 10^12, takes depends on the board and the path: about an hour
+    /// and a half on two cores on a whole board walked by the knight (10^8 nodes/s or more a core;
+    /// 7x7 open passes, 8x8 open, about 4 x 10^16, does not), but about 6 hours with --mask or
+    /// --leaper, whose search runs on one core at 4 to 5 x 10^7 nodes/s (and is stopped at this
+    /// many nodes if the estimate fell short). Plain or like `1e13`; 0 for no limit (as
+    /// `--budget 0` elsewhere).
     #[arg(long, default_value = "1e12", value_name = "NODES", value_parser = parse_nodes)]
     max_nodes: u64,
     /// Count closed tours: undirected cycles, as OEIS counts them, unless --directed.
@@ -128,38 +133,108 @@ struct CountJson {
     elapsed_ns: u128,
 }
 
-/// Run `ktour count`.
+/// Run `ktour count`: the engine the library chooses for the request ([`engine::choose`]) counts,
+/// and its count is printed.
 pub fn run(args: CountArgs) -> anyhow::Result<ExitStatus> {
-    if args.shape.given() {
-        let shape = args.shape.shape(args.board.board_opt()?)?;
-        if !shape.is_full_knight() {
-            return run_shaped(&args, &shape);
-        }
-    }
-    let board = args.board.board()?;
-    let starts = match &args.start {
-        Some(text) => Starts::From(parse_start(text, board)?),
-        None => Starts::All,
+    let shape = if args.shape.given() {
+        args.shape.shape(args.board.board_opt()?)?
+    } else {
+        Shape::full(args.board.board()?)
     };
+    let asked = Asked {
+        method: match args.method {
+            CountMethod::Search => Method::Search,
+            CountMethod::Frontier => Method::Frontier,
+        },
+        one_start: args.start.is_some(),
+        per_start: args.per_start,
+        symmetry: if args.no_symmetry {
+            Symmetry::Ignore
+        } else {
+            Symmetry::Exploit
+        },
+        checkpoint: args.checkpoint.is_some(),
+    };
+    let engine = engine::choose(&shape, &asked)?;
+    let board = shape.board();
     let closure = Closure::of(args.closed);
-    let orientation = match (closure, args.undirected, args.directed) {
-        (_, true, _) | (Closure::Closed, false, false) => Orientation::Undirected,
-        _ => Orientation::Directed,
-    };
-    if args.method == CountMethod::Frontier {
-        return run_frontier(&args, board, closure, orientation);
-    }
-    if args.checkpoint.is_some() {
-        anyhow::bail!(
-            "--checkpoint is for --method frontier: a search keeps no state between rows"
-        );
-    }
     let request = CountRequest {
         board,
         closure,
-        orientation,
-        starts,
+        orientation: Orientation::asked(closure, args.undirected, args.directed),
+        starts: match &args.start {
+            Some(text) => Starts::From(parse_start(text, board)?),
+            None => Starts::All,
+        },
     };
+    let counted = match engine {
+        Engine::Search => count_by_search(&args, &request, asked.symmetry)?,
+        Engine::Frontier => count_by_frontier(&args, &request)?,
+        Engine::Shaped => count_on_shape(&args, &shape, &request)?,
+    };
+    match args.format {
+        CountFormat::Json => println!("{}", serde_json::to_string(&counted.json)?),
+        CountFormat::Text => {
+            if let Some(table) = counted.per_start_table {
+                println!("tours from each start square (row by row):");
+                print!("{table}");
+            }
+            println!("{}", counted.line);
+            println!("{}", counted.count);
+        }
+    }
+    Ok(ExitStatus::Success)
+}
+
+/// A count as printed, whichever engine made it.
+struct Printed {
+    /// The `--format json` object.
+    json: CountJson,
+    /// The text's line before the count.
+    line: String,
+    /// The count, the text's last line.
+    count: String,
+    /// The per-start table of the text (`--per-start`, the bitboard search only).
+    per_start_table: Option<String>,
+}
+
+impl CountJson {
+    /// The object of a count of `request` by `engine`, with what every engine reports.
+    fn new(request: &CountRequest, engine: Engine, count: serde_json::Value, nodes: u64) -> Self {
+        CountJson {
+            rows: request.board.rows(),
+            cols: request.board.cols(),
+            closed: request.closure.is_closed(),
+            directed: request.orientation == Orientation::Directed,
+            start: match request.starts {
+                Starts::From(s) => Some([s.row(), s.col()]),
+                Starts::All => None,
+            },
+            method: engine.method_name(),
+            count,
+            per_start: None,
+            nodes,
+            estimated_nodes: None,
+            peak_states: None,
+            elapsed_ns: 0,
+        }
+    }
+}
+
+/// ` from (r, c)` for a count from one start, nothing for all starts.
+fn from_words(starts: Starts) -> String {
+    match starts {
+        Starts::From(s) => format!(" from {s}"),
+        Starts::All => String::new(),
+    }
+}
+
+/// The bitboard search on a whole knight's board ([`Engine::Search`]).
+fn count_by_search(
+    args: &CountArgs,
+    request: &CountRequest,
+    symmetry: Symmetry,
+) -> anyhow::Result<Printed> {
     let options = CountOptions {
         progress: Progress::Auto,
         cache: match args.endgame_cache {
@@ -169,129 +244,90 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitStatus> {
                 bits: args.cache_bits,
             },
         },
-        symmetry: if args.no_symmetry {
-            Symmetry::Ignore
-        } else {
-            Symmetry::Exploit
-        },
+        symmetry,
         max_nodes: (args.max_nodes > 0).then_some(args.max_nodes),
-        on_estimate: Some(announce_long_count),
+        on_estimate: Some(|estimated| announce(Engine::Search, estimated)),
         ..CountOptions::default()
     };
-    let result = count(&request, &options)?;
-    match args.format {
-        CountFormat::Json => {
-            let json = CountJson {
-                rows: board.rows(),
-                cols: board.cols(),
-                closed: args.closed,
-                directed: orientation == Orientation::Directed,
-                start: match starts {
-                    Starts::From(s) => Some([s.row(), s.col()]),
-                    Starts::All => None,
-                },
-                method: "search",
-                count: result.count.into(),
-                per_start: args.per_start.then(|| result.per_start.clone()),
-                nodes: result.nodes,
-                estimated_nodes: Some(result.estimated_nodes),
-                peak_states: None,
-                elapsed_ns: result.elapsed.as_nanos(),
-            };
-            println!("{}", serde_json::to_string(&json)?);
-        }
-        CountFormat::Text => {
-            let kind = crate::count::tours_label(closure, orientation);
-            if args.per_start {
-                println!("tours from each start square (row by row):");
-                print!("{}", per_start_table(board.cols(), &result.per_start));
-            }
-            let from = match starts {
-                Starts::From(s) => format!(" from {s}"),
-                Starts::All => String::new(),
-            };
-            let secs = result.elapsed.as_secs_f64();
-            println!(
-                "{kind} on {board}{from}: {} nodes (estimated {:.2e}) in {secs:.3} s ({:.1} M nodes/s)",
-                result.nodes,
-                result.estimated_nodes,
-                result.nodes as f64 / secs.max(1e-9) / 1e6
-            );
-            println!("{}", result.count);
-        }
-    }
-    Ok(ExitStatus::Success)
+    let result = count(request, &options)?;
+    let mut json = CountJson::new(request, Engine::Search, result.count.into(), result.nodes);
+    json.per_start = args.per_start.then(|| result.per_start.clone());
+    json.estimated_nodes = Some(result.estimated_nodes);
+    json.elapsed_ns = result.elapsed.as_nanos();
+    let kind = tours_label(request.closure, request.orientation);
+    let (board, from) = (request.board, from_words(request.starts));
+    let secs = result.elapsed.as_secs_f64();
+    Ok(Printed {
+        json,
+        line: format!(
+            "{kind} on {board}{from}: {} nodes (estimated {:.2e}) in {secs:.3} s ({:.1} M nodes/s)",
+            result.nodes,
+            result.estimated_nodes,
+            result.nodes as f64 / secs.max(1e-9) / 1e6
+        ),
+        count: result.count.to_string(),
+        per_start_table: args
+            .per_start
+            .then(|| per_start_table(board.cols(), &result.per_start)),
+    })
 }
 
-/// `ktour count --leaper/--mask`: plain search on the shape's graph.
-fn run_shaped(args: &CountArgs, shape: &crate::board::Shape) -> anyhow::Result<ExitStatus> {
-    if args.method == CountMethod::Frontier || args.per_start || args.no_symmetry {
-        anyhow::bail!("on a board with holes or another leaper, count takes --method search without --per-start or --no-symmetry (the frontier method reads knight moves on whole boards)");
-    }
-    let board = shape.board();
-    let starts = match &args.start {
-        Some(text) => Starts::From(parse_start(text, board)?),
-        None => Starts::All,
-    };
-    let closure = Closure::of(args.closed);
-    let orientation = match (closure, args.undirected, args.directed) {
-        (_, true, _) | (Closure::Closed, false, false) => Orientation::Undirected,
-        _ => Orientation::Directed,
-    };
-    let timer = std::time::Instant::now();
-    let max_nodes = (args.max_nodes > 0).then_some(args.max_nodes);
-    let result = crate::count::shaped::count_on(shape, closure, orientation, starts, max_nodes)?;
-    let secs = timer.elapsed().as_secs_f64();
-    match args.format {
-        CountFormat::Json => {
-            let json = CountJson {
-                rows: board.rows(),
-                cols: board.cols(),
-                closed: args.closed,
-                directed: orientation == Orientation::Directed,
-                start: match starts {
-                    Starts::From(s) => Some([s.row(), s.col()]),
-                    Starts::All => None,
-                },
-                method: "search",
-                count: result.count.to_string().into(),
-                per_start: None,
-                nodes: result.nodes,
-                estimated_nodes: None,
-                peak_states: None,
-                elapsed_ns: timer.elapsed().as_nanos(),
-            };
-            println!("{}", serde_json::to_string(&json)?);
-        }
-        CountFormat::Text => {
-            let kind = crate::count::tours_label(closure, orientation);
-            let from = match starts {
-                Starts::From(s) => format!(" from {s}"),
-                Starts::All => String::new(),
-            };
-            println!(
-                "{kind} on {shape}{from}: {} nodes in {secs:.3} s (plain search on any board)",
-                result.nodes
-            );
-            println!("{}", result.count);
-        }
-    }
-    Ok(ExitStatus::Success)
-}
-
-/// `ktour count --method frontier`: all starts only, no per-start table.
-fn run_frontier(
+/// The plain search on a board with holes or another leaper ([`Engine::Shaped`]): refused at
+/// once when Knuth's estimate passes --max-nodes; a line on standard error every 10 s while it
+/// runs.
+fn count_on_shape(
     args: &CountArgs,
-    board: crate::board::Board,
-    closure: Closure,
-    orientation: Orientation,
-) -> anyhow::Result<ExitStatus> {
-    if args.start.is_some() || args.per_start {
-        anyhow::bail!(
-            "--method frontier counts over all starts only: drop --start/--per-start or use --method search"
-        );
-    }
-    // a line a row, and a line a square while squares take long (a count of hours shows it moves)
+    shape: &Shape,
+    request: &CountRequest,
+) -> anyhow::Result<Printed> {
+    let timer = std::time::Instant::now();
+    let mut last_line = std::time::Duration::ZERO;
+    let mut report = |p: &ShapedProgress| {
+        if p.elapsed >= last_line + std::time::Duration::from_secs(10) {
+            last_line = p.elapsed;
+            eprintln!(
+                "counting: {:.2e} nodes of about {} estimated, {:.0} s",
+                p.nodes as f64,
+                engine::nodes_words(p.estimated),
+                p.elapsed.as_secs_f64()
+            );
+        }
+    };
+    let options = ShapedOptions {
+        max_nodes: (args.max_nodes > 0).then_some(args.max_nodes),
+        on_estimate: Some(&mut |estimated| announce(Engine::Shaped, estimated)),
+        progress: Some(&mut report),
+    };
+    let CountRequest {
+        closure,
+        orientation,
+        starts,
+        ..
+    } = *request;
+    let result = shaped::count_shaped(shape, closure, orientation, starts, options)?;
+    let secs = timer.elapsed().as_secs_f64();
+    let count = result.count.to_string();
+    let mut json = CountJson::new(request, Engine::Shaped, count.clone().into(), result.nodes);
+    json.estimated_nodes = result.estimated_nodes;
+    json.elapsed_ns = timer.elapsed().as_nanos();
+    let kind = tours_label(closure, orientation);
+    let from = from_words(starts);
+    let estimated = engine::nodes_words(result.estimated_nodes.unwrap_or(0.0));
+    Ok(Printed {
+        json,
+        line: format!(
+            "{kind} on {shape}{from}: {} nodes (estimated {estimated}) in {secs:.3} s (plain search on any board, one core)",
+            result.nodes
+        ),
+        count,
+        per_start_table: None,
+    })
+}
+
+/// The frontier method on a whole knight's board ([`Engine::Frontier`]): a line a row on standard
+/// error, and a line a square while squares take long (a count of hours shows it moves).
+fn count_by_frontier(args: &CountArgs, request: &CountRequest) -> anyhow::Result<Printed> {
+    let (board, closure) = (request.board, request.closure);
     let mut last_line = std::time::Duration::ZERO;
     let (mut ways_bits, mut folded) = (None, true);
     let mut report = |p: &FrontierProgress| {
@@ -343,51 +379,39 @@ fn run_frontier(
         }
         (_, e) => e.into(),
     })?;
-    let total = match orientation {
+    let total = match request.orientation {
         Orientation::Undirected => result.undirected,
         Orientation::Directed => result.directed()?,
     };
-    match args.format {
-        CountFormat::Json => {
-            let json = CountJson {
-                rows: board.rows(),
-                cols: board.cols(),
-                closed: closure.is_closed(),
-                directed: orientation == Orientation::Directed,
-                start: None,
-                method: "frontier",
-                count: total.to_string().into(),
-                per_start: None,
-                nodes: result.transitions,
-                estimated_nodes: None,
-                peak_states: Some(result.peak_states),
-                elapsed_ns: result.elapsed.as_nanos(),
-            };
-            println!("{}", serde_json::to_string(&json)?);
-        }
-        CountFormat::Text => {
-            let kind = crate::count::tours_label(closure, orientation);
-            println!(
-                "{kind} on {board} (frontier): {} transitions, peak {} states, in {:.3} s",
-                result.transitions,
-                result.peak_states,
-                result.elapsed.as_secs_f64()
-            );
-            println!("{total}");
-        }
-    }
-    Ok(ExitStatus::Success)
+    let count = total.to_string();
+    let mut json = CountJson::new(
+        request,
+        Engine::Frontier,
+        count.clone().into(),
+        result.transitions,
+    );
+    json.peak_states = Some(result.peak_states);
+    json.elapsed_ns = result.elapsed.as_nanos();
+    let kind = tours_label(closure, request.orientation);
+    Ok(Printed {
+        json,
+        line: format!(
+            "{kind} on {board} (frontier): {} transitions, peak {} states, in {:.3} s",
+            result.transitions,
+            result.peak_states,
+            result.elapsed.as_secs_f64()
+        ),
+        count,
+        per_start_table: None,
+    })
 }
 
-/// On standard error, before a count expected to take a minute or more (10^10 nodes, at the 10^8
-/// nodes/s per core that the message assumes), what to expect: a batch job's log says so at the start.
-fn announce_long_count(estimated: f64) {
-    if estimated >= 1e10 {
-        let cores = rayon::current_num_threads().max(1) as f64;
-        eprintln!(
-            "counting: about {estimated:.1e} nodes by Knuth's estimate, {} on {cores} cores at 10^8 nodes/s each",
-            crate::util::words::duration_words(estimated / 1e8 / cores)
-        );
+/// On standard error, before a count expected to take long, what to expect
+/// ([`engine::long_count_notice`]): a batch job's log says so at the start.
+fn announce(engine: Engine, estimated: f64) {
+    if let Some(notice) = engine::long_count_notice(engine, estimated, rayon::current_num_threads())
+    {
+        eprintln!("{notice}");
     }
 }
 

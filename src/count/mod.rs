@@ -20,11 +20,14 @@
 //! cores; with [`Symmetry::Exploit`] (the default), (start, first move) pairs that a symmetry of the
 //! board maps onto each other are counted once.
 //!
-//! The code: this file holds the request, options, result and error types; `search.rs` the search
-//! over roots that [`count`] runs, `pool.rs` the per-thread endgame caches and their memory check,
-//! and `progress.rs` the progress bar; the board symmetries are `board::symmetries`.
+//! The code: this file holds the request, options, result and error types; [`engine`] which engine
+//! counts a request and what a count is expected to cost; `search.rs` the search over roots that
+//! [`count`] runs, `pool.rs` the per-thread endgame caches and their memory check, and
+//! `progress.rs` the progress bar; [`frontier`] and [`shaped`] the two other engines; the board
+//! symmetries are `board::symmetries`.
 
 pub mod bitboard;
+pub mod engine;
 pub mod estimate;
 pub mod frontier;
 mod pool;
@@ -37,7 +40,7 @@ pub use crate::board::symmetries;
 pub use pool::{cache_bytes, check_cache_memory};
 pub use search::count;
 
-use crate::board::{Board, Closure, Square};
+use crate::board::{Board, Closure, Leaper, Square};
 use crate::util::words::duration_words;
 use bitboard::MAX_SQUARES;
 use serde::Serialize;
@@ -245,7 +248,23 @@ pub enum CountError {
         /// The requested start.
         start: Square,
     },
-    /// A count on any board passed its limit on squares entered (it has no estimate).
+    /// A count on any board would take too long: Knuth's estimate of its nodes passed the limit.
+    #[error("counting {what} on {} by search would visit about {} nodes (Knuth's random-probe estimate), more than --max-nodes {max_nodes}: the search on a board with holes or another leaper runs on one core, at about {:.1e} nodes/s, so {}. Raise --max-nodes to search anyway (0: no limit)", shaped::shape_words(*board, *holes, *leaper), engine::nodes_words(*estimated), SHAPED_RATE, engine::time_words(*estimated / SHAPED_RATE))]
+    ShapedTooManyNodes {
+        /// The rectangle.
+        board: Board,
+        /// Its holes.
+        holes: u32,
+        /// The leaper.
+        leaper: Leaper,
+        /// What was to be counted.
+        what: Counted,
+        /// The estimated nodes.
+        estimated: f64,
+        /// The limit.
+        max_nodes: u64,
+    },
+    /// A count on any board passed its limit on squares entered (its estimate fell short).
     #[error("the count passed --max-nodes {max_nodes} squares entered; raise it to go on (a count on a board with holes or another leaper searches with no symmetry and no cache)")]
     NodeLimit {
         /// The limit.
@@ -298,6 +317,12 @@ pub enum CountError {
         available_mib: u64,
     },
 }
+
+/// The node rate of the search on any board, for [`CountError::ShapedTooManyNodes`].
+const SHAPED_RATE: f64 = match engine::Engine::Shaped.nodes_per_second() {
+    Some(rate) => rate,
+    None => 1.0,
+};
 
 /// What [`CountError::TooManyNodes`] adds when the count had an endgame cache: the estimate probes
 /// the plain search, and how many nodes a cache saves depends on how often endgames repeat, which

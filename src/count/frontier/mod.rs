@@ -17,7 +17,8 @@
 //!   Hamiltonian paths of 3 x n), A079137 (undirected Hamiltonian paths of 4 x n), A169764 /
 //!   A070030 (closed tours of 3 x n).
 //!
-//! The code: this file holds the public API and the row-by-row driver; `cells.rs` the state's cells
+//! The code: this file holds the public API and the row-by-row driver; `step.rs` one step (a square
+//! added to every state, in parallel parts); `cells.rs` the state's cells
 //! and their packing, `packed.rs` the transitions, `plan.rs` the geometry of each step, `gather.rs`
 //! the sorted lists that hold each step's states, `checkpoint.rs` the file a count resumes from,
 //! and `reference.rs` the transitions' slow twin.
@@ -104,18 +105,17 @@ mod packed;
 mod plan;
 #[cfg(test)]
 mod reference;
+mod step;
 
-use super::{CountError, Counted, Orientation, Wrapped};
+use super::{CountError, Counted, Orientation};
 use crate::board::Board;
 use crate::board::Closure;
 use cells::{Key, DONE};
-use gather::{merge_lists, Entry, Gather, Packed68, Pair, Ways, BATCH};
-use packed::{Successor, Transitions};
+use gather::{Entry, Packed68, Pair, Ways, BATCH};
 use plan::{Plan, CELLS};
-use rayon::prelude::*;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+use step::Stepping;
 
 /// The widest board (shorter side) the frontier counter handles: its window and new square are
 /// `2 * 8 + 2 = 18` cells of 4 bits, held in a `u128` (boards at most 7 wide fill a `u64`).
@@ -343,7 +343,9 @@ fn partial_past(count: &Result<FrontierCount, CountError>, bits: u32) -> bool {
 }
 
 /// The row-by-row count of [`count_frontier_resumable`] of `board` (as `plan` turns it) with states
-/// and their ways held as `E` (folding is off only in the test that checks it).
+/// and their ways held as `E` (folding is off only in the test that checks it): the first states
+/// (or those of a checkpoint), then one [`Stepping::add_square`] a square, each row's end saved to
+/// the checkpoint, and progress told after every square.
 fn count_rows<E: Entry>(
     plan: &Plan,
     board: Board,
@@ -351,16 +353,7 @@ fn count_rows<E: Entry>(
     run: Run,
     progress: &mut dyn FnMut(&FrontierProgress),
 ) -> Result<FrontierCount, CountError> {
-    let Run {
-        max_states,
-        fold,
-        began,
-        checkpoint,
-    } = run;
-    // the transitions below test it at every cell: one flag, read once
-    let closed = closure.is_closed();
-    let (rows, cols) = (plan.rows, plan.cols);
-    let mut result = FrontierCount {
+    let mut count = FrontierCount {
         board,
         closure,
         undirected: 0,
@@ -369,267 +362,110 @@ fn count_rows<E: Entry>(
         elapsed: Duration::ZERO,
     };
     if board.len() == 1 {
-        result.undirected = u128::from(!closed);
-        result.elapsed = began.elapsed();
-        return Ok(result);
+        count.undirected = u128::from(!closure.is_closed());
+        count.elapsed = run.began.elapsed();
+        return Ok(count);
     }
-    let w = plan.w;
-    debug_assert!(w < E::Key::CELLS && w < CELLS);
-    // Every cell of the window starts DONE: virtual squares before the board.
-    let mut current = vec![vec![E::new(
-        E::Key::pack(&[DONE; CELLS], 0, w),
-        E::Ways::ONE,
-    )]];
-    let n = plan.n;
     let id = checkpoint::Identity {
-        rows,
-        cols,
-        closed,
+        rows: plan.rows,
+        cols: plan.cols,
+        closed: closure.is_closed(),
         ways_bits: E::WAYS_BITS,
-        fold,
+        fold: run.fold,
     };
-    let mut start = 0;
-    if let Some(path) = checkpoint.filter(|p| p.exists()) {
-        match checkpoint::read::<E>(path, id) {
-            Ok(reached) => {
-                start = reached.squares;
-                result.transitions = reached.transitions;
-                result.peak_states = reached.peak_states;
-                current = vec![reached.states];
-            }
-            Err(checkpoint::Unreadable::OtherEntries) => {}
-            Err(checkpoint::Unreadable::Refused(problem)) => {
-                return Err(CountError::FrontierCheckpoint { problem })
-            }
-        }
-    }
-    let threads = rayon::current_num_threads().max(1);
-    let entry_bytes = std::mem::size_of::<E>();
-    let batch_bytes = (BATCH * entry_bytes) as u64;
-    for i in start..n {
-        // Parts of about equal size, a few per thread so that a slow one does not hold up the
-        // others; small steps and single threads in one part, whose list then needs no merge. The
-        // current states come as key ranges of about that size (the last merge made them), so
-        // each part owns one and frees it when expanded: the memory of a step is what remains of
-        // the current states plus what the parts gathered, never both whole.
-        let held: usize = current.iter().map(Vec::len).sum();
-        let parts = if threads == 1 || held < 1 << 12 {
-            1
-        } else {
-            PARTS_PER_THREAD * threads
-        };
-        let lists = split_lists(current, held.div_ceil(parts).max(1));
-        let held_by_parts = AtomicUsize::new(held);
-        // the current states, counted in `held_by_parts` until freed, are in use already
-        let available = crate::memory::available_bytes();
-        let current_bytes = (held * entry_bytes) as u64;
-        let usable =
-            crate::memory::usable_share(available + current_bytes).saturating_sub(batch_bytes);
-        let mirror = (fold && plan.steps[i].row_end).then_some(&plan.mirror);
-        let step = Expansion {
-            moves: Transitions::new(&plan.steps[i], w, closed, i + 1 == n, mirror),
-            max_states,
-            batch: BATCH / threads,
-            held: &held_by_parts,
-            // the merge that follows holds a wave of its ranges on top of the parts' lists
-            budget: (usable / entry_bytes as u64 * 4 / 5) as usize,
-        };
-        let give_up = AtomicBool::new(false);
-        let done: Vec<Expanded<E>> = lists
-            .into_par_iter()
-            .map(|list| {
-                let expanded = step.expand(&list, &give_up);
-                held_by_parts.fetch_sub(list.len(), Ordering::Relaxed);
-                expanded
-            })
-            .collect();
-        let (mut tours_wrapped, mut partial_wrapped) = (false, false);
-        if done.iter().any(|p| p.out_of_memory) {
-            return Err(CountError::FrontierMemory {
-                board,
-                square: i as u32,
-                held: held_by_parts.load(Ordering::Relaxed),
-                state_bytes: entry_bytes,
-                available_mib: available >> 20,
-            });
-        }
-        let mut lists = Vec::with_capacity(done.len());
-        for part in done {
-            result.transitions += part.transitions;
-            add_wrapping(&mut result.undirected, part.tours, &mut tours_wrapped);
-            tours_wrapped |= part.tours_wrapped;
-            match part.states {
-                Ok(list) => lists.push(list),
-                Err(Wrapped) => partial_wrapped = true,
-            }
-        }
-        let too_many = || CountError::TooManyStates {
-            board,
-            max_states,
-            square: i as u32,
-        };
-        // A part past the limit held a step's worth of states alone: the step holds more. The
-        // errors are checked in an order that does not depend on how the step was split.
-        if give_up.load(Ordering::Relaxed) {
-            return Err(too_many());
-        }
-        current = match merge_lists(lists, parts) {
-            Ok(lists) => lists,
-            Err(Wrapped) => {
-                partial_wrapped = true;
-                Vec::new()
-            }
-        };
-        let held: usize = current.iter().map(Vec::len).sum();
-        if held > max_states {
-            return Err(too_many());
-        }
-        if tours_wrapped {
-            return Err(CountError::Overflow {
-                board,
-                what: Counted::Tours {
-                    closure,
-                    orientation: Orientation::Undirected,
-                },
-                bits: 128,
-            });
-        }
-        if partial_wrapped {
-            return Err(CountError::Overflow {
-                board,
-                what: Counted::Partial { square: i as u32 },
-                bits: E::WAYS_BITS,
-            });
-        }
-        result.peak_states = result.peak_states.max(held);
-        if let Some(path) = checkpoint.filter(|_| plan.steps[i].row_end) {
+    let (start, mut current) = first_states::<E>(plan, run.checkpoint, id, &mut count)?;
+    let stepping = Stepping {
+        plan,
+        board,
+        closure,
+        max_states: run.max_states,
+        fold: run.fold,
+        threads: rayon::current_num_threads().max(1),
+    };
+    for i in start..plan.n {
+        let (next, held) = stepping.add_square(i, current, &mut count)?;
+        current = next;
+        count.peak_states = count.peak_states.max(held);
+        if let Some(path) = run.checkpoint.filter(|_| plan.steps[i].row_end) {
             checkpoint::write(
                 path,
                 id,
                 i + 1,
-                result.transitions,
-                result.peak_states,
+                count.transitions,
+                count.peak_states,
                 &current,
             )
             .map_err(|e| CountError::FrontierCheckpoint {
                 problem: CheckpointProblem::Io(e.kind()),
             })?;
         }
-        progress(&FrontierProgress {
-            squares_done: i as u32 + 1,
-            squares: n as u32,
-            rows_done: ((i + 1) / cols as usize) as u32,
-            rows,
-            row_end: (i + 1) % cols as usize == 0,
-            states: held,
-            elapsed: began.elapsed(),
-            ways_bits: E::WAYS_BITS,
-            folded: fold,
-            resumed_from: start as u32,
-        });
+        progress(&FrontierProgress::after(
+            plan,
+            i,
+            held,
+            &run,
+            start,
+            E::WAYS_BITS,
+        ));
     }
-    if let Some(path) = checkpoint {
+    if let Some(path) = run.checkpoint {
         // what is counted needs no resuming; a file that is already gone is no error
         let _ = std::fs::remove_file(path);
     }
-    result.elapsed = began.elapsed();
-    Ok(result)
+    count.elapsed = run.began.elapsed();
+    Ok(count)
 }
 
-/// One step (adding square `i`) to apply to a part of the current states.
-struct Expansion<'a, K> {
-    moves: Transitions<'a, K>,
-    max_states: usize,
-    /// Entries of a gathering batch of one part.
-    batch: usize,
-    /// Entries the parts' lists and the current states not yet expanded hold together, and the most
-    /// that memory allows them (four fifths of what is usable when the step begins, less the
-    /// batches).
-    held: &'a AtomicUsize,
-    budget: usize,
-}
-
-/// What a part of a step's states gave.
-struct Expanded<E> {
-    /// The next states it reached, sorted, with their ways, or [`Wrapped`].
-    states: Result<Vec<E>, Wrapped>,
-    /// Tours completed (undirected), wrapping; `tours_wrapped` if they did.
-    tours: u128,
-    tours_wrapped: bool,
-    transitions: u64,
-    /// It stopped because the parts' lists together passed what memory holds.
-    out_of_memory: bool,
-}
-
-impl<K: Key> Expansion<'_, K> {
-    /// Every transition of the states of `part`: each state with no edge, one edge or two edges to
-    /// the new square. Stops early, setting `give_up`, when this part's next states pass the limit
-    /// (the step's do then too), or when another part set it.
-    fn expand<E: Entry<Key = K>>(&self, part: &[E], give_up: &AtomicBool) -> Expanded<E> {
-        let mut next = Gather::new(part.len(), self.batch);
-        let mut out = Expanded {
-            states: Ok(Vec::new()),
-            tours: 0,
-            tours_wrapped: false,
-            transitions: 0,
-            out_of_memory: false,
-        };
-        let mut reported = 0;
-        for entry in part {
-            let distinct = next.distinct();
-            if distinct > self.max_states {
-                give_up.store(true, Ordering::Relaxed);
-            }
-            if distinct > reported {
-                let more = distinct - reported;
-                reported = distinct;
-                if self.held.fetch_add(more, Ordering::Relaxed) + more > self.budget {
-                    out.out_of_memory = true;
-                    give_up.store(true, Ordering::Relaxed);
-                }
-            }
-            if give_up.load(Ordering::Relaxed) {
-                return out;
-            }
-            let ways = entry.ways();
-            let tried = self.moves.successors(entry.state(), &mut |s| match s {
-                Successor::Tour => {
-                    add_wrapping(&mut out.tours, ways.wide(), &mut out.tours_wrapped)
-                }
-                Successor::State(key) => next.add(key, ways),
-            });
-            out.transitions += tried;
+/// The states a count starts from, and the square they stand before: the empty board's one state
+/// (every cell of the window `DONE`: virtual squares before the board), or the states of
+/// `checkpoint` when it holds this count's (`count` then takes what it had reached).
+fn first_states<E: Entry>(
+    plan: &Plan,
+    checkpoint: Option<&Path>,
+    id: checkpoint::Identity,
+    count: &mut FrontierCount,
+) -> Result<(usize, Vec<Vec<E>>), CountError> {
+    let w = plan.w;
+    debug_assert!(w < E::Key::CELLS && w < CELLS);
+    let empty = vec![vec![E::new(
+        E::Key::pack(&[DONE; CELLS], 0, w),
+        E::Ways::ONE,
+    )]];
+    let Some(path) = checkpoint.filter(|p| p.exists()) else {
+        return Ok((0, empty));
+    };
+    match checkpoint::read::<E>(path, id) {
+        Ok(reached) => {
+            count.transitions = reached.transitions;
+            count.peak_states = reached.peak_states;
+            Ok((reached.squares, vec![reached.states]))
         }
-        out.states = next.finish();
-        out
+        // a checkpoint of an earlier attempt, with narrower ways: counted over
+        Err(checkpoint::Unreadable::OtherEntries) => Ok((0, empty)),
+        Err(checkpoint::Unreadable::Refused(problem)) => {
+            Err(CountError::FrontierCheckpoint { problem })
+        }
     }
 }
 
-/// Parts a step's states are split into, per thread.
-const PARTS_PER_THREAD: usize = 4;
-
-/// `lists` (sorted key ranges) cut into lists of at most about `size` entries, each a part of its
-/// own: the tail of a long list is moved out (a copy of that part only, on the steps whose lists came
-/// unmerged from a single part) and the list's spare room given back.
-fn split_lists<T>(lists: Vec<Vec<T>>, size: usize) -> Vec<Vec<T>> {
-    let mut parts = Vec::with_capacity(lists.len());
-    for mut list in lists {
-        while list.len() > size + size / 2 {
-            parts.push(list.split_off(list.len() - size));
-            list.shrink_to_fit();
+impl FrontierProgress {
+    /// Progress after square `i` of `plan`, `held` states now, in a count of `ways_bits`-bit ways
+    /// that `run` runs and that resumed before square `start` (0: from the beginning).
+    fn after(plan: &Plan, i: usize, held: usize, run: &Run, start: usize, ways_bits: u32) -> Self {
+        let cols = plan.cols as usize;
+        FrontierProgress {
+            squares_done: i as u32 + 1,
+            squares: plan.n as u32,
+            rows_done: ((i + 1) / cols) as u32,
+            rows: plan.rows,
+            row_end: (i + 1) % cols == 0,
+            states: held,
+            elapsed: run.began.elapsed(),
+            ways_bits,
+            folded: run.fold,
+            resumed_from: start as u32,
         }
-        parts.push(list);
     }
-    parts
-}
-
-/// `*sum += more`, wrapping, and remembering in `wrapped` that it did: a branch-free flag the caller
-/// checks once a step keeps the hot loops as fast as unchecked sums.
-#[inline(always)]
-fn add_wrapping(sum: &mut u128, more: u128, wrapped: &mut bool) {
-    let (total, carry) = sum.overflowing_add(more);
-    *sum = total;
-    *wrapped |= carry;
 }
 
 #[cfg(test)]

@@ -1,0 +1,268 @@
+//! One step of the frontier count: square `i` added to every current state. The states are cut
+//! into parts, a few per thread; each part is expanded by the step's transitions into a sorted list
+//! of the next states it reaches ([`Expansion::expand`], the count's hot loop) while the parts'
+//! memory is watched; then what the parts gave is summed and merged into the next step's states,
+//! and the step's limits are checked in an order that does not depend on how it was split.
+//!
+//! Source: the method and its memory layout are those of the module documentation of `frontier`;
+//! the memory budget is ktour's own.
+
+use super::gather::{merge_lists, Entry, Gather, Ways, BATCH};
+use super::packed::{Successor, Transitions};
+use super::plan::Plan;
+use super::{FrontierCount, Key};
+use crate::board::{Board, Closure};
+use crate::count::{CountError, Counted, Orientation, Wrapped};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// Parts a step's states are split into, per thread.
+const PARTS_PER_THREAD: usize = 4;
+
+/// What every step of one count shares: the board, its plan and the count's limits.
+pub(super) struct Stepping<'a> {
+    pub(super) plan: &'a Plan,
+    pub(super) board: Board,
+    pub(super) closure: Closure,
+    pub(super) max_states: usize,
+    /// Fold the states at the end of each row onto their mirror images.
+    pub(super) fold: bool,
+    pub(super) threads: usize,
+}
+
+impl Stepping<'_> {
+    /// Add square `i` to the `current` states: the next step's states (sorted key ranges) and how
+    /// many they are; the transitions and the tours completed are added to `count`. Refused with
+    /// [`CountError::FrontierMemory`], [`CountError::TooManyStates`] or [`CountError::Overflow`].
+    pub(super) fn add_square<E: Entry>(
+        &self,
+        i: usize,
+        current: Vec<Vec<E>>,
+        count: &mut FrontierCount,
+    ) -> Result<(Vec<Vec<E>>, usize), CountError> {
+        // Parts of about equal size, a few per thread so that a slow one does not hold up the
+        // others; small steps and single threads in one part, whose list then needs no merge. The
+        // current states come as key ranges of about that size (the last merge made them), so
+        // each part owns one and frees it when expanded: the memory of a step is what remains of
+        // the current states plus what the parts gathered, never both whole.
+        let held: usize = current.iter().map(Vec::len).sum();
+        let parts = if self.threads == 1 || held < 1 << 12 {
+            1
+        } else {
+            PARTS_PER_THREAD * self.threads
+        };
+        let lists = split_lists(current, held.div_ceil(parts).max(1));
+        let held_by_parts = AtomicUsize::new(held);
+        let available = crate::memory::available_bytes();
+        let step = self.expansion::<E>(i, held, available, &held_by_parts);
+        let give_up = AtomicBool::new(false);
+        let done: Vec<Expanded<E>> = lists
+            .into_par_iter()
+            .map(|list| {
+                let expanded = step.expand(&list, &give_up);
+                held_by_parts.fetch_sub(list.len(), Ordering::Relaxed);
+                expanded
+            })
+            .collect();
+        if done.iter().any(|p| p.out_of_memory) {
+            return Err(CountError::FrontierMemory {
+                board: self.board,
+                square: i as u32,
+                held: held_by_parts.load(Ordering::Relaxed),
+                state_bytes: std::mem::size_of::<E>(),
+                available_mib: available >> 20,
+            });
+        }
+        self.collect(i, done, parts, give_up.load(Ordering::Relaxed), count)
+    }
+
+    /// The step adding square `i` to `held` states, with `available` bytes of memory free when it
+    /// began; `held_by_parts` counts what the parts hold.
+    fn expansion<'a, E: Entry>(
+        &'a self,
+        i: usize,
+        held: usize,
+        available: u64,
+        held_by_parts: &'a AtomicUsize,
+    ) -> Expansion<'a, E::Key> {
+        let plan = self.plan;
+        let entry_bytes = std::mem::size_of::<E>();
+        let batch_bytes = (BATCH * entry_bytes) as u64;
+        // the current states, counted in `held_by_parts` until freed, are in use already
+        let current_bytes = (held * entry_bytes) as u64;
+        let usable =
+            crate::memory::usable_share(available + current_bytes).saturating_sub(batch_bytes);
+        let mirror = (self.fold && plan.steps[i].row_end).then_some(&plan.mirror);
+        let last = i + 1 == plan.n;
+        Expansion {
+            // the transitions test `closed` at every cell: one flag, read once
+            moves: Transitions::new(
+                &plan.steps[i],
+                plan.w,
+                self.closure.is_closed(),
+                last,
+                mirror,
+            ),
+            max_states: self.max_states,
+            batch: BATCH / self.threads,
+            held: held_by_parts,
+            // the merge that follows holds a wave of its ranges on top of the parts' lists
+            budget: (usable / entry_bytes as u64 * 4 / 5) as usize,
+        }
+    }
+
+    /// What the parts of step `i` gave, summed into `count` and merged into the next states; the
+    /// step's errors in an order that does not depend on how it was split (`gave_up`: a part
+    /// passed the limit on states).
+    fn collect<E: Entry>(
+        &self,
+        i: usize,
+        done: Vec<Expanded<E>>,
+        parts: usize,
+        gave_up: bool,
+        count: &mut FrontierCount,
+    ) -> Result<(Vec<Vec<E>>, usize), CountError> {
+        let (mut tours_wrapped, mut partial_wrapped) = (false, false);
+        let mut lists = Vec::with_capacity(done.len());
+        for part in done {
+            count.transitions += part.transitions;
+            add_wrapping(&mut count.undirected, part.tours, &mut tours_wrapped);
+            tours_wrapped |= part.tours_wrapped;
+            match part.states {
+                Ok(list) => lists.push(list),
+                Err(Wrapped) => partial_wrapped = true,
+            }
+        }
+        let too_many = || CountError::TooManyStates {
+            board: self.board,
+            max_states: self.max_states,
+            square: i as u32,
+        };
+        // A part past the limit held a step's worth of states alone: the step holds more.
+        if gave_up {
+            return Err(too_many());
+        }
+        let next = match merge_lists(lists, parts) {
+            Ok(lists) => lists,
+            Err(Wrapped) => {
+                partial_wrapped = true;
+                Vec::new()
+            }
+        };
+        let held: usize = next.iter().map(Vec::len).sum();
+        if held > self.max_states {
+            return Err(too_many());
+        }
+        if tours_wrapped {
+            return Err(CountError::Overflow {
+                board: self.board,
+                what: Counted::Tours {
+                    closure: self.closure,
+                    orientation: Orientation::Undirected,
+                },
+                bits: 128,
+            });
+        }
+        if partial_wrapped {
+            return Err(CountError::Overflow {
+                board: self.board,
+                what: Counted::Partial { square: i as u32 },
+                bits: E::WAYS_BITS,
+            });
+        }
+        Ok((next, held))
+    }
+}
+
+/// One step (adding square `i`) to apply to a part of the current states.
+struct Expansion<'a, K> {
+    moves: Transitions<'a, K>,
+    max_states: usize,
+    /// Entries of a gathering batch of one part.
+    batch: usize,
+    /// Entries the parts' lists and the current states not yet expanded hold together, and the most
+    /// that memory allows them (four fifths of what is usable when the step begins, less the
+    /// batches).
+    held: &'a AtomicUsize,
+    budget: usize,
+}
+
+/// What a part of a step's states gave.
+struct Expanded<E> {
+    /// The next states it reached, sorted, with their ways, or [`Wrapped`].
+    states: Result<Vec<E>, Wrapped>,
+    /// Tours completed (undirected), wrapping; `tours_wrapped` if they did.
+    tours: u128,
+    tours_wrapped: bool,
+    transitions: u64,
+    /// It stopped because the parts' lists together passed what memory holds.
+    out_of_memory: bool,
+}
+
+impl<K: Key> Expansion<'_, K> {
+    /// Every transition of the states of `part`: each state with no edge, one edge or two edges to
+    /// the new square. Stops early, setting `give_up`, when this part's next states pass the limit
+    /// (the step's do then too), or when another part set it.
+    fn expand<E: Entry<Key = K>>(&self, part: &[E], give_up: &AtomicBool) -> Expanded<E> {
+        let mut next = Gather::new(part.len(), self.batch);
+        let mut out = Expanded {
+            states: Ok(Vec::new()),
+            tours: 0,
+            tours_wrapped: false,
+            transitions: 0,
+            out_of_memory: false,
+        };
+        let mut reported = 0;
+        for entry in part {
+            let distinct = next.distinct();
+            if distinct > self.max_states {
+                give_up.store(true, Ordering::Relaxed);
+            }
+            if distinct > reported {
+                let more = distinct - reported;
+                reported = distinct;
+                if self.held.fetch_add(more, Ordering::Relaxed) + more > self.budget {
+                    out.out_of_memory = true;
+                    give_up.store(true, Ordering::Relaxed);
+                }
+            }
+            if give_up.load(Ordering::Relaxed) {
+                return out;
+            }
+            let ways = entry.ways();
+            let tried = self.moves.successors(entry.state(), &mut |s| match s {
+                Successor::Tour => {
+                    add_wrapping(&mut out.tours, ways.wide(), &mut out.tours_wrapped)
+                }
+                Successor::State(key) => next.add(key, ways),
+            });
+            out.transitions += tried;
+        }
+        out.states = next.finish();
+        out
+    }
+}
+
+/// `lists` (sorted key ranges) cut into lists of at most about `size` entries, each a part of its
+/// own: the tail of a long list is moved out (a copy of that part only, on the steps whose lists came
+/// unmerged from a single part) and the list's spare room given back.
+fn split_lists<T>(lists: Vec<Vec<T>>, size: usize) -> Vec<Vec<T>> {
+    let mut parts = Vec::with_capacity(lists.len());
+    for mut list in lists {
+        while list.len() > size + size / 2 {
+            parts.push(list.split_off(list.len() - size));
+            list.shrink_to_fit();
+        }
+        parts.push(list);
+    }
+    parts
+}
+
+/// `*sum += more`, wrapping, and remembering in `wrapped` that it did: a branch-free flag the caller
+/// checks once a step keeps the hot loops as fast as unchecked sums.
+#[inline(always)]
+fn add_wrapping(sum: &mut u128, more: u128, wrapped: &mut bool) {
+    let (total, carry) = sum.overflowing_add(more);
+    *sum = total;
+    *wrapped |= carry;
+}
