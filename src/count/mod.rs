@@ -344,10 +344,10 @@ fn too_many_nodes_advice(board: Board, what: Counted) -> &'static str {
             "Use --method frontier (boards at most 8 wide; its time grows with the width, not the tours), or raise --max-nodes to search anyway"
         }
         w if w == frontier::MAX_WIDTH && closed => {
-            "Use --method frontier with --max-states 700000000 (8x8 closed: 568 million states at the peak, 12 GB and 25 minutes on 2 cores; longer boards hold more: README, \"The frontier method\"), or raise --max-nodes to search anyway"
+            "Use --method frontier with --max-states 700000000 (8x8 closed: 568 million states at the peak, 12 GB and 25 minutes on 2 cores; longer boards hold more: docs/counting.md and docs/REFERENCE.md, section 11), or raise --max-nodes to search anyway"
         }
         w if w == frontier::MAX_WIDTH => {
-            "--method frontier takes boards 8 wide, but open tours there need more memory than a 24 GB machine has (they hold 10 to 40 times the states of closed tours, and 8x8 closed peaks at 568 million: README, \"The frontier method\"); raise --max-nodes to search anyway"
+            "--method frontier takes boards 8 wide, but open tours there need more memory than a 24 GB machine has (they hold 10 to 40 times the states of closed tours, and 8x8 closed peaks at 568 million: docs/counting.md and docs/REFERENCE.md, section 11); raise --max-nodes to search anyway"
         }
         _ => {
             "The frontier method handles boards at most 8 wide, so there is no faster way here; raise --max-nodes to search anyway"
