@@ -174,6 +174,9 @@ pub fn first_tour_recursive(
 /// Returns how it ended (`Found`, `BudgetExhausted`, or `Impossible(Exhausted)`), the path then (the
 /// tour when found) and the squares entered, the start included. Recursion depth = squares: small
 /// boards only.
+///
+/// One function on purpose: a slow twin is read against the definition, so it is written as the
+/// textbook recursion in one piece.
 pub fn naive_recursive(
     shape: impl Into<Shape>,
     start: Square,
@@ -370,6 +373,9 @@ fn scan_order(rule: Rule) -> LabelOrder {
 /// function of the square (every rule without random parts but `squirrel`: chains of keys ending in
 /// a fixed order, and `roth-original`).
 /// Recursion depth = squares: small boards only.
+///
+/// One function on purpose: a slow twin is read against the definition, so it is written as the
+/// textbook recursion in one piece.
 pub fn backtrack_recursive(
     shape: impl Into<Shape>,
     start: Square,

@@ -76,6 +76,10 @@ fn sync(state: &mut SearchState, frames: &[u64], head: usize) {
 /// [`super::CandidateOrder::Label`]) for a rule with one fixed scan order, without degrees: the same
 /// nodes in the same order and the same counters. `state` is reset and made `start` by this loop
 /// itself; it holds the path when the loop returns and when `on_tour` is called.
+///
+/// One function on purpose (about 110 lines): it is a hot search loop, and its depth, head and
+/// counters stay in registers only while the whole loop is one body; the phases are marked by
+/// comments instead.
 #[inline(never)]
 pub(super) fn search_label(
     state: &mut SearchState,

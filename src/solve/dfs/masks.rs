@@ -36,6 +36,10 @@ fn count_tie(mask: u64, stats: &mut Stats) {
 
 /// [`search_sorted`] with Warnsdorff ordering for a rule whose order at each square is a fixed slot
 /// order (`slots`), on candidate masks: same nodes, same order, same counters (see the module docs).
+///
+/// One function on purpose (about 100 lines): a hot search loop whose stack position, masks and
+/// counters stay in registers only while the loop is one body; the phases are marked by comments
+/// instead.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn search_ordered<O: Observer>(
     state: &mut SearchState,

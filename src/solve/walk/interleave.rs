@@ -121,6 +121,9 @@ struct Live<R> {
 /// chooser's tables; calls `done(index, walk, run state)` as each one ends (not in order). No paths
 /// are kept. With `window`, the walks take the window step, each under its job's ordering (the
 /// chooser then serves only for the byte step of a batch's last walks, where all have its ordering).
+///
+/// One function on purpose (about 85 lines): the interleaved lanes' state is kept across the rounds
+/// in this loop's locals.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn run_lanes<C: Chooser>(
     layout: &Layout,

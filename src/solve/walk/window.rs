@@ -162,6 +162,9 @@ pub(crate) fn available() -> bool {
 /// [`available`] must be true, and the heads as said (the windows of an on-board head lie inside
 /// its board and slack; every later head is a square whose degree read 0..=8, which only on-board
 /// squares do).
+///
+/// One function on purpose (about 110 lines): the lanes' windows live in vector registers across
+/// the rounds, which a split into calls would spill.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx,popcnt")]
 pub(crate) unsafe fn rounds<const L: usize, const MIXED: bool>(
