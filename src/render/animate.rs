@@ -128,44 +128,7 @@ pub fn replay_warnsdorff(
     }
     let total = board.len() as usize;
     let mut visited = vec![false; total];
-    let rank = |from: Square, to: Square| {
-        let d = (
-            to.row() as i32 - from.row() as i32,
-            to.col() as i32 - from.col() as i32,
-        );
-        let label = KNIGHT_DELTAS.iter().position(|&k| k == d).unwrap_or(0) as u8 + 1;
-        order.iter().position(|&l| l == label).unwrap_or(8)
-    };
-    let candidates = |visited: &[bool], from: Square| -> Vec<(Square, u8)> {
-        board
-            .neighbours(from)
-            .filter(|&c| !visited[board.index(c) as usize])
-            .map(|c| {
-                let d = board
-                    .neighbours(c)
-                    .filter(|&n| !visited[board.index(n) as usize])
-                    .count() as u8;
-                (c, d)
-            })
-            .collect()
-    };
-    // One frame per square on the path: its candidates (label order), the try order, the next try.
-    struct Frame {
-        cands: Vec<(Square, u8)>,
-        tries: Vec<Square>,
-        next: usize,
-    }
-    let frame = |visited: &[bool], from: Square| {
-        let cands = candidates(visited, from);
-        let mut tries: Vec<(u8, usize, Square)> =
-            cands.iter().map(|&(c, d)| (d, rank(from, c), c)).collect();
-        tries.sort();
-        Frame {
-            cands,
-            tries: tries.into_iter().map(|t| t.2).collect(),
-            next: 0,
-        }
-    };
+    let frame = |visited: &[bool], from: Square| Frame::new(board, visited, from, order);
     let mut path = vec![start];
     visited[board.index(start) as usize] = true;
     let mut stack = vec![frame(&visited, start)];
@@ -213,27 +176,77 @@ pub fn replay_warnsdorff(
         start,
         closed,
         method: if backtrack { "backtrack" } else { "warnsdorff" }.into(),
-        rule: if order == [1, 2, 3, 4, 5, 6, 7, 8] {
-            "first".into()
-        } else {
-            format!(
-                "order:{}",
-                order.iter().map(|l| l.to_string()).collect::<String>()
-            )
-        },
-        outcome: if found {
-            "tour found".into()
-        } else if truncated {
-            "cut at the event limit".into()
-        } else {
-            "dead end".into()
-        },
+        rule: rule_name(order),
+        outcome: outcome_words(found, truncated),
         events,
         found,
         truncated,
         holes: Vec::new(),
         leaper: None,
     })
+}
+
+/// One frame per square on a replayed path: its candidates (label order) with their degrees, the
+/// try order (degree, then the label's place in the order), and the next try.
+struct Frame {
+    cands: Vec<(Square, u8)>,
+    tries: Vec<Square>,
+    next: usize,
+}
+
+impl Frame {
+    fn new(board: Board, visited: &[bool], from: Square, order: [u8; 8]) -> Frame {
+        let rank = |to: Square| {
+            let d = (
+                to.row() as i32 - from.row() as i32,
+                to.col() as i32 - from.col() as i32,
+            );
+            let label = KNIGHT_DELTAS.iter().position(|&k| k == d).unwrap_or(0) as u8 + 1;
+            order.iter().position(|&l| l == label).unwrap_or(8)
+        };
+        let cands: Vec<(Square, u8)> = board
+            .neighbours(from)
+            .filter(|&c| !visited[board.index(c) as usize])
+            .map(|c| {
+                let d = board
+                    .neighbours(c)
+                    .filter(|&n| !visited[board.index(n) as usize])
+                    .count() as u8;
+                (c, d)
+            })
+            .collect();
+        let mut tries: Vec<(u8, usize, Square)> =
+            cands.iter().map(|&(c, d)| (d, rank(c), c)).collect();
+        tries.sort();
+        Frame {
+            cands,
+            tries: tries.into_iter().map(|t| t.2).collect(),
+            next: 0,
+        }
+    }
+}
+
+/// The rule's name as the CLI spells it: `first` for the label order, else `order:LABELS`.
+fn rule_name(order: [u8; 8]) -> String {
+    if order == [1, 2, 3, 4, 5, 6, 7, 8] {
+        "first".into()
+    } else {
+        format!(
+            "order:{}",
+            order.iter().map(|l| l.to_string()).collect::<String>()
+        )
+    }
+}
+
+/// How a replay ended, in words.
+fn outcome_words(found: bool, truncated: bool) -> String {
+    if found {
+        "tour found".into()
+    } else if truncated {
+        "cut at the event limit".into()
+    } else {
+        "dead end".into()
+    }
 }
 
 /// Largest node budget of a traced search: every node is at most one move and one undo event, so a

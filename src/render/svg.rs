@@ -10,6 +10,8 @@
 //! shaded, stranded ones highlighted, the dead end marked, the candidates of the last moves with their
 //! degrees, and a text panel below the board saying the same in words.
 
+mod caption;
+
 use super::error::{check_on_board, RenderError};
 use super::escape_xml;
 use super::failed::{analyse_failed, FailedAnalysis};
@@ -123,7 +125,8 @@ impl<'a> Picture<'a> {
             Numbers::Always => true,
             Numbers::Never => false,
         };
-        let mut p = Picture {
+        let (caption, panel) = caption::texts(board, rec, failed);
+        Picture {
             board,
             rec,
             failed,
@@ -131,113 +134,8 @@ impl<'a> Picture<'a> {
             cell_px,
             font,
             pad: font,
-            caption: Vec::new(),
-            panel: Vec::new(),
-        };
-        p.texts();
-        p
-    }
-
-    fn texts(&mut self) {
-        let rec = self.rec;
-        let how = match (rec.method.is_empty(), rec.rule.is_empty()) {
-            (true, true) => String::new(),
-            (false, true) => format!(", {}", rec.method),
-            (true, false) => format!(", rule {}", rec.rule),
-            (false, false) => format!(", {} rule {}", rec.method, rec.rule),
-        };
-        let n = rec.squares.len();
-        let total = self.board.len();
-        match self.failed {
-            None => {
-                let kind = if rec.closed { "closed" } else { "open" };
-                // a board with holes or another leaper says so
-                let holes = match rec.holes.len() {
-                    0 => String::new(),
-                    1 => " with 1 hole".into(),
-                    h => format!(" with {h} holes"),
-                };
-                let leaper = rec
-                    .leaper
-                    .as_ref()
-                    .map_or(String::new(), |l| format!(", ({l})-leaper"));
-                // a failed run on any board is drawn without the knight's analysis: as its path
-                let found = if rec.found { "tour" } else { "path" };
-                self.caption.push(format!(
-                    "{}{holes}{leaper} {kind} {found}{how}: {n} squares, start {}, end {}",
-                    self.board,
-                    rec.squares[0],
-                    rec.squares[n - 1]
-                ));
-            }
-            Some(f) if f.unvisited.is_empty() => {
-                self.caption.push(format!(
-                    "{} failed run{how}: all {total} squares visited, but the last, {}, is not a knight move from the first, {}",
-                    self.board, f.dead_end, rec.squares[0]
-                ));
-            }
-            Some(f) => {
-                self.caption.push(format!(
-                    "{} failed run{how}: dead end at {} after {n} squares ({} of {total} visited)",
-                    self.board, f.dead_end, f.visited
-                ));
-                let mut stranded: Vec<_> = f.stranded.iter().collect();
-                stranded.sort_by_key(|s| s.since);
-                let shown: Vec<String> = stranded
-                    .iter()
-                    .take(6)
-                    .map(|s| match s.since {
-                        Some(k) => format!("{} since #{k}", s.square),
-                        None => format!("{} (no knight neighbour)", s.square),
-                    })
-                    .collect();
-                self.panel.push(format!(
-                    "{} unvisited (yellow), {} stranded with no free neighbour (red){}{}",
-                    f.unvisited.len(),
-                    f.stranded.len(),
-                    if shown.is_empty() { "" } else { ": " },
-                    shown.join(", ")
-                ));
-                for step in &f.steps {
-                    let min = step.min_degree();
-                    let list: Vec<String> = step
-                        .candidates
-                        .iter()
-                        .map(|&(c, d)| {
-                            let mark = if Some(d) == min && step.tied() {
-                                "*"
-                            } else {
-                                ""
-                            };
-                            format!("{c} d{d}{mark}")
-                        })
-                        .collect();
-                    let line = match step.chosen {
-                        Some(to) => format!(
-                            "#{} {}: candidates {}{} -> took {to}",
-                            step.number,
-                            step.from,
-                            list.join(", "),
-                            if step.tied() { " (* tied)" } else { "" }
-                        ),
-                        None if list.is_empty() => format!(
-                            "#{} {}: no free neighbour: dead end",
-                            step.number, step.from
-                        ),
-                        None => format!(
-                            "#{} {}: stopped with candidates {} left",
-                            step.number,
-                            step.from,
-                            list.join(", ")
-                        ),
-                    };
-                    self.panel.push(line);
-                }
-                self.panel.push(
-                    "discs: degree of each candidate of the last moves (blue: taken, orange: tied minimum)"
-                        .into(),
-                );
-            }
+            caption,
+            panel,
         }
     }
 
@@ -246,10 +144,27 @@ impl<'a> Picture<'a> {
     }
 
     fn draw(&self) -> String {
-        let board = self.board;
-        let (rows, cols) = (board.rows() as f64, board.cols() as f64);
+        let (width, height) = self.size();
+        let top = self.board_top();
+        let n = self.rec.squares.len();
+        let mut s = String::with_capacity(n * 5 + 4096);
+        self.draw_head(&mut s, width, height);
+        self.draw_board(&mut s, top);
+        self.draw_panel(&mut s, top);
+        s.push_str("</svg>\n");
+        s
+    }
+
+    /// The board's top edge in user units, below the caption.
+    fn board_top(&self) -> f64 {
+        self.pad + self.caption.len() as f64 * self.line_height()
+    }
+
+    /// The picture's (width, height) in user units: the board or the longest text line, whichever is
+    /// wider, and the caption, board and panel stacked.
+    fn size(&self) -> (f64, f64) {
+        let (rows, cols) = (self.board.rows() as f64, self.board.cols() as f64);
         let lh = self.line_height();
-        let top = self.pad + self.caption.len() as f64 * lh;
         let longest = self
             .caption
             .iter()
@@ -263,9 +178,11 @@ impl<'a> Picture<'a> {
         } else {
             self.pad * 0.5 + self.panel.len() as f64 * lh
         };
-        let height = top + rows + self.pad + panel_h;
-        let n = self.rec.squares.len();
-        let mut s = String::with_capacity(n * 5 + 4096);
+        (width, self.board_top() + rows + self.pad + panel_h)
+    }
+
+    /// The document's head: the `<svg>` element, title, checkerboard pattern, background, caption.
+    fn draw_head(&self, s: &mut String, width: f64, height: f64) {
         let _ = write!(
             s,
             r#"<?xml version="1.0" encoding="UTF-8"?>
@@ -278,25 +195,31 @@ impl<'a> Picture<'a> {
             hp = num((height * self.cell_px).ceil()),
             title = escape_xml(&self.caption[0]),
         );
-        let side = board.rows().max(board.cols());
-        let fill = if side <= CHECKER_MAX_SIDE {
+        if self.board.rows().max(self.board.cols()) <= CHECKER_MAX_SIDE {
             s.push_str(r##"<defs><pattern id="chk" width="2" height="2" patternUnits="userSpaceOnUse"><rect width="2" height="2" fill="#f4f4f4"/><path d="M0 0h1v1h-1zM1 1h1v1h-1z" fill="#d5dbe1"/></pattern></defs>
 "##);
-            "url(#chk)"
-        } else {
-            "#eef0f2"
-        };
+        }
         let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#ffffff"/>"##);
         for (i, line) in self.caption.iter().enumerate() {
             let _ = writeln!(
                 s,
                 r#"<text class="caption" x="{}" y="{}" font-size="{}">{}</text>"#,
                 num(self.pad),
-                num(self.pad + (i as f64 + 0.75) * lh),
+                num(self.pad + (i as f64 + 0.75) * self.line_height()),
                 num(self.font),
                 escape_xml(line)
             );
         }
+    }
+
+    /// The board at `top` and everything on it, in drawing order (later layers on top).
+    fn draw_board(&self, s: &mut String, top: f64) {
+        let board = self.board;
+        let fill = if board.rows().max(board.cols()) <= CHECKER_MAX_SIDE {
+            "url(#chk)"
+        } else {
+            "#eef0f2"
+        };
         let _ = writeln!(
             s,
             r##"<g transform="translate({} {})"><rect class="board" width="{}" height="{}" fill="{fill}" stroke="#8a949e" stroke-width="{}"/>"##,
@@ -306,38 +229,41 @@ impl<'a> Picture<'a> {
             board.rows(),
             num((1.0 / self.cell_px).max(0.02))
         );
-        self.draw_holes(&mut s);
+        self.draw_holes(s);
         if let Some(f) = self.failed {
-            self.draw_shading(&mut s, f);
+            self.draw_shading(s, f);
         }
         s.push_str("<g transform=\"translate(0.5 0.5)\">\n");
-        self.draw_path(&mut s);
+        self.draw_path(s);
         if let Some(f) = self.failed {
-            self.draw_candidate_lines(&mut s, f);
+            self.draw_candidate_lines(s, f);
         }
-        self.draw_markers(&mut s);
+        self.draw_markers(s);
         if let Some(f) = self.failed {
-            self.draw_dead_end(&mut s, f);
+            self.draw_dead_end(s, f);
         }
         if self.numbers {
-            self.draw_numbers(&mut s);
+            self.draw_numbers(s);
         }
         if let Some(f) = self.failed {
-            self.draw_degrees(&mut s, f);
+            self.draw_degrees(s, f);
         }
         s.push_str("</g>\n</g>\n");
+    }
+
+    /// The panel's lines below the board at `top`.
+    fn draw_panel(&self, s: &mut String, top: f64) {
+        let rows = self.board.rows() as f64;
         for (i, line) in self.panel.iter().enumerate() {
             let _ = writeln!(
                 s,
                 r#"<text class="panel" x="{}" y="{}" font-size="{}">{}</text>"#,
                 num(self.pad),
-                num(top + rows + self.pad * 1.5 + (i as f64 + 0.75) * lh),
+                num(top + rows + self.pad * 1.5 + (i as f64 + 0.75) * self.line_height()),
                 num(self.font),
                 escape_xml(line)
             );
         }
-        s.push_str("</svg>\n");
-        s
     }
 
     /// The holes of a board with some (`docs/REFERENCE.md`, section 9), filled dark, one path.

@@ -1,6 +1,7 @@
 //! Drawing a chart with `plotters` to SVG or PNG: lines or markers per series, colour by rule and
 //! line style by method, the legend in its own column, and the bundled font registered at first use.
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
@@ -158,33 +159,7 @@ fn draw_chart<DB: DrawingBackend>(
     let legend_w = (widest + 48).clamp(120, w / 2);
     let (plot, legend) = body.split_horizontally(w - legend_w);
 
-    let xs = chart
-        .series
-        .iter()
-        .flat_map(|s| s.points.iter().map(|p| p.0));
-    let (mut x0, mut x1) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
-        (a.min(x), b.max(x))
-    });
-    if !x0.is_finite() {
-        (x0, x1) = (0.0, 1.0);
-    }
-    let pad = ((x1 - x0) * 0.03).max(0.5);
-    let (x0, x1) = (x0 - pad, x1 + pad);
-    let y_max = chart
-        .series
-        .iter()
-        .flat_map(|s| s.points.iter().map(|p| p.1))
-        .fold(0.0f64, f64::max);
-    // Markers of one-run series sit in bands of their own, one row per series above 100% (a tour)
-    // and below 0% (none), so that no marker reads as a rate between them.
-    let marker_series = chart.series.iter().filter(|s| s.markers).count();
-    let step = 3.0;
-    let band = marker_series as f64 * step;
-    let (y0, y1) = if chart.percent {
-        (-4.0 - band, 104.0 + band)
-    } else {
-        (0.0, if y_max > 0.0 { y_max * 1.12 } else { 1.0 })
-    };
+    let (x0, x1, y0, y1) = axis_ranges(chart);
     let mut cc = ChartBuilder::on(&plot)
         .margin(12)
         .x_label_area_size(48)
@@ -211,12 +186,58 @@ fn draw_chart<DB: DrawingBackend>(
         .max_light_lines(1)
         .draw()
         .map_err(e)?;
+    draw_series(&mut cc, chart)?;
+    draw_legend(&legend, chart)
+}
+
+/// Rows of markers above 100% and below 0% are this many percentage points apart.
+const MARKER_STEP: f64 = 3.0;
+
+/// The plot's x and y ranges, (x0, x1, y0, y1): the points' x span padded, and y from 0 (or the
+/// marker rows under 0%) to a little above the highest point (or the marker rows over 100%).
+fn axis_ranges(chart: &ChartData) -> (f64, f64, f64, f64) {
+    let xs = chart
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.0));
+    let (mut x0, mut x1) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+        (a.min(x), b.max(x))
+    });
+    if !x0.is_finite() {
+        (x0, x1) = (0.0, 1.0);
+    }
+    let pad = ((x1 - x0) * 0.03).max(0.5);
+    let (x0, x1) = (x0 - pad, x1 + pad);
+    let y_max = chart
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.1))
+        .fold(0.0f64, f64::max);
+    // Markers of one-run series sit in bands of their own, one row per series above 100% (a tour)
+    // and below 0% (none), so that no marker reads as a rate between them.
+    let marker_series = chart.series.iter().filter(|s| s.markers).count();
+    let band = marker_series as f64 * MARKER_STEP;
+    let (y0, y1) = if chart.percent {
+        (-4.0 - band, 104.0 + band)
+    } else {
+        (0.0, if y_max > 0.0 { y_max * 1.12 } else { 1.0 })
+    };
+    (x0, x1, y0, y1)
+}
+
+/// Every series on the chart: one-run series as marker rows, the others as a line (styled by
+/// method) over their shaded interval band, with a dot at each point.
+fn draw_series<DB: DrawingBackend>(
+    cc: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    chart: &ChartData,
+) -> Result<(), String> {
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     let mut k = 0;
     for s in &chart.series {
         let colour = COLOURS[s.colour % COLOURS.len()];
         if s.markers {
             k += 1;
-            let off = k as f64 * step;
+            let off = k as f64 * MARKER_STEP;
             cc.draw_series(s.points.iter().map(|&(x, y)| {
                 if y >= 50.0 {
                     Circle::new((x, 100.0 + off), 4, colour.filled())
@@ -257,7 +278,7 @@ fn draw_chart<DB: DrawingBackend>(
         cc.draw_series(s.points.iter().map(|&p| Circle::new(p, 3, colour.filled())))
             .map_err(e)?;
     }
-    draw_legend(&legend, chart)
+    Ok(())
 }
 
 fn draw_legend<DB: DrawingBackend>(

@@ -174,28 +174,64 @@ pub(super) fn chart_data(
         format!(" ({} of {total} series)", selected.series.len())
     };
     if metric == Metric::Throughput {
-        let (series, untimed) = throughput(rows, selected, all_square);
-        let mut notes = vec!["all rules of a size pooled".to_string()];
-        if untimed > 0 {
-            notes.push(format!(
-                "{untimed} sizes under {} ms left out",
-                MIN_TIMED_NS / 1_000_000
-            ));
-        }
-        let skip = series
-            .iter()
-            .all(|s| s.points.is_empty())
-            .then_some(Skip::Untimed);
-        return ChartData {
-            title: format!("{title}: throughput"),
-            x_desc,
-            y_desc: "nodes per second (board totals)",
-            series,
-            percent: false,
-            notes,
-            skip,
-        };
+        return throughput_chart(title, rows, selected, all_square, x_desc);
     }
+    let pools = pool_rows(rows, selected);
+    let series = drawn_series(selected, &pools, metric, all_square);
+    let notes = series_notes(&series);
+    let (what, y_desc, skip) = match metric {
+        Metric::Success => ("success rate", "success rate (% of feasible runs)", None),
+        _ => (
+            "backtracks per run",
+            "mean backtracks per run",
+            (!series.iter().any(|s| s.points.iter().any(|p| p.1 > 0.0)))
+                .then_some(Skip::NoBacktracks),
+        ),
+    };
+    ChartData {
+        title: format!("{title}: {what}{cut}"),
+        x_desc,
+        y_desc,
+        series,
+        percent: metric == Metric::Success,
+        notes,
+        skip,
+    }
+}
+
+/// The throughput chart: board totals pooled over every rule of a size (see `throughput`).
+fn throughput_chart(
+    title: &str,
+    rows: &[&SummaryRow],
+    selected: &Selected,
+    all_square: bool,
+    x_desc: String,
+) -> ChartData {
+    let (series, untimed) = throughput(rows, selected, all_square);
+    let mut notes = vec!["all rules of a size pooled".to_string()];
+    if untimed > 0 {
+        notes.push(format!(
+            "{untimed} sizes under {} ms left out",
+            MIN_TIMED_NS / 1_000_000
+        ));
+    }
+    let skip = series
+        .iter()
+        .all(|s| s.points.is_empty())
+        .then_some(Skip::Untimed);
+    ChartData {
+        title: format!("{title}: throughput"),
+        x_desc,
+        y_desc: "nodes per second (board totals)",
+        series,
+        percent: false,
+        notes,
+        skip,
+    }
+}
+
+/// The summary rows of each selected series pooled per board (rows, cols), in series order.
+fn pool_rows(rows: &[&SummaryRow], selected: &Selected) -> Vec<BTreeMap<(u32, u32), Pool>> {
     let mut pools: Vec<BTreeMap<(u32, u32), Pool>> = Vec::new();
     pools.resize_with(selected.series.len(), BTreeMap::new);
     for r in rows {
@@ -218,8 +254,18 @@ pub(super) fn chart_data(
             p.bt_runs += r.runs.max(1);
         }
     }
+    pools
+}
+
+/// One drawn series per selected series: its points (and Wilson band for success) per board.
+fn drawn_series(
+    selected: &Selected,
+    pools: &[BTreeMap<(u32, u32), Pool>],
+    metric: Metric,
+    all_square: bool,
+) -> Vec<Drawn> {
     let mut series = Vec::new();
-    for (name, boards) in selected.series.iter().zip(&pools) {
+    for (name, boards) in selected.series.iter().zip(pools) {
         let mut points = Vec::new();
         let mut band = Vec::new();
         for (&(rows, cols), p) in boards {
@@ -255,6 +301,11 @@ pub(super) fn chart_data(
             band,
         });
     }
+    series
+}
+
+/// The legend notes that explain bands and markers, when any series draws them.
+fn series_notes(series: &[Drawn]) -> Vec<String> {
     let mut notes = Vec::new();
     if series.iter().any(|s| !s.markers && !s.band.is_empty()) {
         notes.push("bands: Wilson 95% intervals".into());
@@ -265,24 +316,7 @@ pub(super) fn chart_data(
         notes.push("above 100 = tour, hollow".into());
         notes.push("below 0 = no tour".into());
     }
-    let (what, y_desc, skip) = match metric {
-        Metric::Success => ("success rate", "success rate (% of feasible runs)", None),
-        _ => (
-            "backtracks per run",
-            "mean backtracks per run",
-            (!series.iter().any(|s| s.points.iter().any(|p| p.1 > 0.0)))
-                .then_some(Skip::NoBacktracks),
-        ),
-    };
-    ChartData {
-        title: format!("{title}: {what}{cut}"),
-        x_desc,
-        y_desc,
-        series,
-        percent: metric == Metric::Success,
-        notes,
-        skip,
-    }
+    notes
 }
 
 /// Nodes per second of each (method, closed) of the selected series, per board size, from the

@@ -67,31 +67,44 @@ fn layout(maps: &[StartMap], title: &str) -> (Vec<Shape>, (u32, u32)) {
             size: 12,
             text: m.title(),
         });
-        let top = y0 + MAP_TITLE;
-        // the board's outline, visible between squares
-        shapes.push(Shape::Rect {
-            x: x0 - 1,
-            y: top - 1,
-            w: m.cols as i32 * cell + 2,
-            h: m.rows as i32 * cell + 2,
-            fill: RGBColor(120, 120, 120),
-            start: None,
-        });
-        let inset = i32::from(cell >= 6);
-        for row in 0..m.rows {
-            for col in 0..m.cols {
-                let outcome = m.at(row, col);
-                shapes.push(Shape::Rect {
-                    x: x0 + col as i32 * cell + inset,
-                    y: top + row as i32 * cell + inset,
-                    w: cell - inset,
-                    h: cell - inset,
-                    fill: outcome.colour(),
-                    start: Some((k, row, col, outcome)),
-                });
-            }
+        push_map(&mut shapes, k, m, (x0, y0 + MAP_TITLE), cell);
+    }
+    let lx = GAP + grid_cols * slot_w;
+    let ly = push_legend(&mut shapes, maps, lx);
+    let w = lx + LEGEND_W;
+    let h = (TITLE + grid_rows * slot_h).max(ly + GAP);
+    (shapes, (w as u32, h as u32))
+}
+
+/// Map `k`'s squares, coloured by outcome, over its board outline, top left at `(x0, top)`.
+fn push_map(shapes: &mut Vec<Shape>, k: usize, m: &StartMap, (x0, top): (i32, i32), cell: i32) {
+    // the board's outline, visible between squares
+    shapes.push(Shape::Rect {
+        x: x0 - 1,
+        y: top - 1,
+        w: m.cols as i32 * cell + 2,
+        h: m.rows as i32 * cell + 2,
+        fill: RGBColor(120, 120, 120),
+        start: None,
+    });
+    let inset = i32::from(cell >= 6);
+    for row in 0..m.rows {
+        for col in 0..m.cols {
+            let outcome = m.at(row, col);
+            shapes.push(Shape::Rect {
+                x: x0 + col as i32 * cell + inset,
+                y: top + row as i32 * cell + inset,
+                w: cell - inset,
+                h: cell - inset,
+                fill: outcome.colour(),
+                start: Some((k, row, col, outcome)),
+            });
         }
     }
+}
+
+/// The legend column at `lx`: the outcomes present, then the notes; returns the y below it.
+fn push_legend(shapes: &mut Vec<Shape>, maps: &[StartMap], lx: i32) -> i32 {
     // the legend lists the outcomes present (all dead-end shades once any is present)
     let present = |o: &StartOutcome| {
         maps.iter().any(|m| {
@@ -101,7 +114,6 @@ fn layout(maps: &[StartMap], title: &str) -> (Vec<Shape>, (u32, u32)) {
             })
         })
     };
-    let lx = GAP + grid_cols * slot_w;
     let mut ly = TITLE;
     shapes.push(Shape::Text {
         x: lx,
@@ -148,9 +160,7 @@ fn layout(maps: &[StartMap], title: &str) -> (Vec<Shape>, (u32, u32)) {
         });
         ly += 12;
     }
-    let w = lx + LEGEND_W;
-    let h = (TITLE + grid_rows * slot_h).max(ly + GAP);
-    (shapes, (w as u32, h as u32))
+    ly
 }
 
 fn hex(c: RGBColor) -> String {
