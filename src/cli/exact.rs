@@ -206,27 +206,7 @@ pub fn run(args: ExactArgs) -> anyhow::Result<ExitStatus> {
     }
     let report = exact(&req, &opts)?;
     if let Some(path) = &args.svg {
-        let panel = |title: &str, f: &dyn Fn(&Distribution) -> BigRational| ProbPanel {
-            title: title.to_string(),
-            rows: board.rows(),
-            cols: board.cols(),
-            values: report.starts.iter().map(|s| decimal(&f(&s.dist))).collect(),
-        };
-        let d = &report.overall;
-        let title = format!(
-            "{board}, {rule}: exact probability from each start (uniform start: tour {:.4}, closed {:.4})",
-            decimal(&d.success()),
-            decimal(&d.closed())
-        );
-        let svg = prob_map_svg(
-            &[
-                panel("complete tour", &|d| d.success()),
-                panel("closed tour", &|d| d.closed()),
-            ],
-            &title,
-        );
-        std::fs::write(path, svg)
-            .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
+        write_svg(path, &report, board, rule)?;
     }
     if let Some(path) = &args.csv {
         std::fs::write(path, csv_table(&report))
@@ -234,42 +214,83 @@ pub fn run(args: ExactArgs) -> anyhow::Result<ExitStatus> {
     }
     match args.format {
         ExactFormat::Json => {
-            let d = &report.overall;
-            let json = ExactJson {
-                rows: board.rows(),
-                cols: board.cols(),
-                rule: rule.to_string(),
-                closing: closing_name,
-                start: start.map(|s| [s.row(), s.col()]),
-                success_decimal: decimal(&d.success()),
-                success: d.success().to_string(),
-                closed_decimal: decimal(&d.closed()),
-                closed: d.closed().to_string(),
-                shortest_dead_end: d.shortest_dead_end().map(dead_end_json),
-                dead_ends: d
-                    .dead_ends()
-                    .map(|(l, p)| dead_end_json((l, p.clone())))
-                    .collect(),
-                starts: start.is_none().then(|| {
-                    report
-                        .starts
-                        .iter()
-                        .map(|s| start_json(s.start, &s.dist))
-                        .collect()
-                }),
-                estimated_nodes: report.estimated_nodes,
-                nodes: report.stats.nodes,
-                leaves: report.stats.leaves,
-                branchings: report.stats.branchings,
-                merged: report.stats.merged,
-                elapsed_ns: report.elapsed.as_nanos(),
-            };
+            let json = exact_json(&report, board, start, rule, closing_name);
             println!("{}", serde_json::to_string(&json)?);
         }
         ExactFormat::Csv => print!("{}", csv_table(&report)),
         ExactFormat::Text => print!("{}", text(&report, board, start, rule, closing_name)),
     }
     Ok(ExitStatus::Success)
+}
+
+/// The JSON document of an exact run: the overall figures, the per-start ones without `--start`,
+/// and the search's counters.
+fn exact_json(
+    report: &ExactReport,
+    board: crate::board::Board,
+    start: Option<Square>,
+    rule: Rule,
+    closing_name: &'static str,
+) -> ExactJson {
+    let d = &report.overall;
+    ExactJson {
+        rows: board.rows(),
+        cols: board.cols(),
+        rule: rule.to_string(),
+        closing: closing_name,
+        start: start.map(|s| [s.row(), s.col()]),
+        success_decimal: decimal(&d.success()),
+        success: d.success().to_string(),
+        closed_decimal: decimal(&d.closed()),
+        closed: d.closed().to_string(),
+        shortest_dead_end: d.shortest_dead_end().map(dead_end_json),
+        dead_ends: d
+            .dead_ends()
+            .map(|(l, p)| dead_end_json((l, p.clone())))
+            .collect(),
+        starts: start.is_none().then(|| {
+            report
+                .starts
+                .iter()
+                .map(|s| start_json(s.start, &s.dist))
+                .collect()
+        }),
+        estimated_nodes: report.estimated_nodes,
+        nodes: report.stats.nodes,
+        leaves: report.stats.leaves,
+        branchings: report.stats.branchings,
+        merged: report.stats.merged,
+        elapsed_ns: report.elapsed.as_nanos(),
+    }
+}
+
+/// `--svg`: two maps of the board, the chance of a complete and of a closed tour from each start.
+fn write_svg(
+    path: &std::path::Path,
+    report: &ExactReport,
+    board: crate::board::Board,
+    rule: Rule,
+) -> anyhow::Result<()> {
+    let panel = |title: &str, f: &dyn Fn(&Distribution) -> BigRational| ProbPanel {
+        title: title.to_string(),
+        rows: board.rows(),
+        cols: board.cols(),
+        values: report.starts.iter().map(|s| decimal(&f(&s.dist))).collect(),
+    };
+    let d = &report.overall;
+    let title = format!(
+        "{board}, {rule}: exact probability from each start (uniform start: tour {:.4}, closed {:.4})",
+        decimal(&d.success()),
+        decimal(&d.closed())
+    );
+    let svg = prob_map_svg(
+        &[
+            panel("complete tour", &|d| d.success()),
+            panel("closed tour", &|d| d.closed()),
+        ],
+        &title,
+    );
+    std::fs::write(path, svg).map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))
 }
 
 /// One CSV row per start square (the table `results/exact/` holds).

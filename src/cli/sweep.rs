@@ -317,15 +317,13 @@ fn stop_on_ctrl_c(stop: &experiment::StopToken) {
 
 /// One sweep (a spec, or one member of a family) into `out`; `base` is what `--out` names (the
 /// family's folder), for the command that resumes it.
-fn run_one(
+/// The sweep's options from the flags: the thread count, the shard, and how progress shows.
+fn sweep_options(
     args: &SweepArgs,
-    spec: &Spec,
-    spec_label: &str,
     out: PathBuf,
     base: &std::path::Path,
     stop: &experiment::StopToken,
-) -> anyhow::Result<ExitStatus> {
-    let spec_label = spec_label.to_string();
+) -> anyhow::Result<SweepOptions> {
     // resuming a family: a member not begun yet starts afresh
     let resume = args.resume && (out == base || out.exists());
     let threads = match args.threads {
@@ -333,8 +331,8 @@ fn run_one(
         None => std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS)),
     };
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
-    let opts = SweepOptions {
-        out: out.clone(),
+    Ok(SweepOptions {
+        out,
         threads,
         resume,
         force: args.force,
@@ -350,30 +348,13 @@ fn run_one(
         lane_memory: args.lane_memory,
         symmetry: !args.no_symmetry,
         stop: stop.clone(),
-    };
-    let plan = experiment::Plan::new(spec).with_context(|| spec_label.clone())?;
-    let plan_runs = plan.total_runs();
-    if plan_runs == 0 {
-        // before the banner; the library refuses it too
-        return Err(experiment::SweepError::NoRuns).with_context(|| spec_label.clone());
-    }
-    if args.dry_run {
-        print_dry_run(spec, &spec_label, &plan, &opts);
-        return Ok(ExitStatus::Success);
-    }
-    eprintln!(
-        "sweep {:?} ({spec_label}): {} runs{} on {threads} thread{} -> {}",
-        spec.file.name,
-        plan_runs,
-        shard.map_or(String::new(), |(i, k)| format!(", shard {i}/{k}")),
-        if threads == 1 { "" } else { "s" },
-        out.display()
-    );
-    let report = experiment::run_planned_sweep(spec, &plan, &opts)
-        .with_context(|| format!("sweep into {}", out.display()))?;
-    print!("{}", report.table);
+    })
+}
+
+/// The closing line: runs done, time, rate, and how many were mirrored or resumed.
+fn summary_line(report: &experiment::SweepReport) -> String {
     let rate = report.runs_done_now as f64 / report.elapsed.as_secs_f64().max(1e-9);
-    eprintln!(
+    format!(
         "{} runs in {:.1} s ({:.0} runs/s){}{}",
         report.runs_done_now,
         report.elapsed.as_secs_f64(),
@@ -395,25 +376,71 @@ fn run_one(
         } else {
             String::new()
         }
+    )
+}
+
+/// What an interrupted sweep says: how far it got and the command that resumes it.
+fn resume_hint(
+    args: &SweepArgs,
+    report: &experiment::SweepReport,
+    base: &std::path::Path,
+) -> String {
+    let spec_arg: String = (args.spec.iter().map(|p| p.display().to_string()))
+        .chain(args.keys.flags.words())
+        .map(|w| format!(" {}", shell_word(&w)))
+        .collect();
+    let shard_arg = args
+        .shard
+        .as_ref()
+        .map_or(String::new(), |s| format!(" --shard {s}"));
+    format!(
+        "interrupted after {} of {} chunks; everything finished is saved. Resume with:\n  ktour sweep{spec_arg} --out {}{shard_arg} --resume",
+        report.chunks_done,
+        report.chunks_total,
+        base.display()
+    )
+}
+
+fn run_one(
+    args: &SweepArgs,
+    spec: &Spec,
+    spec_label: &str,
+    out: PathBuf,
+    base: &std::path::Path,
+    stop: &experiment::StopToken,
+) -> anyhow::Result<ExitStatus> {
+    let spec_label = spec_label.to_string();
+    let opts = sweep_options(args, out, base, stop)?;
+    let out = &opts.out;
+    let plan = experiment::Plan::new(spec).with_context(|| spec_label.clone())?;
+    let plan_runs = plan.total_runs();
+    if plan_runs == 0 {
+        // before the banner; the library refuses it too
+        return Err(experiment::SweepError::NoRuns).with_context(|| spec_label.clone());
+    }
+    if args.dry_run {
+        print_dry_run(spec, &spec_label, &plan, &opts);
+        return Ok(ExitStatus::Success);
+    }
+    eprintln!(
+        "sweep {:?} ({spec_label}): {} runs{} on {} thread{} -> {}",
+        spec.file.name,
+        plan_runs,
+        opts.shard
+            .map_or(String::new(), |(i, k)| format!(", shard {i}/{k}")),
+        opts.threads,
+        if opts.threads == 1 { "" } else { "s" },
+        out.display()
     );
+    let report = experiment::run_planned_sweep(spec, &plan, &opts)
+        .with_context(|| format!("sweep into {}", out.display()))?;
+    print!("{}", report.table);
+    eprintln!("{}", summary_line(&report));
     for f in &report.files {
         eprintln!("wrote {}", f.display());
     }
     if report.interrupted {
-        let spec_arg: String = (args.spec.iter().map(|p| p.display().to_string()))
-            .chain(args.keys.flags.words())
-            .map(|w| format!(" {}", shell_word(&w)))
-            .collect();
-        let shard_arg = args
-            .shard
-            .as_ref()
-            .map_or(String::new(), |s| format!(" --shard {s}"));
-        eprintln!(
-            "interrupted after {} of {} chunks; everything finished is saved. Resume with:\n  ktour sweep{spec_arg} --out {}{shard_arg} --resume",
-            report.chunks_done,
-            report.chunks_total,
-            base.display()
-        );
+        eprintln!("{}", resume_hint(args, &report, base));
         return Ok(ExitStatus::Interrupted);
     }
     Ok(ExitStatus::Success)

@@ -109,15 +109,7 @@ impl Graph {
         let mut nodes = 0u64;
         // Unvisited neighbours of every node, kept up to date on every visit and unvisit.
         let mut deg: Vec<u8> = self.adj.iter().map(|a| a.len() as u8).collect();
-        let visit = |v: usize, deg: &mut Vec<u8>, on: bool| {
-            for &w in &self.adj[v] {
-                if on {
-                    deg[w as usize] -= 1;
-                } else {
-                    deg[w as usize] += 1;
-                }
-            }
-        };
+        let visit = |v: usize, deg: &mut Vec<u8>, on: bool| self.visit_degrees(v, deg, on);
         visited[start] = true;
         visit(start, &mut deg, true);
         path.push(start as u16);
@@ -158,16 +150,7 @@ impl Graph {
             visit(v, &mut deg, true);
             path.push(v as u16);
             if path.len() == n {
-                let closes = !cycle || self.has_edge(v, start);
-                let req_ok = self.required[v]
-                    .iter()
-                    .all(|&r| r as usize == u || (cycle && r as usize == start));
-                let start_ok = !cycle
-                    || self.required[start].iter().all(|&r| {
-                        r as usize == v || path.get(1).map(|&p| p as usize) == Some(r as usize)
-                    });
-                let end_ok = cycle || self.required[start].len() <= 1;
-                if closes && req_ok && start_ok && end_ok {
+                if self.completes(&path, cycle) {
                     return Ok(path);
                 }
                 visited[v] = false;
@@ -188,6 +171,34 @@ impl Graph {
             );
             frames.push((b, b));
         }
+    }
+
+    /// Count `v`'s visit (`on`) or unvisit in the unvisited-neighbour degrees of its neighbours.
+    fn visit_degrees(&self, v: usize, deg: &mut [u8], on: bool) {
+        for &w in &self.adj[v] {
+            if on {
+                deg[w as usize] -= 1;
+            } else {
+                deg[w as usize] += 1;
+            }
+        }
+    }
+
+    /// Whether a path through every node is an answer: it closes when a cycle is wanted, and every
+    /// required edge at its last node and at its start is one of the path's (or the closing edge).
+    fn completes(&self, path: &[u16], cycle: bool) -> bool {
+        let (start, v) = (path[0] as usize, *path.last().unwrap() as usize);
+        let u = path[path.len() - 2] as usize;
+        let closes = !cycle || self.has_edge(v, start);
+        let req_ok = self.required[v]
+            .iter()
+            .all(|&r| r as usize == u || (cycle && r as usize == start));
+        let start_ok = !cycle
+            || self.required[start]
+                .iter()
+                .all(|&r| r as usize == v || path.get(1).map(|&p| p as usize) == Some(r as usize));
+        let end_ok = cycle || self.required[start].len() <= 1;
+        closes && req_ok && start_ok && end_ok
     }
 
     /// Push onto `out` the moves from `u` (reached from `prev`) allowed by the required edges, in

@@ -126,9 +126,12 @@ pub fn read_failures(dir: &Path) -> Result<Vec<GroupFailures>, FailuresError> {
     })?;
     // rows are taken as read, holding only the failed runs: `runs.csv` may hold millions
     let mut seen = HashSet::new();
-    let mut groups: Vec<Building> = Vec::new();
-    let mut index: HashMap<(u32, u32, bool, String, String), usize> = HashMap::new();
-    let mut last = None;
+    let mut groups = Groups {
+        mask,
+        groups: Vec::new(),
+        index: HashMap::new(),
+        last: None,
+    };
     let mut reader = csv::Reader::from_reader(&bytes[..]);
     for (i, row) in reader.deserialize::<RunRow>().enumerate() {
         let r = row.map_err(|e| FailuresError::Malformed {
@@ -139,6 +142,25 @@ pub fn read_failures(dir: &Path) -> Result<Vec<GroupFailures>, FailuresError> {
         if !seen.insert(r.job) {
             continue;
         }
+        let at = groups.of(&r);
+        groups.groups[at].count(&r);
+    }
+    Ok(in_job_order(groups.groups))
+}
+
+/// The groups as their rows are read, and where each is.
+struct Groups {
+    /// The sweep's shape, which says how many squares a board has.
+    mask: Option<Shape>,
+    groups: Vec<Building>,
+    index: HashMap<(u32, u32, bool, String, String), usize>,
+    /// The group of the row before.
+    last: Option<usize>,
+}
+
+impl Groups {
+    /// The group of row `r`, begun at the first row of it.
+    fn of(&mut self, r: &RunRow) -> usize {
         let same = |b: &Building| {
             let g = &b.group;
             (g.rows, g.cols, g.closed) == (r.rows, r.cols, r.closed)
@@ -146,7 +168,7 @@ pub fn read_failures(dir: &Path) -> Result<Vec<GroupFailures>, FailuresError> {
                 && g.method == r.method
         };
         // a group's rows are consecutive but after a resume: look past the last group only then
-        let at = match last.filter(|&k: &usize| same(&groups[k])) {
+        let at = match self.last.filter(|&k: &usize| same(&self.groups[k])) {
             Some(k) => k,
             None => {
                 let key = (
@@ -156,7 +178,8 @@ pub fn read_failures(dir: &Path) -> Result<Vec<GroupFailures>, FailuresError> {
                     r.rule.to_string(),
                     r.method.to_string(),
                 );
-                *index.entry(key).or_insert_with(|| {
+                let (groups, mask) = (&mut self.groups, self.mask.as_ref());
+                *self.index.entry(key).or_insert_with(|| {
                     groups.push(Building {
                         first_job: r.job,
                         group: GroupFailures {
@@ -165,7 +188,7 @@ pub fn read_failures(dir: &Path) -> Result<Vec<GroupFailures>, FailuresError> {
                             rule: r.rule.to_string(),
                             method: r.method.to_string(),
                             closed: r.closed,
-                            squares: board_squares(r.rows, r.cols, mask.as_ref()),
+                            squares: board_squares(r.rows, r.cols, mask),
                             runs: 0,
                             no_tour: 0,
                             failed: Vec::new(),
@@ -176,19 +199,25 @@ pub fn read_failures(dir: &Path) -> Result<Vec<GroupFailures>, FailuresError> {
                 })
             }
         };
-        last = Some(at);
-        let b = &mut groups[at];
-        b.first_job = b.first_job.min(r.job);
-        b.group.runs += 1;
+        self.last = Some(at);
+        at
+    }
+}
+
+impl Building {
+    /// Count row `r` of this group, keeping it when its run failed (a board with no tour aside).
+    fn count(&mut self, r: &RunRow) {
+        self.first_job = self.first_job.min(r.job);
+        self.group.runs += 1;
         if r.success {
-            continue;
+            return;
         }
         if r.outcome.starts_with("no-tour") {
-            b.group.no_tour += 1;
-            continue;
+            self.group.no_tour += 1;
+            return;
         }
-        b.jobs.push(r.job);
-        b.group.failed.push(FailedRun {
+        self.jobs.push(r.job);
+        self.group.failed.push(FailedRun {
             start_row: r.start_row,
             start_col: r.start_col,
             trial: r.trial,
@@ -197,7 +226,6 @@ pub fn read_failures(dir: &Path) -> Result<Vec<GroupFailures>, FailuresError> {
             visited: r.visited,
         });
     }
-    Ok(in_job_order(groups))
 }
 
 /// The groups in the order of their first job, each one's failed runs in job order.

@@ -6,7 +6,7 @@ use super::files::{csv_err, io, OutputError, CHUNKS, DEADENDS, META, RUNS, SUMMA
 use super::folder::check_merge_target;
 use super::journal::{chunks_of, load_journal, tallies_of, write_journal};
 use super::lock::FolderLock;
-use super::meta::{now, read_meta, write_meta, ShardRun};
+use super::meta::{now, read_meta, write_meta, Meta, ShardRun};
 use super::repair::{audit_runs, RowCount, RunRows, RunsAudit};
 use super::writers::{write_deadends, write_summary, RUN_HEADER};
 use crate::experiment::plan::Plan;
@@ -138,8 +138,8 @@ pub struct MergeReport {
     pub sorted_in_memory: Vec<PathBuf>,
 }
 
-/// Combine shard folders into `out`, exactly as if the sweep had run at once (timing columns aside).
-pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, OutputError> {
+/// Each folder's `meta.json`, refused unless there is at least one and all ran the same spec.
+fn read_shard_metas(dirs: &[PathBuf]) -> Result<Vec<Meta>, OutputError> {
     let mut metas = Vec::new();
     for d in dirs {
         let m = read_meta(d)?
@@ -160,9 +160,25 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
             )));
         }
     }
-    let spec = Spec::validate(first.spec.clone(), "meta.json")
-        .map_err(|e| OutputError::Merge(e.to_string()))?;
-    let plan = Plan::new(&spec).map_err(|e| OutputError::Merge(e.to_string()))?;
+    Ok(metas)
+}
+
+/// The chunks a merge takes from its folders.
+struct Taken {
+    /// The chunks taken, each from the first folder that has it finished.
+    taken: std::collections::BTreeSet<u64>,
+    /// Their journal rows, in job order.
+    done: Vec<ChunkRow>,
+    /// Each folder's `runs.csv`, the rows of the chunks taken from it, and whether its rows are in
+    /// job order (only when the spec records runs).
+    sources: Vec<(PathBuf, Vec<ChunkRow>, bool)>,
+    /// Folders whose `runs.csv` lacks or alters rows of chunks their journal lists, with those chunks.
+    damaged: Vec<(PathBuf, Vec<u64>)>,
+}
+
+/// Take each chunk from the first folder that has it finished (and, when runs are recorded, all its
+/// rows in `runs.csv`).
+fn take_chunks(dirs: &[PathBuf], spec: &Spec, plan: &Plan) -> Result<Taken, OutputError> {
     // the chunks taken so far, each from the first folder that has it finished
     let mut taken = std::collections::BTreeSet::new();
     let mut done: Vec<ChunkRow> = Vec::new();
@@ -170,14 +186,14 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
     let mut sources: Vec<(PathBuf, Vec<ChunkRow>, bool)> = Vec::new();
     let mut damaged = Vec::new();
     for d in dirs {
-        let mut mine = load_journal(&d.join(CHUNKS), &plan)?;
+        let mut mine = load_journal(&d.join(CHUNKS), plan)?;
         let mut sorted = true;
         if spec.file.record == RecordLevel::Runs {
             // a chunk whose rows are not all in runs.csv (or not as the journal counts them) counts
             // as missing, like a shard not given:
             // the merged result then says it is incomplete instead of losing those rows unseen, and
             // the shard can be resumed (which runs the chunk again) and merged anew
-            let audit: RunsAudit = audit_runs(&d.join(RUNS), &plan, &mine)?;
+            let audit: RunsAudit = audit_runs(&d.join(RUNS), plan, &mine)?;
             sorted = audit.sorted;
             if !audit.bad.is_empty() {
                 mine.retain(|r| audit.bad.binary_search(&r.chunk).is_err());
@@ -193,6 +209,27 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, O
         done.extend(mine);
     }
     done.sort_by_key(|r| r.job);
+    Ok(Taken {
+        taken,
+        done,
+        sources,
+        damaged,
+    })
+}
+
+/// Combine shard folders into `out`, exactly as if the sweep had run at once (timing columns aside).
+pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<MergeReport, OutputError> {
+    let metas = read_shard_metas(dirs)?;
+    let first = &metas[0];
+    let spec = Spec::validate(first.spec.clone(), "meta.json")
+        .map_err(|e| OutputError::Merge(e.to_string()))?;
+    let plan = Plan::new(&spec).map_err(|e| OutputError::Merge(e.to_string()))?;
+    let Taken {
+        taken,
+        done,
+        sources,
+        damaged,
+    } = take_chunks(dirs, &spec, &plan)?;
     fs::create_dir_all(out).map_err(io(out))?;
     // held until the merged result is written, and taken before `out` is checked, so that no sweep
     // or merge writes there meanwhile
