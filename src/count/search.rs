@@ -224,13 +224,55 @@ fn run_roots(
     wrapped: CountError,
 ) -> Result<(Vec<u64>, u64, f64), CountError> {
     let mut done = vec![PathCount::default(); roots.len()];
+    let level = split_roots(bits, roots, options.min_tasks, &mut done);
+    let split_nodes: u64 = done.iter().map(|c| c.nodes).sum();
+    let estimated =
+        split_nodes as f64 + estimate::estimate_nodes(bits, level.len(), |i| level[i].state);
+    if let Some(tell) = options.on_estimate {
+        tell(estimated);
+    }
+    if let Some(max_nodes) = options.max_nodes {
+        if estimated > max_nodes as f64 {
+            return Err(CountError::TooManyNodes {
+                board: bits.board(),
+                what,
+                estimated,
+                max_nodes,
+                cached: !matches!(options.cache, Cache::Off),
+            });
+        }
+    }
+    let counted = count_tasks(bits, &level, options)?;
+    for (task, c) in level.iter().zip(counted) {
+        done[task.root] += c;
+    }
+    if done.iter().any(|c| c.wrapped) {
+        return Err(wrapped);
+    }
+    let nodes = done.iter().map(|c| c.nodes).sum();
+    Ok((
+        done.into_iter().map(|c| c.tours).collect(),
+        nodes,
+        estimated,
+    ))
+}
+
+/// The roots split a level at a time into the prefixes below them until there are at least
+/// `min_tasks` (or nothing is left to split), each prefix a task of its root. The nodes of the
+/// levels split, and the tours completed within them, are counted into `done`.
+fn split_roots(
+    bits: &KnightBits,
+    roots: &[Root],
+    min_tasks: usize,
+    done: &mut [PathCount],
+) -> Vec<Task> {
     let mut level: Vec<Task> = roots
         .iter()
         .enumerate()
         .map(|(root, &state)| Task { root, state })
         .collect();
     let mut remaining = bits.board().len();
-    while !level.is_empty() && level.len() < options.min_tasks && remaining > 0 {
+    while !level.is_empty() && level.len() < min_tasks && remaining > 0 {
         remaining -= 1;
         let mut next = Vec::with_capacity(level.len() * 3);
         for task in level {
@@ -259,23 +301,16 @@ fn run_roots(
         }
         level = next;
     }
-    let split_nodes: u64 = done.iter().map(|c| c.nodes).sum();
-    let estimated =
-        split_nodes as f64 + estimate::estimate_nodes(bits, level.len(), |i| level[i].state);
-    if let Some(tell) = options.on_estimate {
-        tell(estimated);
-    }
-    if let Some(max_nodes) = options.max_nodes {
-        if estimated > max_nodes as f64 {
-            return Err(CountError::TooManyNodes {
-                board: bits.board(),
-                what,
-                estimated,
-                max_nodes,
-                cached: !matches!(options.cache, Cache::Off),
-            });
-        }
-    }
+    level
+}
+
+/// Count the paths below each task in parallel, with an endgame cache per thread when
+/// `options.cache` asks for one, ticking the progress reporter as each task ends.
+fn count_tasks(
+    bits: &KnightBits,
+    level: &[Task],
+    options: &CountOptions,
+) -> Result<Vec<PathCount>, CountError> {
     let bar = ProgressReporter::new(options.progress, level.len() as u64);
     let counted: Vec<PathCount> = match options.cache {
         Cache::Off => level
@@ -317,18 +352,7 @@ fn run_roots(
         }
     };
     bar.finish();
-    for (task, c) in level.iter().zip(counted) {
-        done[task.root] += c;
-    }
-    if done.iter().any(|c| c.wrapped) {
-        return Err(wrapped);
-    }
-    let nodes = done.iter().map(|c| c.nodes).sum();
-    Ok((
-        done.into_iter().map(|c| c.tours).collect(),
-        nodes,
-        estimated,
-    ))
+    Ok(counted)
 }
 
 /// The bit indexes of `mask`, lowest first.

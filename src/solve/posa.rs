@@ -85,41 +85,10 @@ pub fn close_path_observed(
     progress: &mut dyn FnMut(&CloseProgress),
 ) -> Result<CloseStats, CloseError> {
     let n = path.len();
-    if n as u64 != board.len() as u64 {
-        return Err(CloseError::NotAPath {
-            board,
-            why: format!("{n} squares for {} on the board", board.len()),
-        });
-    }
-    if n < 3 || n % 2 == 1 {
-        return Err(CloseError::NoCycle { board });
-    }
-    // pos[index of square] = its position in the path.
-    let mut pos = vec![u32::MAX; n];
-    for (i, &s) in path.iter().enumerate() {
-        if !board.contains(s.row() as i64, s.col() as i64)
-            || pos[board.index(s) as usize] != u32::MAX
-        {
-            return Err(CloseError::NotAPath {
-                board,
-                why: format!("square {s} at step {i} is off the board or repeated"),
-            });
-        }
-        if i > 0 && !is_knight_move(path[i - 1], s) {
-            return Err(CloseError::NotAPath {
-                board,
-                why: format!("step {i}: {} -> {s} is not a knight move", path[i - 1]),
-            });
-        }
-        pos[board.index(s) as usize] = i as u32;
-    }
+    let mut pos = positions(board, path)?;
     let mut stats = CloseStats::default();
     let mut rng: u64 = 0x9E37_79B9_7F4A_7C15;
-    let nbrs = |s: Square| {
-        KNIGHT_DELTAS
-            .iter()
-            .filter_map(move |&(dr, dc)| s.try_offset(dr, dc, board))
-    };
+    let nbrs = |s: Square| neighbours(board, s);
     loop {
         if stats.rotations > 0 {
             progress(&CloseProgress {
@@ -162,42 +131,86 @@ pub fn close_path_observed(
             rotate_head(board, path, &mut pos, j, &mut stats);
             continue;
         }
-        // No closing move: rotate at a random end, preferring short reversals.
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        let at_end = rng & 1 == 0;
-        let mut cands: [usize; 8] = [0; 8];
-        let mut k = 0;
-        if at_end {
-            for x in nbrs(last) {
-                let j = pos[board.index(x) as usize] as usize;
-                if j + 1 < n - 1 {
-                    cands[k] = j;
-                    k += 1;
-                }
-            }
-        } else {
-            for x in nbrs(first) {
-                let j = pos[board.index(x) as usize] as usize;
-                if j > 1 {
-                    cands[k] = j;
-                    k += 1;
-                }
-            }
-        }
-        if k == 0 {
-            stats.rotations += 1;
-            continue;
-        }
-        // Uniformly at random: preferring short reversals makes the walk oscillate near the ends.
-        let pick = cands[((rng >> 8) as usize) % k];
-        if at_end {
-            rotate_tail(board, path, &mut pos, pick, &mut stats);
-        } else {
-            rotate_head(board, path, &mut pos, pick, &mut stats);
+        // No closing move: rotate at a random end.
+        match random_rotation(board, path, &pos, &mut rng) {
+            None => stats.rotations += 1,
+            Some((true, pick)) => rotate_tail(board, path, &mut pos, pick, &mut stats),
+            Some((false, pick)) => rotate_head(board, path, &mut pos, pick, &mut stats),
         }
     }
+}
+
+/// Each square's position in `path` (indexed by the square's index on `board`), or why `path` is
+/// not a Hamiltonian path of `board` that a cycle could close.
+fn positions(board: Board, path: &[Square]) -> Result<Vec<u32>, CloseError> {
+    let n = path.len();
+    if n as u64 != board.len() as u64 {
+        return Err(CloseError::NotAPath {
+            board,
+            why: format!("{n} squares for {} on the board", board.len()),
+        });
+    }
+    if n < 3 || n % 2 == 1 {
+        return Err(CloseError::NoCycle { board });
+    }
+    let mut pos = vec![u32::MAX; n];
+    for (i, &s) in path.iter().enumerate() {
+        if !board.contains(s.row() as i64, s.col() as i64)
+            || pos[board.index(s) as usize] != u32::MAX
+        {
+            return Err(CloseError::NotAPath {
+                board,
+                why: format!("square {s} at step {i} is off the board or repeated"),
+            });
+        }
+        if i > 0 && !is_knight_move(path[i - 1], s) {
+            return Err(CloseError::NotAPath {
+                board,
+                why: format!("step {i}: {} -> {s} is not a knight move", path[i - 1]),
+            });
+        }
+        pos[board.index(s) as usize] = i as u32;
+    }
+    Ok(pos)
+}
+
+/// A rotation at a random end when no closing one exists: the end (true for the tail) and the
+/// position of the neighbour to rotate at, drawn uniformly from the end's neighbours on the path
+/// (preferring short reversals made the walk oscillate near the ends); `None` when that end has
+/// none. `rng` is a xorshift state, advanced once.
+fn random_rotation(
+    board: Board,
+    path: &[Square],
+    pos: &[u32],
+    rng: &mut u64,
+) -> Option<(bool, usize)> {
+    let n = path.len();
+    *rng ^= *rng << 13;
+    *rng ^= *rng >> 7;
+    *rng ^= *rng << 17;
+    let at_end = *rng & 1 == 0;
+    let mut cands: [usize; 8] = [0; 8];
+    let mut k = 0;
+    let (end, fits): (Square, &dyn Fn(usize) -> bool) = if at_end {
+        (path[n - 1], &|j| j + 1 < n - 1)
+    } else {
+        (path[0], &|j| j > 1)
+    };
+    for x in neighbours(board, end) {
+        let j = pos[board.index(x) as usize] as usize;
+        if fits(j) {
+            cands[k] = j;
+            k += 1;
+        }
+    }
+    (k > 0).then(|| (at_end, cands[((*rng >> 8) as usize) % k]))
+}
+
+/// The knight's neighbours of `s` on `board`.
+fn neighbours(board: Board, s: Square) -> impl Iterator<Item = Square> {
+    KNIGHT_DELTAS
+        .iter()
+        .filter_map(move |&(dr, dc)| s.try_offset(dr, dc, board))
 }
 
 /// `v0 .. vj vj+1 .. e` -> `v0 .. vj e .. vj+1`.
