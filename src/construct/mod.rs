@@ -174,6 +174,26 @@ pub fn construct_into(
     out: &mut Vec<Square>,
 ) -> Result<(), ConstructError> {
     out.clear();
+    let closure = prepare(board, closure, start, out)?;
+    if board.len() == 1 {
+        out.push(Square::new(0, 0));
+        return Ok(());
+    }
+    if closure.is_closed() {
+        construct_closed(board, start, out)
+    } else {
+        construct_open(board, start, out)
+    }
+}
+
+/// Refuse what has no tour or does not fit, and reserve `out`: the closure to build, closed
+/// wherever the board has a closed tour (it is an open tour too).
+fn prepare(
+    board: Board,
+    closure: Closure,
+    start: Option<Square>,
+    out: &mut Vec<Square>,
+) -> Result<Closure, ConstructError> {
     exists::tour(board, closure)?;
     if let Some(s) = start {
         if !board.contains(s.row() as i64, s.col() as i64) {
@@ -189,36 +209,54 @@ pub fn construct_into(
             needed_mib: tour_bytes(board).div_ceil(1 << 20),
         })?;
     // a board that has a closed tour gets one even when an open tour was asked: it is one
-    let closure = match exists::closed_tour(board) {
+    Ok(match exists::closed_tour(board) {
         Ok(()) => Closure::Closed,
         Err(_) => closure,
-    };
-    if board.len() == 1 {
-        out.push(Square::new(0, 0));
-        return Ok(());
-    }
-    let (m, n) = (
+    })
+}
+
+/// The shorter and the longer side of `board`.
+fn sides(board: Board) -> (u32, u32) {
+    (
         board.rows().min(board.cols()),
         board.rows().max(board.cols()),
-    );
+    )
+}
+
+/// A closed tour: the grid of closed blocks when both sides are at least 5, the 3-row strip when
+/// the long side is at least 12, else a search of the small board.
+fn construct_closed(
+    board: Board,
+    start: Option<Square>,
+    out: &mut Vec<Square>,
+) -> Result<(), ConstructError> {
+    let (m, n) = sides(board);
     let internal = |msg: String| ConstructError::Internal { board, msg };
-    if closure.is_closed() {
-        if m >= 5 {
-            // Rows even: every band then holds closed blocks.
-            let t = board.rows() % 2 == 1;
-            return with_transpose(board, t, start, out, |b, s, out| {
-                closed_grid(b, s).build(out).map_err(internal)
-            });
-        }
-        if n >= 12 {
-            let t = board.rows() != 3;
-            return with_transpose(board, t, start, out, |b, s, out| {
-                strip3_closed(b, s).build(out).map_err(internal)
-            });
-        }
-        return small_search(board, Closure::Closed, start, out);
+    if m >= 5 {
+        // Rows even: every band then holds closed blocks.
+        let t = board.rows() % 2 == 1;
+        return with_transpose(board, t, start, out, |b, s, out| {
+            closed_grid(b, s).build(out).map_err(internal)
+        });
     }
-    // Open tours on boards without a closed tour.
+    if n >= 12 {
+        let t = board.rows() != 3;
+        return with_transpose(board, t, start, out, |b, s, out| {
+            strip3_closed(b, s).build(out).map_err(internal)
+        });
+    }
+    small_search(board, Closure::Closed, start, out)
+}
+
+/// An open tour on a board without a closed one: the odd grid when both sides are at least 5,
+/// else a 3- or 4-row strip (from a corner, reflected to the start; or with a path block around
+/// the start), else a search of the small board.
+fn construct_open(
+    board: Board,
+    start: Option<Square>,
+    out: &mut Vec<Square>,
+) -> Result<(), ConstructError> {
+    let (m, n) = sides(board);
     if m >= 5 {
         return odd_grid(board, start, out);
     }
@@ -235,31 +273,10 @@ pub fn construct_into(
     if !strip {
         return small_search(board, Closure::Open, start, out);
     }
-    let corner = corner_flips(board, start);
-    let Some((flip_r, flip_c)) = corner else {
-        let s = start.unwrap();
-        let t = board.rows() != m;
-        let tr = |s: Square| Square::new(s.col(), s.row());
-        let (b, st) = if t {
-            (board.transposed(), tr(s))
-        } else {
-            (board, s)
-        };
-        if let Some(layout) = strip_open_from(b, st) {
-            return with_transpose(board, t, None, out, |_, _, out| {
-                layout.build(out).map_err(internal)
-            });
-        }
-        if board.len() <= SMALL_SEARCH_SQUARES {
-            return small_search(board, Closure::Open, start, out);
-        }
-        return Err(ConstructError::StartUnsupported {
-            board,
-            start: s,
-            why: "on 4-row strips the construction starts open tours only within 8 columns of either \
-                  end (its path block must be an end block); on 3-row strips no path block around \
-                  the start had a path from there",
-        });
+    let internal = |msg: String| ConstructError::Internal { board, msg };
+    let Some((flip_r, flip_c)) = corner_flips(board, start) else {
+        let s = start.expect("no corner to reflect to means a start was given");
+        return open_strip_from(board, s, out);
     };
     let t = board.rows() != m;
     with_transpose(board, t, None, out, |b, _, out| {
@@ -272,6 +289,35 @@ pub fn construct_into(
     })?;
     reflect(board, flip_r, flip_c, out);
     Ok(())
+}
+
+/// An open tour of a 3- or 4-row strip from a start no corner reflects to: a strip whose path
+/// block holds the start, else a search of a small board.
+fn open_strip_from(board: Board, s: Square, out: &mut Vec<Square>) -> Result<(), ConstructError> {
+    let (m, _) = sides(board);
+    let internal = |msg: String| ConstructError::Internal { board, msg };
+    let t = board.rows() != m;
+    let tr = |s: Square| Square::new(s.col(), s.row());
+    let (b, st) = if t {
+        (board.transposed(), tr(s))
+    } else {
+        (board, s)
+    };
+    if let Some(layout) = strip_open_from(b, st) {
+        return with_transpose(board, t, None, out, |_, _, out| {
+            layout.build(out).map_err(internal)
+        });
+    }
+    if board.len() <= SMALL_SEARCH_SQUARES {
+        return small_search(board, Closure::Open, Some(s), out);
+    }
+    Err(ConstructError::StartUnsupported {
+        board,
+        start: s,
+        why: "on 4-row strips the construction starts open tours only within 8 columns of either \
+              end (its path block must be an end block); on 3-row strips no path block around \
+              the start had a path from there",
+    })
 }
 
 /// Search the whole (small) board.
