@@ -98,30 +98,7 @@ pub(super) fn strip_open_from(board: Board, start: Square) -> Option<BlockTiling
     } else {
         Family::Strip4
     };
-    // Widths of one side: a cap and middles of 4 (3 rows: cap 8 or 10; 4 rows: cap 5..8).
-    let side = |x: u32| -> Option<Vec<u8>> {
-        if x == 0 {
-            return Some(Vec::new());
-        }
-        let cap = if rows == 3 {
-            if x < 8 || x % 2 == 1 {
-                return None;
-            }
-            if x % 4 == 0 {
-                8
-            } else {
-                10
-            }
-        } else {
-            if x < 5 {
-                return None;
-            }
-            5 + (x - 5) % 4
-        };
-        let mut v = vec![4u8; ((x - cap) / 4) as usize];
-        v.push(cap as u8);
-        Some(v)
-    };
+    let side = |x: u32| side_widths(rows, x);
     let roots: &[u8] = if rows == 3 {
         &[5, 7, 9, 11]
     } else {
@@ -156,24 +133,10 @@ pub(super) fn strip_open_from(board: Board, start: Square) -> Option<BlockTiling
             if b > 0 {
                 edges[bases::role_index(bases::Role::Right)] = Some(r_edge);
             }
-            let mut g = Graph::knight(rows as usize, w as usize);
-            let idx = |(r, c): (u8, u8)| r as usize * w as usize + c as usize;
-            for [x, y] in edges.iter().flatten() {
-                g.require(idx(*x), idx(*y));
-            }
             let local = (start.row() as u8, (sc - a) as u8);
-            let Ok(p) = g.search(idx(local), Goal::Path, START_BLOCK_BUDGET) else {
+            let Some(order) = path_through(rows, w, &edges, local) else {
                 continue;
             };
-            let order = p
-                .iter()
-                .map(|&q| {
-                    (
-                        (q as usize / w as usize) as u8,
-                        (q as usize % w as usize) as u8,
-                    )
-                })
-                .collect();
             let spec = BaseSpec {
                 family,
                 rows,
@@ -194,4 +157,57 @@ pub(super) fn strip_open_from(board: Board, start: Square) -> Option<BlockTiling
         }
     }
     None
+}
+
+/// The widths of one side of a path block `x` columns wide, from the block outwards: middles of 4
+/// and a cap (3 rows: a cap of 8 or 10; 4 rows: 5 to 8); `None` when no such side is `x` wide.
+fn side_widths(rows: u8, x: u32) -> Option<Vec<u8>> {
+    if x == 0 {
+        return Some(Vec::new());
+    }
+    let cap = if rows == 3 {
+        if x < 8 || x % 2 == 1 {
+            return None;
+        }
+        if x % 4 == 0 {
+            8
+        } else {
+            10
+        }
+    } else {
+        if x < 5 {
+            return None;
+        }
+        5 + (x - 5) % 4
+    };
+    let mut v = vec![4u8; ((x - cap) / 4) as usize];
+    v.push(cap as u8);
+    Some(v)
+}
+
+/// A path through every square of a `rows` x `w` block from `local`, taking the join `edges` it
+/// must hold, as (row, column) squares of the block; `None` when the search finds none within its
+/// budget.
+fn path_through(
+    rows: u8,
+    w: u8,
+    edges: &[Option<[(u8, u8); 2]>; 4],
+    local: (u8, u8),
+) -> Option<Vec<(u8, u8)>> {
+    let mut g = Graph::knight(rows as usize, w as usize);
+    let idx = |(r, c): (u8, u8)| r as usize * w as usize + c as usize;
+    for [x, y] in edges.iter().flatten() {
+        g.require(idx(*x), idx(*y));
+    }
+    let p = g.search(idx(local), Goal::Path, START_BLOCK_BUDGET).ok()?;
+    Some(
+        p.iter()
+            .map(|&q| {
+                (
+                    (q as usize / w as usize) as u8,
+                    (q as usize % w as usize) as u8,
+                )
+            })
+            .collect(),
+    )
 }
