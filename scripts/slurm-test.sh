@@ -151,6 +151,15 @@ for f in ["summary.csv", "runs.csv", "deadends.csv"]:
 EOF
 }
 status_of() { sed -n 's/.*"status": "\([a-z]*\)".*/\1/p' "$1/meta.json" | head -n 1; }
+cancel_when_begun() { # JOURNAL TASK: scancel TASK once JOURNAL has a line past its header (a chunk
+  # finished), waiting at most 60 s; fails if it never had one
+  for _ in $(seq 1200); do
+    [ -f "$1" ] && [ "$(wc -l < "$1")" -gt 1 ] && break
+    sleep 0.05
+  done
+  [ -f "$1" ] || return 1
+  scancel "$2"
+}
 
 # --- round 1: four shards and a merge -----------------------------------------------------------
 spec=$work/small.toml
@@ -190,14 +199,9 @@ EOF
 out=$work/out-large
 array=$(submit --array=1-4 --output="$work/jobs/large-%A_%a.log" "$sweep_script" "$spec")
 merge=$(submit_merge afterok:"$array" large-merge)
-# cancel shard 2 as soon as it has finished a chunk (its journal has a line past the header)
+# cancel shard 2 as soon as it has finished a chunk
 journal=$out/shard-2-of-4/chunks.csv
-for _ in $(seq 1200); do
-  [ -f "$journal" ] && [ "$(wc -l < "$journal")" -gt 1 ] && break
-  sleep 0.05
-done
-[ -f "$journal" ] || fail "round 2: shard 2 never started"
-scancel "${array}_2"
+cancel_when_begun "$journal" "${array}_2" || fail "round 2: shard 2 never started"
 say "round 2: cancelled shard 2 after $(( $(wc -l < "$journal") - 1 )) journal lines"
 "$ktour" sweep "$spec" --out "$work/single-large" --no-progress >/dev/null 2>&1 &
 single=$!
@@ -244,12 +248,7 @@ submit_family() { # ARGS...: a job of the family spec without OUT; its id
 array=$(submit_family --array=1-3 --export=ALL,KTOUR="$ktour",PROGRESS_EVERY=1 \
   --output="$work/jobs/family-%A_%a.log")
 journal=$out/shard-2-of-3/zebra/chunks.csv
-for _ in $(seq 1200); do
-  [ -f "$journal" ] && [ "$(wc -l < "$journal")" -gt 1 ] && break
-  sleep 0.05
-done
-[ -f "$journal" ] || fail "round 3: shard 2 never started its first member"
-scancel "${array}_2"
+cancel_when_begun "$journal" "${array}_2" || fail "round 3: shard 2 never started its first member"
 say "round 3: cancelled shard 2 in its first member after $(( $(wc -l < "$journal") - 1 )) journal lines"
 "$ktour" sweep "$spec" --out "$work/single-family" --no-progress >/dev/null 2>&1 &
 single=$!

@@ -114,14 +114,7 @@ pub fn family_toml(text: &str, members: &[(String, Spec)], out: &std::path::Path
             "name" | "leaper" | "mask" => family.get(key.name).cloned().or(value),
             _ => value,
         };
-        match value {
-            Some(v) => s.push_str(&format!("{} = {v}\n", key.name)),
-            None => s.push_str(&format!(
-                "# {}: {}\n",
-                key.name,
-                key.absent.replace('`', "")
-            )),
-        }
+        super::flags::push_key(&mut s, key, value.as_ref());
     }
     for (folder, spec) in members {
         s.push_str(&format!(

@@ -352,20 +352,26 @@ pub fn sweep_folder(name: &str, from_flags: bool) -> PathBuf {
     }
 }
 
+/// One key of a spec file as `--print-spec` writes it: `name = value`, or, without a value, a
+/// comment saying what its absence means.
+pub(super) fn push_key(s: &mut String, key: &Key, value: Option<&Value>) {
+    match value {
+        Some(v) => s.push_str(&format!("{} = {v}\n", key.name)),
+        None => s.push_str(&format!(
+            "# {}: {}\n",
+            key.name,
+            key.absent.replace('`', "")
+        )),
+    }
+}
+
 /// `spec` as a spec file, every key written (defaults too) in the table's order, a key without a
 /// value as a comment saying what that means: what `sweep --print-spec` writes, and read back it
 /// gives the same spec.
 pub fn spec_toml(spec: &SpecFile) -> String {
     let mut s = String::new();
     for (key, value) in spec.values() {
-        match value {
-            Some(v) => s.push_str(&format!("{} = {v}\n", key.name)),
-            None => s.push_str(&format!(
-                "# {}: {}\n",
-                key.name,
-                key.absent.replace('`', "")
-            )),
-        }
+        push_key(&mut s, key, value.as_ref());
     }
     s
 }
