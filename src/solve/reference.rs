@@ -76,7 +76,7 @@ pub fn warnsdorff_closing(
                 }
                 Final::Shuffle => unreachable!("drawn before the walk"),
             },
-            (Rule::RothOriginal, _) => by_order(scan_order(rule), &keep),
+            (Rule::RothOriginal | Rule::RothHalfUp, _) => by_order(scan_order(rule), &keep),
         };
         seen[board.index(choice.1) as usize] = true;
         path.push(choice.1);
@@ -309,6 +309,7 @@ pub fn textbook_warnsdorff(rows: i32, cols: i32, start: (i32, i32), board: &mut 
 enum TwinKey {
     Chain(Key),
     RothOriginal,
+    RothHalfUp,
 }
 
 /// The keys `rule` ranks tied candidates by, in turn.
@@ -316,6 +317,7 @@ fn tie_keys(rule: Rule) -> Vec<TwinKey> {
     match rule {
         Rule::Chain(c) => c.keys.iter().map(TwinKey::Chain).collect(),
         Rule::RothOriginal => vec![TwinKey::RothOriginal],
+        Rule::RothHalfUp => vec![TwinKey::RothHalfUp],
         Rule::Squirrel => Vec::new(),
     }
 }
@@ -345,6 +347,8 @@ fn key_value(
             (rows / 2.0).round_ties_even() - 1.5,
             (cols / 2.0).round_ties_even() - 1.5,
         ),
+        // f64::round takes halves away from zero: up, for these positive halves
+        TwinKey::RothHalfUp => -dist2((rows / 2.0).round() - 1.5, (cols / 2.0).round() - 1.5),
     }
 }
 
@@ -355,7 +359,7 @@ fn scan_order(rule: Rule) -> LabelOrder {
             Final::Order(o) => o,
             _ => LabelOrder::IDENTITY,
         },
-        Rule::RothOriginal => LabelOrder::digits("56781234"),
+        Rule::RothOriginal | Rule::RothHalfUp => LabelOrder::digits("56781234"),
         Rule::Squirrel => LabelOrder::IDENTITY,
     }
 }

@@ -42,6 +42,9 @@ pub enum Rule {
     Chain(Chain),
     /// Roth's published Mathematica code: farthest from his off-centre point, then order 5678 1234.
     RothOriginal,
+    /// Roth's code with his point rounded half up instead (`Round[n/2]` read as a half-up rounding):
+    /// the other reading of his point, which differs on axes of length 1 mod 4.
+    RothHalfUp,
     /// Squirrel & Cull (1996): orderings switched at fixed squares; n x n, n >= 5, from the corner.
     Squirrel,
 }
@@ -217,6 +220,10 @@ impl TieBreaker {
             Rule::RothOriginal => {
                 tb.scan = roth::ORIGINAL_ORDER;
                 tb.keys[0] = Some(KeyEval::Distance(roth::Target::roth_original(board)));
+            }
+            Rule::RothHalfUp => {
+                tb.scan = roth::ORIGINAL_ORDER;
+                tb.keys[0] = Some(KeyEval::Distance(roth::Target::roth_half_up(board)));
             }
             Rule::Squirrel => {
                 let plan = SquirrelPlan::new(layout, start)?;

@@ -89,6 +89,15 @@ impl Target {
         )
     }
 
+    /// [`Target::roth_original`] with `Round[n/2]` taken half up: `n.div_ceil(2)` on each axis.
+    pub(super) fn roth_half_up(board: Board) -> Self {
+        Target::new(
+            2 * i64::from(board.rows().div_ceil(2)) - 3,
+            2 * i64::from(board.cols().div_ceil(2)) - 3,
+            true,
+        )
+    }
+
     /// The true centre, nearest preferred.
     pub(crate) fn center(board: Board) -> Self {
         Target {
@@ -157,6 +166,19 @@ mod tests {
         assert_eq!(point(8), (5, 5));
         assert_eq!(point(9), (5, 5));
         assert_eq!(point(13), (9, 9));
+    }
+
+    /// The half-up reading of the same point: 5 -> 1.5 and 9 -> 3.5, where half-to-even gives 0.5
+    /// and 2.5; equal to it off the axes of length 1 mod 4.
+    #[test]
+    fn roth_half_up_rounds_halves_up() {
+        for n in 1..=200u32 {
+            let want = (f64::from(n) / 2.0 + 0.5).floor() * 2.0 - 3.0;
+            let t = Target::roth_half_up(Board::new(u64::from(n), 5).unwrap());
+            assert_eq!(t.row2 as f64, want, "n = {n}");
+            let even = Target::roth_original(Board::new(u64::from(n), 5).unwrap());
+            assert_eq!(t.row2 == even.row2, n % 4 != 1, "n = {n}");
+        }
     }
 
     #[test]

@@ -70,7 +70,7 @@ pub(crate) struct RuleEntry {
 /// The prefix of the `order:` family's names.
 pub(crate) const ORDER_PREFIX: &str = "order:";
 
-const TABLE: [RuleEntry; 11] = [
+const TABLE: [RuleEntry; 12] = [
     RuleEntry {
         name: "pohl",
         aliases: &[],
@@ -154,6 +154,13 @@ const TABLE: [RuleEntry; 11] = [
         part: Part::Whole(Rule::RothOriginal),
         about: "whole rule: Roth's Mathematica code: farthest from (Round[rows/2]-3/2, Round[cols/2]-3/2), Mathematica's Round taking halves to even, then order 56781234 (Roth 1992)",
         source: "Roth 1992 (his Mathematica code)",
+    },
+    RuleEntry {
+        name: "roth-halfup",
+        aliases: &[],
+        part: Part::Whole(Rule::RothHalfUp),
+        about: "whole rule: roth-original with Round[n/2] taken half up, the other reading of Roth's point (it differs on axes of length 1 mod 4), then order 56781234",
+        source: "Roth 1992 (his Mathematica code, half-up reading)",
     },
     RuleEntry {
         name: "squirrel",
@@ -308,6 +315,7 @@ impl Rule {
     pub(crate) fn kind(self) -> Kind {
         match self {
             Rule::RothOriginal => Kind::Distance(Target::roth_original, roth::ORIGINAL_ORDER),
+            Rule::RothHalfUp => Kind::Distance(Target::roth_half_up, roth::ORIGINAL_ORDER),
             Rule::Squirrel => Kind::Squirrel,
             Rule::Chain(chain) => match (chain.keys.single(), chain.last) {
                 (None, Final::Order(o)) if chain.keys.is_empty() => Kind::Fixed(o),
@@ -335,6 +343,7 @@ impl Rule {
             Rule::POHL,
             Rule::ROTH,
             Rule::RothOriginal,
+            Rule::RothHalfUp,
             Rule::CENTER,
             Rule::Squirrel,
         ]

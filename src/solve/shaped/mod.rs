@@ -145,8 +145,8 @@ pub fn refusal(shape: &Shape, method: Method, rule: Rule) -> Option<&'static str
         return Some("rotate closes paths on whole boards walked by the knight only");
     }
     match rule {
-        Rule::RothOriginal | Rule::Squirrel => Some(
-            "roth-original and squirrel are defined on whole boards walked by the knight (Roth's point, Squirrel & Cull's switch squares)",
+        Rule::RothOriginal | Rule::RothHalfUp | Rule::Squirrel => Some(
+            "roth-original, roth-halfup and squirrel are defined on whole boards walked by the knight (Roth's point, Squirrel & Cull's switch squares)",
         ),
         Rule::Chain(c) if c.keys.iter().any(|k| k == Key::Roth) => Some(
             "roth is defined on whole boards walked by the knight; `center` ranks the same distance the other way",

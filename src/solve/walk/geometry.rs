@@ -294,7 +294,12 @@ mod tests {
     fn distance_rules_have_few_classes() {
         for n in [5u64, 8, 40, 101] {
             let layout = Layout::new(Board::square(n).unwrap());
-            for rule in [Rule::ROTH, Rule::RothOriginal, Rule::CENTER] {
+            for rule in [
+                Rule::ROTH,
+                Rule::RothOriginal,
+                Rule::RothHalfUp,
+                Rule::CENTER,
+            ] {
                 let t = GeometryTables::new(&layout, rule).unwrap();
                 assert!(t.classes() <= 64, "{n} {rule}: {}", t.classes());
             }
