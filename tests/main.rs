@@ -18,6 +18,7 @@ mod family_merge;
 mod fast_paths;
 mod render;
 mod restarts;
+mod results_claims;
 mod rules;
 mod shapes;
 mod solve;

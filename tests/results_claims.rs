@@ -1,0 +1,528 @@
+//! The figures the results pages quote (`results/README.md`, `results/atlas/README.md`,
+//! `results/leapers/README.md`) recomputed from the committed CSVs: each test reads a sentence's
+//! numbers out of the README text and compares each with the same figure computed from the CSV it
+//! cites, rounded as the README writes it. A README figure edited without its data, or data re-run
+//! without the README, fails here. No sweep is run: the committed files are read, in milliseconds.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+/// A number as a README writes it: its value and how many decimals it shows.
+#[derive(Debug, Clone, Copy)]
+struct Num {
+    value: f64,
+    decimals: usize,
+}
+
+impl Num {
+    /// `computed` rounded as this number is written.
+    fn shown(&self, computed: f64) -> String {
+        format!("{:.*}", self.decimals, computed)
+    }
+
+    fn written(&self) -> String {
+        format!("{:.*}", self.decimals, self.value)
+    }
+}
+
+/// The numbers of `text` in order: digits, with commas between groups of three and a decimal part
+/// (`1,301`, `73.5`); a `..` or `-` between two numbers separates them, it is no sign or point.
+fn numbers(text: &str) -> Vec<Num> {
+    let b = text.as_bytes();
+    let digit = |i: usize| i < b.len() && b[i].is_ascii_digit();
+    let (mut out, mut i) = (Vec::new(), 0);
+    while i < b.len() {
+        if !digit(i) || (i > 0 && (b[i - 1].is_ascii_alphabetic() || b[i - 1] == b'_')) {
+            i += 1;
+            continue;
+        }
+        let mut s = String::new();
+        let mut decimals = 0;
+        while digit(i) {
+            s.push(b[i] as char);
+            i += 1;
+            let group = b.get(i) == Some(&b',') && (1..=3).all(|k| digit(i + k)) && !digit(i + 4);
+            if group {
+                i += 1;
+            }
+        }
+        if b.get(i) == Some(&b'.') && digit(i + 1) {
+            s.push('.');
+            i += 1;
+            while digit(i) {
+                s.push(b[i] as char);
+                decimals += 1;
+                i += 1;
+            }
+        }
+        out.push(Num {
+            value: s.parse().unwrap(),
+            decimals,
+        });
+    }
+    out
+}
+
+/// A README's text with every run of white space one space, so a sentence reads the same however
+/// its lines are wrapped.
+fn readme(path: &str) -> String {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+        .unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The text from `from` (which must occur once) to the next `to` after it.
+fn segment<'a>(text: &'a str, from: &str, to: &str) -> &'a str {
+    assert_eq!(text.matches(from).count(), 1, "{from:?} must occur once");
+    let start = text.find(from).unwrap() + from.len();
+    let len = text[start..]
+        .find(to)
+        .unwrap_or_else(|| panic!("no {to:?} after {from:?}"));
+    &text[start..start + len]
+}
+
+/// The first `k` numbers after `anchor` (which must occur once).
+fn numbers_after(text: &str, anchor: &str, k: usize) -> Vec<Num> {
+    assert_eq!(
+        text.matches(anchor).count(),
+        1,
+        "{anchor:?} must occur once"
+    );
+    let nums = numbers(&text[text.find(anchor).unwrap() + anchor.len()..]);
+    assert!(nums.len() >= k, "fewer than {k} numbers after {anchor:?}");
+    nums[..k].to_vec()
+}
+
+/// Each back-quoted name of `text` with the numbers between it and the next back quote: "`roth`
+/// 469 of its 490 (95.7%), `first` 616" gives `roth` [469, 490, 95.7] and `first` [616].
+fn named_numbers(text: &str) -> Vec<(String, Vec<Num>)> {
+    let parts: Vec<&str> = text.split('`').collect();
+    (1..parts.len())
+        .step_by(2)
+        .map(|i| {
+            let after = parts.get(i + 1).copied().unwrap_or("");
+            (parts[i].to_string(), numbers(after))
+        })
+        .collect()
+}
+
+/// Compare each written number with its computed figure, rounded as written.
+fn same(what: &str, written: &[Num], computed: &[f64]) {
+    assert!(!written.is_empty(), "{what}: no figure found in the README");
+    assert!(
+        written.len() <= computed.len(),
+        "{what}: the README gives {} figures, the data {}",
+        written.len(),
+        computed.len()
+    );
+    for (i, (w, c)) in written.iter().zip(computed).enumerate() {
+        assert_eq!(
+            w.written(),
+            w.shown(*c),
+            "{what}, figure {}: the README says {}, the CSV gives {c}",
+            i + 1,
+            w.written()
+        );
+    }
+}
+
+type Row = HashMap<String, String>;
+
+fn csv_rows(path: &str) -> Vec<Row> {
+    let full = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    let mut r = csv::Reader::from_path(&full).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let head = r.headers().unwrap().clone();
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            head.iter()
+                .zip(rec.iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+fn num(r: &Row, col: &str) -> f64 {
+    r[col]
+        .parse()
+        .unwrap_or_else(|_| panic!("{col}: {:?}", r[col]))
+}
+
+fn n(r: &Row) -> u32 {
+    r["rows"].parse().unwrap()
+}
+
+/// (successes, feasible runs) of `rule` (and `method`, if given) over n = lo..=hi.
+fn pooled(rows: &[Row], rule: &str, method: Option<&str>, lo: u32, hi: u32) -> (f64, f64) {
+    rows.iter()
+        .filter(|r| r["rule"] == rule && method.map_or(true, |m| r["method"] == m))
+        .filter(|r| (lo..=hi).contains(&n(r)))
+        .fold((0.0, 0.0), |(k, f), r| {
+            (k + num(r, "successes"), f + num(r, "feasible_runs"))
+        })
+}
+
+fn pct((k, f): (f64, f64)) -> f64 {
+    100.0 * k / f
+}
+
+/// The sizes at which `rule` fails from some feasible run (sorted as the CSV is: by n).
+fn failing_sizes(rows: &[Row], rule: &str) -> Vec<u32> {
+    rows.iter()
+        .filter(|r| r["rule"] == rule && num(r, "successes") < num(r, "feasible_runs"))
+        .map(n)
+        .collect()
+}
+
+fn sizes_of(rows: &[Row], rule: &str) -> usize {
+    rows.iter().filter(|r| r["rule"] == rule).count()
+}
+
+fn last_success(rows: &[Row], rule: &str) -> u32 {
+    rows.iter()
+        .filter(|r| r["rule"] == rule && num(r, "successes") > 0.0)
+        .map(n)
+        .max()
+        .unwrap()
+}
+
+/// Check every back-quoted rule of `seg` against `figures(rule)`; at least `min_rules` of them.
+fn rules_in(what: &str, seg: &str, min_rules: usize, figures: impl Fn(&str) -> Vec<f64>) {
+    let named = named_numbers(seg);
+    assert!(
+        named.len() >= min_rules,
+        "{what}: {} rules found, {min_rules} expected",
+        named.len()
+    );
+    for (rule, written) in named {
+        same(&format!("{what}, `{rule}`"), &written, &figures(&rule));
+    }
+}
+
+#[test]
+fn results_readme_default_sweep() {
+    let t = readme("results/README.md");
+    let rows = csv_rows("results/default/summary.csv");
+    let w = |rule: &str| pooled(&rows, rule, Some("warnsdorff"), 5, 64);
+    let b = |rule: &str| pooled(&rows, rule, Some("backtrack"), 5, 64);
+    let seg = segment(&t, "all n = 5..64 pooled:", "At n = 64:");
+    rules_in("default, pooled", seg, 7, |rule| vec![pct(w(rule))]);
+    let seg = segment(&t, "At n = 64:", "Backtracking");
+    rules_in("default, n = 64", seg, 5, |rule| {
+        vec![pct(pooled(&rows, rule, Some("warnsdorff"), 64, 64))]
+    });
+    // what backtracking repairs: failing runs repaired, failing runs, that share, and the
+    // backtracking success rate
+    let seg = segment(&t, "few of the others:", "Warnsdorff's walks");
+    rules_in("default, repairs", seg, 5, |rule| {
+        let (fw, fb) = (w(rule).1 - w(rule).0, b(rule).1 - b(rule).0);
+        vec![fw - fb, fw, 100.0 * (fw - fb) / fw, pct(b(rule))]
+    });
+    // the median pure-Warnsdorff dead end, as a share of the board
+    let dead = csv_rows("results/default/deadends.csv");
+    let seg = segment(
+        &t,
+        "dead end comes after this share of the board:",
+        "A late",
+    );
+    rules_in("default, median dead end", seg, 4, |rule| {
+        let mut d: Vec<(f64, f64)> = dead
+            .iter()
+            .filter(|r| r["rule"] == rule && r["method"] == "warnsdorff")
+            .map(|r| {
+                (
+                    num(r, "length") / (num(r, "rows") * num(r, "cols")),
+                    num(r, "count"),
+                )
+            })
+            .collect();
+        d.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let total: f64 = d.iter().map(|x| x.1).sum();
+        let mut acc = 0.0;
+        let median = d.iter().find(|x| {
+            acc += x.1;
+            2.0 * acc >= total
+        });
+        vec![100.0 * median.unwrap().0]
+    });
+}
+
+#[test]
+fn results_readme_corner_and_all_starts() {
+    let t = readme("results/README.md");
+    let rows = csv_rows("results/rule-failure-by-size/summary.csv");
+    // a rule failing at a few sizes is quoted by them; others by first failure, count and sizes
+    let seg = segment(&t, "(`rule-failure-by-size/`):", "`random` (20 trials");
+    rules_in("corner to 400", seg, 6, |rule| {
+        let f = failing_sizes(&rows, rule);
+        if f.len() <= 3 {
+            f.iter().map(|&x| x.into()).collect()
+        } else {
+            vec![f[0].into(), f.len() as f64, sizes_of(&rows, rule) as f64]
+        }
+    });
+    let rows = csv_rows("results/random-vs-roth-all-starts/summary.csv");
+    let seg = segment(&t, "**All starts, n = 5..40**:", "- **Closed");
+    rules_in("all starts to 40", seg, 4, |rule| {
+        vec![
+            pct(pooled(&rows, rule, Some("warnsdorff"), 5, 40)),
+            pct(pooled(&rows, rule, Some("backtrack"), 5, 40)),
+        ]
+    });
+}
+
+#[test]
+fn results_readme_gfg_closing() {
+    let t = readme("results/README.md");
+    let rows = csv_rows("results/gfg-closed-one-attempt/summary.csv");
+    for size in [6, 8] {
+        let r = rows.iter().find(|r| n(r) == size).unwrap();
+        let anchor = format!("uniformly random start of {size}x{size} in");
+        let anchor = if size == 6 {
+            anchor
+        } else {
+            "of 8x8 in".into()
+        };
+        let (k, runs) = (num(r, "closed_tours"), num(r, "runs"));
+        same(
+            &format!("gfg closes on {size}x{size}, sampled"),
+            &numbers_after(&t, &anchor, 3),
+            &[k, runs, k / runs],
+        );
+    }
+    let exact = |size: u32| -> f64 {
+        let path = format!("results/exact/{size}x{size}-gfg.json");
+        let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path));
+        let j: serde_json::Value = serde_json::from_str(&text.unwrap()).unwrap();
+        j["closed_decimal"].as_f64().unwrap()
+    };
+    let w = numbers_after(&t, "the exact probabilities are", 4);
+    same("gfg closes on 6x6, exact", &w[..1], &[exact(6)]);
+    same("gfg closes on 8x8, exact", &w[3..], &[exact(8)]);
+    // the program's mean attempts, 1/p: "9.3 at 6x6 and 7.0 at 8x8" (a digit after a letter, the
+    // second 6 of 6x6, is no number)
+    let w = numbers_after(&t, "for the one-attempt probability p above:", 4);
+    same("gfg mean attempts, 6x6", &w[..1], &[1.0 / exact(6)]);
+    same("gfg mean attempts, 8x8", &w[2..3], &[1.0 / exact(8)]);
+}
+
+#[test]
+fn atlas_readme_corner() {
+    let t = readme("results/atlas/README.md");
+    let rows = csv_rows("results/atlas/corner/summary.csv");
+    let share = |rule: &str| 100.0 * failing_sizes(&rows, rule).len() as f64 / 1996.0;
+    // a rule failing at a few sizes is quoted by them, the others by their count and share
+    let seg = segment(&t, "(`corner/`, figure `corner.png`):", "never twice");
+    rules_in("corner, failures", seg, 3, |rule| {
+        let f = failing_sizes(&rows, rule);
+        if f.len() <= 3 {
+            f.iter().map(|&x| x.into()).collect()
+        } else {
+            vec![f.len() as f64, share(rule)]
+        }
+    });
+    let seg = segment(&t, "stops working for good:", "Pohl's degree-sum");
+    let (last, shares) = seg.split_once("; ").unwrap();
+    rules_in("corner, last success", last, 6, |rule| {
+        vec![last_success(&rows, rule).into()]
+    });
+    rules_in("corner, share failing", shares, 2, |rule| {
+        let f = failing_sizes(&rows, rule).len() as f64;
+        vec![share(rule), f, sizes_of(&rows, rule) as f64]
+    });
+}
+
+#[test]
+fn atlas_readme_every_start_edges_rectangles() {
+    let t = readme("results/atlas/README.md");
+    let rows = csv_rows("results/atlas/every-start/summary.csv");
+    let seg = segment(
+        &t,
+        "over every feasible start of n = 151..200,",
+        ", and their rate",
+    );
+    rules_in("every start, Roth", seg, 2, |rule| {
+        let (k, f) = pooled(&rows, rule, None, 151, 200);
+        let (lo, hi) = ktour::util::wilson::wilson95(k as u64, f as u64);
+        vec![pct((k, f)), 100.0 * lo, 100.0 * hi]
+    });
+    let seg = segment(
+        &t,
+        "Every other rule decays with n: at n = 151..200",
+        ". Random",
+    );
+    rules_in("every start, the others", seg, 6, |rule| {
+        let mut v = vec![pct(pooled(&rows, rule, None, 151, 200))];
+        if rule == "center" {
+            // "3.5% at 21..50, then 1 success in 1,301 starts at n = 51 and none from n = 52 on"
+            let r51 = rows
+                .iter()
+                .find(|r| r["rule"] == rule && n(r) == 51)
+                .unwrap();
+            let last = last_success(&rows, rule);
+            v = vec![pct(pooled(&rows, rule, None, 21, 50)), 21.0, 50.0];
+            v.extend([num(r51, "successes"), num(r51, "feasible_runs"), 51.0]);
+            v.push((last + 1).into());
+        }
+        v
+    });
+    same(
+        "every start, random at 101..150",
+        &numbers_after(&t, "over n = 101..150 `random` succeeds from", 1),
+        &[pct(pooled(&rows, "random", None, 101, 150))],
+    );
+    let rows = csv_rows("results/atlas/edges/summary.csv");
+    let seg = segment(&t, "the degree-sum rules:", "where from every start");
+    rules_in("edges", seg, 2, |rule| {
+        vec![pct(pooled(&rows, rule, None, 201, 300)), 201.0, 300.0]
+    });
+    let rows = csv_rows("results/atlas/rectangles/summary.csv");
+    let seg = segment(
+        &t,
+        "(`rectangles/`): over every feasible start",
+        "; but no rule",
+    );
+    rules_in("rectangles", seg, 3, |rule| {
+        let (k, f) = pooled(&rows, rule, None, 5, 60);
+        let (lo, hi) = ktour::util::wilson::wilson95(k as u64, f as u64);
+        vec![pct((k, f)), 100.0 * lo, 100.0 * hi]
+    });
+}
+
+const RANGES: [(u32, u32); 10] = [
+    (5, 10),
+    (11, 20),
+    (21, 30),
+    (31, 40),
+    (41, 50),
+    (51, 60),
+    (61, 70),
+    (71, 80),
+    (81, 90),
+    (91, 100),
+];
+const LEAPER_RULES: [&str; 6] = ["first", "pohl", "center", "random", "pohl+random", "gfg"];
+
+/// The rule with the highest pooled success over n = lo..=hi, and that success in %.
+fn best(rows: &[Row], lo: u32, hi: u32) -> (&'static str, f64) {
+    LEAPER_RULES
+        .iter()
+        .map(|&rule| (rule, pct(pooled(rows, rule, None, lo, hi))))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .unwrap()
+}
+
+#[test]
+fn leapers_readme() {
+    let t = readme("results/leapers/README.md");
+    let zebra = csv_rows("results/leapers/zebra/summary.csv");
+    let giraffe = csv_rows("results/leapers/giraffe/summary.csv");
+    let leapers = [("zebra", &zebra), ("giraffe", &giraffe)];
+    // the best rule over any ten consecutive sizes, and over the tables' ranges
+    let mut top = ("", "", 0.0, 0);
+    let mut top_range = (0.0, 0);
+    for (name, rows) in leapers {
+        for lo in 5..=91 {
+            let (rule, p) = best(rows, lo, lo + 9);
+            if p > top.2 {
+                top = (name, rule, p, lo);
+            }
+        }
+        for (lo, hi) in RANGES {
+            let (_, p) = best(rows, lo, hi);
+            if p > top_range.0 {
+                top_range = (p, lo);
+            }
+        }
+    }
+    let passes = numbers_after(&t, "no rule passes", 1)[0].value;
+    assert!(top.2 < passes, "{top:?} passes {passes}%");
+    let anchor = format!("the most is the {}'s `{}`,", top.0, top.1);
+    let (lo, lr) = (f64::from(top.3), f64::from(top_range.1));
+    same(
+        "leapers, best over ten sizes",
+        &numbers_after(&t, &anchor, 6),
+        &[top.2, lo, lo + 9.0, top_range.0, lr, lr + 9.0],
+    );
+    // Pohl best in every range from some range on, and who led in the range before
+    let mut computed: Vec<f64> = Vec::new();
+    let mut before: Vec<f64> = Vec::new();
+    for (_, rows) in [("giraffe", &giraffe), ("zebra", &zebra)] {
+        let from = (0..RANGES.len())
+            .rev()
+            .take_while(|&i| best(rows, RANGES[i].0, RANGES[i].1).0 == "pohl")
+            .last()
+            .unwrap();
+        let (lo, hi) = RANGES[from];
+        computed.extend([f64::from(lo), f64::from(hi)]);
+        let (lo, hi) = RANGES[from - 1];
+        let (rule, p) = best(rows, lo, hi);
+        assert_eq!(rule, "gfg", "the rule that leads before Pohl's");
+        let pohl = pct(pooled(rows, "pohl", None, lo, hi));
+        before.extend([f64::from(lo), f64::from(hi), p, pohl]);
+    }
+    same(
+        "leapers, pohl best",
+        &numbers_after(&t, "best of the six in every range of the tables from", 4),
+        &computed,
+    );
+    same(
+        "leapers, before pohl",
+        &numbers_after(&t, "before that `gfg` leads:", 8),
+        &before,
+    );
+    let p: Vec<f64> = RANGES[4..]
+        .iter()
+        .map(|&(lo, hi)| pct(pooled(&giraffe, "pohl", None, lo, hi)))
+        .collect();
+    let (min, max) = p
+        .iter()
+        .fold((100.0f64, 0.0f64), |(a, b), &x| (a.min(x), b.max(x)));
+    same(
+        "leapers, giraffe pohl from 41",
+        &numbers_after(&t, "does not fall with n up to 100 for the giraffe (", 6),
+        &[min, max, 41.0, 50.0, 91.0, 100.0],
+    );
+    same(
+        "leapers, center",
+        &numbers_after(&t, "(no success at all past n =", 2),
+        &[
+            last_success(&zebra, "center").into(),
+            last_success(&giraffe, "center").into(),
+        ],
+    );
+    // the table of successes at n = 100, in the order of its header
+    let head = segment(&t, "| n = 100, successes of 10,000 starts |", "|---");
+    let order: Vec<&str> = head
+        .split('|')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    assert_eq!(order.len(), 6, "six rules in the n = 100 table");
+    for (name, rows) in leapers {
+        let computed: Vec<f64> = order
+            .iter()
+            .map(|rule| pooled(rows, rule, None, 100, 100).0)
+            .collect();
+        // the row starts with the leaper's move, "| zebra (2,3) |"
+        let cells = numbers_after(&t, &format!("| {name} ("), 8);
+        same(
+            &format!("leapers, {name} at n = 100"),
+            &cells[2..],
+            &computed,
+        );
+    }
+    // the knight, for comparison, from the atlas
+    let knight = csv_rows("results/atlas/every-start/summary.csv");
+    same(
+        "leapers, the knight",
+        &numbers_after(&t, "For the knight, `first` succeeds from", 4),
+        &[
+            pct(pooled(&knight, "first", None, 21, 50)),
+            21.0,
+            50.0,
+            pct(pooled(&knight, "first", None, 51, 100)),
+        ],
+    );
+}
