@@ -69,16 +69,17 @@ fn kernel_equals_plain_loop_for_every_rule_on_all_starts_of_boards_5_to_40() {
     assert!(runs > 100_000);
 }
 
-/// Large boards keep the distance rules' classes packed in 6 bits (`walk::geometry::PackedClasses`), a
-/// second monomorphisation of the kernel: checked against the plain loop, which computes the keys
-/// itself, from starts in every region of the board (each region prefers moves in its own order).
+/// Large boards decide the distance rules' ties from the head's row and column
+/// (`walk::geometry::Distance`), as does a single walk of any board: checked against the plain loop,
+/// which computes the keys itself, from starts in every region of the board (each region prefers
+/// moves in its own order).
 #[test]
 fn kernel_equals_plain_loop_for_distance_rules_on_large_boards() {
     let mut fast = Solver::new();
     let mut plain = Solver::new();
     for (rows, cols) in [(510u16, 510u16), (600, 523)] {
         let b = Board::new(rows.into(), cols.into()).unwrap();
-        for rule in ["roth", "roth-original", "center"] {
+        for rule in ["roth", "roth-original", "roth-halfup", "center"] {
             let rule: Rule = rule.parse().unwrap();
             for start in [
                 (0, 0),
@@ -92,6 +93,35 @@ fn kernel_equals_plain_loop_for_distance_rules_on_large_boards() {
                 assert_eq!(f.outcome, p.outcome, "{b} {rule} from {start:?}");
                 assert_eq!(f.squares, p.squares, "{b} {rule} from {start:?}");
                 assert_eq!(f.stats.ties, p.stats.ties, "{b} {rule} from {start:?}");
+            }
+        }
+    }
+}
+
+/// A batch of many runs of a distance rule takes the per-square class table where the board is
+/// not large (`walk::geometry::tables_pay`) and the row-and-column tie otherwise, one run or a few
+/// the latter everywhere: on both sides of the threshold (508 and 509), by the batch, by single
+/// runs and by the plain loop, the same summaries.
+#[test]
+fn distance_rules_agree_on_both_sides_of_the_table_threshold() {
+    let (mut batch, mut single, mut plain) = (Solver::new(), Solver::new(), Solver::new());
+    for n in [508u16, 509] {
+        let b = Board::square(n.into()).unwrap();
+        for rule in ["roth", "roth-original", "roth-halfup", "center"] {
+            let rule: Rule = rule.parse().unwrap();
+            let reqs: Vec<Request> = (0..8u16)
+                .map(|i| Request::warnsdorff(b, Square::new(i * 61 % n, i * 37 % n), rule))
+                .collect();
+            for few in [&reqs[..], &reqs[..3]] {
+                let mut got = Vec::new();
+                batch.run_batch(few, &mut got).unwrap();
+                for (req, g) in few.iter().zip(&got) {
+                    let s = single.run(req).unwrap();
+                    assert_eq!(timeless(g), timeless(&s), "{req:?}");
+                    let p = plain.solve_plain(req).unwrap();
+                    assert_eq!(g.visited as usize, p.squares.len(), "{req:?}");
+                    assert_eq!(g.stats.ties, p.stats.ties, "{req:?}");
+                }
             }
         }
     }
@@ -179,6 +209,7 @@ fn run_batch_gives_the_summaries_of_single_runs() {
         (6, "order:36875124"),
         (12, "center"),
         (11, "roth-original"),
+        (13, "roth-halfup"),
         (30, "first"),
         (3, "first"),
     ] {
@@ -229,6 +260,7 @@ fn run_batch_agrees_for_every_batch_size_and_lane_count() {
             );
         }
     };
+    // batches of up to 9 of `roth` cross the size at which its table pays (8)
     for rule in ["first", "roth", "pohl", "random"] {
         let rule: Rule = rule.parse().unwrap();
         let b = Board::new(9, 11).unwrap();

@@ -81,7 +81,7 @@ impl Kernel {
             start,
             closure: req.closure,
         };
-        with_chooser(req.rule, &layout, &mut self.tables, single)
+        with_chooser(req.rule, &layout, &mut self.tables, 1, single)
     }
 
     /// A group of Warnsdorff requests with one board, one rule (or several orderings, which the
@@ -121,7 +121,7 @@ impl Kernel {
                 .window_step
                 .then_some((&mut self.orders, &mut self.order_of)),
         };
-        let walked = with_chooser(rule, &layout, &mut self.tables, group)?;
+        let walked = with_chooser(rule, &layout, &mut self.tables, reqs.len(), group)?;
         // Interleaved runs overlap in time: each is given a share of the group's.
         share_time(timer.elapsed().as_nanos() as u64, &mut out[first..]);
         Some(walked)
@@ -545,12 +545,18 @@ mod tests {
 
     #[test]
     fn solvers_share_the_distance_tables_of_a_board_and_rule() {
+        use crate::solve::walk::geometry::TABLE_RUNS;
         // a board no other test uses: tests of this binary run in parallel in one process
         let board = Board::new(29, 31).unwrap();
-        let req = |rule: Rule| Request::warnsdorff(board, Square::new(3, 4), rule);
+        // enough runs of the board for the table to pay
+        let reqs = |rule: Rule| -> Vec<Request> {
+            (0..TABLE_RUNS as u16)
+                .map(|i| Request::warnsdorff(board, Square::new(3, 4 + i), rule))
+                .collect()
+        };
         let (mut a, mut b) = (Solver::new(), Solver::new());
-        a.run_batch(&[req(Rule::ROTH)], &mut Vec::new()).unwrap();
-        b.run_batch(&[req(Rule::ROTH)], &mut Vec::new()).unwrap();
+        a.run_batch(&reqs(Rule::ROTH), &mut Vec::new()).unwrap();
+        b.run_batch(&reqs(Rule::ROTH), &mut Vec::new()).unwrap();
         let tables = |s: &Solver| {
             s.kernel
                 .tables
@@ -561,14 +567,22 @@ mod tests {
         };
         assert!(Arc::ptr_eq(&tables(&a), &tables(&b)));
         // another rule gets its own tables; the first stay alive while a solver holds them
-        b.run_batch(&[req(Rule::CENTER)], &mut Vec::new()).unwrap();
+        b.run_batch(&reqs(Rule::CENTER), &mut Vec::new()).unwrap();
         assert!(!Arc::ptr_eq(&tables(&a), &tables(&b)));
         // `a`'s and the one just taken
         assert_eq!(Arc::strong_count(&tables(&a)), 2);
-        // same walks either way
+        // same walks either way (a single run decides its ties without the table)
         let mut fresh = Solver::new();
         let mut out = Vec::new();
-        fresh.run_batch(&[req(Rule::ROTH)], &mut out).unwrap();
-        assert_eq!(out[0].visited, a.run(&req(Rule::ROTH)).unwrap().visited);
+        fresh.run_batch(&reqs(Rule::ROTH), &mut out).unwrap();
+        for (i, req) in reqs(Rule::ROTH).iter().enumerate() {
+            assert_eq!(out[i].visited, a.run(req).unwrap().visited);
+        }
+        // and a group too small for the table builds none
+        let mut small = Solver::new();
+        small
+            .run_batch(&reqs(Rule::ROTH)[..1], &mut Vec::new())
+            .unwrap();
+        assert!(small.kernel.tables.geometry.is_none());
     }
 }

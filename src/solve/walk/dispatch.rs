@@ -6,7 +6,7 @@
 //! rather than wrong.
 
 use super::chooser::{Fixed, Pohl, Random, Squirrel};
-use super::geometry::{geometry_tables, GeometryChooser, GeometryTables};
+use super::geometry::{geometry_tables, tables_pay, Distance, GeometryTables};
 use super::mask::{order_bits, set_order_bits, Bits};
 use super::Chooser;
 use crate::board::{Board, Layout};
@@ -35,14 +35,16 @@ pub(crate) struct ChooserTables {
 }
 
 /// Call `v` with the chooser of `rule` on `layout`'s board (its tables from `tables`), or
-/// [`ChooserVisitor::plain`] if the rule has none.
+/// [`ChooserVisitor::plain`] if the rule has none. `runs` is how many runs of the board `v` walks
+/// with it: a distance rule builds its per-square table only where it pays ([`tables_pay`]).
 pub(crate) fn with_chooser<V: ChooserVisitor>(
     rule: Rule,
     layout: &Layout,
     tables: &mut ChooserTables,
+    runs: usize,
     v: V,
 ) -> V::Out {
-    with_kind(rule.kind(), rule, layout, tables, v)
+    with_kind(rule.kind(), rule, layout, tables, runs, v)
 }
 
 /// [`with_chooser`] for a rule of kind `kind`.
@@ -51,6 +53,7 @@ fn with_kind<V: ChooserVisitor>(
     rule: Rule,
     layout: &Layout,
     tables: &mut ChooserTables,
+    runs: usize,
     v: V,
 ) -> V::Out {
     match kind {
@@ -61,12 +64,13 @@ fn with_kind<V: ChooserVisitor>(
         Kind::Squirrel => v.visit(&Squirrel::new(layout)),
         Kind::Pohl => v.visit(&Pohl::new(layout)),
         Kind::Random => v.visit(&Random::new(layout)),
-        Kind::Distance(..) => {
+        Kind::Distance(..) if tables_pay(layout, runs) => {
             let tables = geometry_tables(&mut tables.geometry, layout, rule);
-            match tables.chooser(layout) {
-                GeometryChooser::Bytes(c) => v.visit(&c),
-                GeometryChooser::Packed(c) => v.visit(&c),
-            }
+            v.visit(&tables.chooser(layout))
+        }
+        Kind::Distance(target, scan) => {
+            let bits = order_tables(&mut tables.order_bits, scan);
+            v.visit(&Distance::new(layout, target(layout.board()), scan, bits))
         }
         Kind::Plain => v.plain(),
     }
@@ -88,6 +92,7 @@ fn order_tables(cache: &mut Option<(LabelOrder, Box<Bits>)>, order: LabelOrder) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::walk::geometry::TABLE_RUNS;
 
     /// Which way the dispatch went.
     struct Which;
@@ -114,7 +119,7 @@ mod tests {
             "pohl+order:87654321",
         ] {
             let rule: Rule = rule.parse().unwrap();
-            assert_eq!(with_chooser(rule, &layout, &mut tables, Which), "plain");
+            assert_eq!(with_chooser(rule, &layout, &mut tables, 1, Which), "plain");
         }
         // and every rule of the table with a chooser takes it
         for rule in [
@@ -129,11 +134,23 @@ mod tests {
             "center+order:56781234",
         ] {
             let rule: Rule = rule.parse().unwrap();
-            let which = with_chooser(rule, &layout, &mut tables, Which);
+            let which = with_chooser(rule, &layout, &mut tables, 1, Which);
             assert!(
                 which.contains("chooser::") || which.contains("geometry::"),
                 "{rule}: {which}"
             );
+        }
+        // a distance rule takes its per-square table only for many runs of a board
+        for rule in [
+            Rule::ROTH,
+            Rule::RothOriginal,
+            Rule::RothHalfUp,
+            Rule::CENTER,
+        ] {
+            let one = with_chooser(rule, &layout, &mut tables, 1, Which);
+            let many = with_chooser(rule, &layout, &mut tables, TABLE_RUNS, Which);
+            assert!(one.contains("geometry::Distance"), "{rule}: {one}");
+            assert!(many.contains("geometry::Geometry"), "{rule}: {many}");
         }
     }
 }

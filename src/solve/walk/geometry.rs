@@ -1,29 +1,135 @@
-//! The distance rules' chooser (`roth`, `roth-original`, `center`; Roth 1992 as defined in
-//! `docs/REFERENCE.md`): their key depends only on where a candidate lies, so each square has one
-//! fixed preference order of its eight moves, its *class*, and a tie is one table lookup. The tables
-//! are built once per board and rule and shared by every solver of the process
-//! ([`geometry_tables`]).
+//! The distance rules' choosers (`roth`, `roth-original`, `roth-halfup`, `center`; Roth 1992 as
+//! defined in `docs/REFERENCE.md`). Their key depends only on where a candidate lies, so a tie is
+//! decided from the head's row and column alone: [`Distance`] computes it on real ties (the target's
+//! linear form, no table, the same cost as `first` between ties), [`Geometry`] looks it up in a
+//! per-square class table built once per board and rule and shared by every solver of the process
+//! ([`geometry_tables`]). The table pays only where many runs of a board share it and interleave
+//! (a branch-free step; [`tables_pay`]); a corner run, or any walk of a large board, takes
+//! [`Distance`]: building the table cost more than the walk, and at n = 2000 its reads missed the
+//! cache (`benches/README.md`).
 
-use super::chooser::Chooser;
+use super::chooser::{scan_offsets, Chooser};
 use super::interleave::is_large;
+use super::mask::Bits;
 use crate::board::{Board, Layout};
-use crate::solve::rules::{preference_classes, TieBreaker};
+use crate::solve::rules::{preference_classes, DistanceTarget, LabelOrder, TieBreaker};
 use crate::solve::Rule;
 use std::sync::{Arc, Mutex, Weak};
 
-/// `roth`, `roth-original`, `center`: the key depends only on where the candidate is, so every square
-/// gets a *class*, the order in which it prefers its eight moves (by distance key, then scan order), and
-/// `pick[class << 8 | tied]` is the offset of the preferred slot among `tied` (an offset rather than a
-/// slot: one dependent load fewer on the walk's critical path). Slots are in label order. `T` is the
-/// class table: a byte per square, or [`PackedClasses`] on large boards.
-#[derive(Debug)]
-pub(crate) struct Geometry<'a, T: ?Sized> {
+/// Fewest runs of one board and rule in a batch group for which [`Geometry`]'s table pays: it
+/// costs a few nanoseconds a padded square to build (once per process), and saves about 1.7 ns a
+/// step against [`Distance`]'s tie branch where four walks interleave (`benches/README.md`).
+pub(crate) const TABLE_RUNS: usize = 8;
+
+/// Whether a group of `runs` runs of a distance rule on `layout`'s board takes [`Geometry`]'s
+/// per-square table rather than [`Distance`]: never on a large board ([`is_large`], where walks go
+/// one or two at a time and are latency-bound, and the table would take most of a byte a square).
+pub(crate) fn tables_pay(layout: &Layout, runs: usize) -> bool {
+    runs >= TABLE_RUNS && !is_large(layout)
+}
+
+/// `roth`, `roth-original`, `roth-halfup`, `center` with no per-square table: slots in the rule's
+/// scan order (so a lone minimum is the lowest set bit, as for `first`), and on a real tie the tied
+/// moves compared by the target's linear form ([`DistanceTarget::linear_form`]) from the head's row
+/// and column, equal keys to the earlier slot: the order [`preference_classes`] sorts by.
+#[derive(Clone, Debug)]
+pub(crate) struct Distance<'a> {
     offsets: [isize; 8],
-    class: &'a T,
+    bits: &'a Bits,
+    /// Each slot's row and column step, times the form's sign: the larger `wr * u + wc * v` wins.
+    wr: [i64; 8],
+    wc: [i64; 8],
+    /// The doubled target in padded coordinates: `u = 2 * (square / stride) - row2`.
+    row2: i64,
+    col2: i64,
+    stride: usize,
+}
+
+impl<'a> Distance<'a> {
+    /// The chooser of a distance rule aiming at `target` with ties in `scan` order on `layout`'s
+    /// board; `bits` must be [`super::mask::order_bits`] of `scan`.
+    pub(crate) fn new(
+        layout: &Layout,
+        target: DistanceTarget,
+        scan: LabelOrder,
+        bits: &'a Bits,
+    ) -> Self {
+        let (row2, col2, sign) = target.linear_form();
+        // the padded row and column of square (0, 0)
+        let origin = layout.pad(crate::board::Square::new(0, 0));
+        let (pad_row, pad_col) = (
+            (origin / layout.stride()) as i64,
+            (origin % layout.stride()) as i64,
+        );
+        let delta = |slot: usize| crate::board::KNIGHT_DELTAS[scan.labels()[slot] as usize];
+        Distance {
+            offsets: scan_offsets(layout, scan),
+            bits,
+            wr: std::array::from_fn(|s| sign * i64::from(delta(s).0)),
+            wc: std::array::from_fn(|s| sign * i64::from(delta(s).1)),
+            row2: row2 + 2 * pad_row,
+            col2: col2 + 2 * pad_col,
+            stride: layout.stride(),
+        }
+    }
+
+    /// The preferred slot among `tied` (at least two) from padded `square`.
+    // cold: the common step (no tie) is then laid out straight through, as for `pohl`
+    #[cold]
+    #[inline(never)]
+    fn tie(&self, square: usize, mut tied: u32) -> usize {
+        let u = 2 * (square / self.stride) as i64 - self.row2;
+        let v = 2 * (square % self.stride) as i64 - self.col2;
+        let key = |s: usize| self.wr[s] * u + self.wc[s] * v;
+        let mut best = tied.trailing_zeros() as usize & 7;
+        let mut best_key = key(best);
+        tied &= tied - 1;
+        while tied != 0 {
+            let s = tied.trailing_zeros() as usize & 7;
+            tied &= tied - 1;
+            let k = key(s);
+            // strictly: an equal key keeps the earlier slot in scan order
+            if k > best_key {
+                (best, best_key) = (s, k);
+            }
+        }
+        best
+    }
+}
+
+impl Chooser for Distance<'_> {
+    type Run = ();
+    fn start_run(_: Option<&mut TieBreaker>) {}
+    #[inline(always)]
+    fn offsets(&self) -> &[isize; 8] {
+        &self.offsets
+    }
+    #[inline(always)]
+    fn bits(&self) -> &Bits {
+        self.bits
+    }
+    #[inline(always)]
+    fn choose(&self, _: &mut (), _: &[u8], _: usize, square: usize, tz: u32, tied: u32) -> isize {
+        // the tie test first: the distance only where it decides
+        if tied & (tied - 1) == 0 {
+            return self.offsets[(tz & 7) as usize];
+        }
+        self.offsets[self.tie(square, tied)]
+    }
+}
+
+/// `roth`, `roth-original`, `roth-halfup`, `center` by table: every square gets a *class*, the
+/// order in which it prefers its eight moves (by distance key, then scan order), and
+/// `pick[class << 8 | tied]` is the offset of the preferred slot among `tied` (an offset rather than
+/// a slot: one dependent load fewer on the walk's critical path). Slots are in label order.
+#[derive(Debug)]
+pub(crate) struct Geometry<'a> {
+    offsets: [isize; 8],
+    class: &'a [u8],
     pick: &'a [i32],
 }
 
-impl<T: ClassTable + ?Sized> Chooser for Geometry<'_, T> {
+impl Chooser for Geometry<'_> {
     type Run = ();
     fn start_run(_: Option<&mut TieBreaker>) {}
     #[inline(always)]
@@ -32,8 +138,13 @@ impl<T: ClassTable + ?Sized> Chooser for Geometry<'_, T> {
     }
     #[inline(always)]
     fn choose(&self, _: &mut (), _: &[u8], _: usize, square: usize, _: u32, tied: u32) -> isize {
+        debug_assert!(square < self.class.len());
+        // SAFETY: `square` is a square of the padded layout the class table was built for (the
+        // same board, checked when the chooser is made; each walk's array has that layout's
+        // length, checked when its run starts). The debug assertion checks it in tests.
+        let class = usize::from(unsafe { *self.class.get_unchecked(square) });
         // Branch-free: a lone minimum is its own pick in the table.
-        let at = self.class.class(square) << 8 | tied as usize;
+        let at = class << 8 | tied as usize;
         debug_assert!(at < self.pick.len() && tied < 256);
         // SAFETY: every class id stored is below `pick.len() >> 8` (built together) and `tied` is
         // one byte of the mask, so the index is in bounds; the debug assertion checks it in tests.
@@ -42,108 +153,13 @@ impl<T: ClassTable + ?Sized> Chooser for Geometry<'_, T> {
     }
 }
 
-/// A class per padded square, as the distance rules' chooser reads it.
-pub(crate) trait ClassTable {
-    /// The class of padded `square`, which must be a square of the layout the table was built for.
-    fn class(&self, square: usize) -> usize;
-    /// Padded squares covered.
-    fn len(&self) -> usize;
-}
-
-impl ClassTable for [u8] {
-    #[inline(always)]
-    fn class(&self, square: usize) -> usize {
-        debug_assert!(square < self.len());
-        // SAFETY: `square` is a square of the padded layout the class table was built for (the same
-        // board, checked when the chooser is made; each walk's array has that layout's length,
-        // checked when its run starts). The debug assertion checks it in tests.
-        usize::from(unsafe { *self.get_unchecked(square) })
-    }
-    fn len(&self) -> usize {
-        <[u8]>::len(self)
-    }
-}
-
-/// A class per padded square packed in `width` bits: 6 while there are at most 64 classes (a few
-/// dozen on real boards), else 8. Large boards use it, where a worker walks one walk at a time: there it
-/// keeps the worker at 1.008 (degrees) + 0.756 (classes) bytes per square on one thread, under the
-/// memory target's 2, where a byte per class made 2.016; and the walk is latency-bound, so the
-/// unpacking (a multiply, a load and a shift, beside the survey: the class depends only on the head)
-/// costs no time. Small boards keep bytes: four interleaved walks are throughput-bound, and the
-/// unpacking shows there (`benches/README.md`).
-#[derive(Clone, Debug)]
-pub(crate) struct PackedClasses {
-    /// The packed fields, little-endian bit order, plus one spare byte so that the last field can
-    /// be read with a 2-byte load.
-    bits: Vec<u8>,
-    width: usize,
-    squares: usize,
-}
-
-impl PackedClasses {
-    fn new(class: &[u8], classes: usize) -> Self {
-        let width = if classes <= 64 { 6 } else { 8 };
-        let mut bits = vec![0u8; (class.len() * width).div_ceil(8) + 1];
-        for (square, &c) in class.iter().enumerate() {
-            let at = square * width;
-            let field = u16::from(c) << (at % 8);
-            bits[at / 8] |= field as u8;
-            bits[at / 8 + 1] |= (field >> 8) as u8;
-        }
-        PackedClasses {
-            bits,
-            width,
-            squares: class.len(),
-        }
-    }
-}
-
-impl ClassTable for PackedClasses {
-    #[inline(always)]
-    fn class(&self, square: usize) -> usize {
-        debug_assert!(
-            square < self.squares,
-            "square {square} outside the class table"
-        );
-        let at = square * self.width;
-        // SAFETY: `square < squares` as for the byte table (same invariant, checked in tests by
-        // the assertion above), so `at / 8 + 1 <= (squares * width - 1) / 8 + 1 < bits.len()`:
-        // both bytes of the unaligned 2-byte read are inside `bits`.
-        let word = u16::from_le(unsafe {
-            self.bits
-                .as_ptr()
-                .add(at / 8)
-                .cast::<u16>()
-                .read_unaligned()
-        });
-        usize::from(word >> (at % 8)) & ((1 << self.width) - 1)
-    }
-    fn len(&self) -> usize {
-        self.squares
-    }
-}
-
-/// The class table of a board: bytes, or packed on large boards ([`PackedClasses`]).
-#[derive(Clone, Debug)]
-enum Classes {
-    Bytes(Vec<u8>),
-    Packed(PackedClasses),
-}
-
-/// A distance rule's chooser, by class table: the kernel is monomorphised for each.
-pub(crate) enum GeometryChooser<'a> {
-    Bytes(Geometry<'a, [u8]>),
-    Packed(Geometry<'a, PackedClasses>),
-}
-
-/// Per-board tables for the distance rules: a class per padded square (a byte, or 6 bits on large
-/// boards: [`PackedClasses`]) plus 1 KiB per class (the classes are the sectors around the target
-/// point: a few dozen).
+/// Per-board tables for the distance rules: a class byte per padded square plus 1 KiB per class
+/// (the classes are the sectors around the target point: a few dozen).
 #[derive(Clone, Debug)]
 pub(crate) struct GeometryTables {
     /// The board they were built for: `pick` holds padded offsets, right only for its stride.
     board: Board,
-    class: Classes,
+    class: Vec<u8>,
     pick: Vec<i32>,
 }
 
@@ -161,11 +177,6 @@ impl GeometryTables {
                 pick[id << 8 | mask] = i32::try_from(offset).ok()?;
             }
         }
-        let class = if is_large(layout) {
-            Classes::Packed(PackedClasses::new(&class, prefs.len()))
-        } else {
-            Classes::Bytes(class)
-        };
         Some(GeometryTables {
             board: layout.board(),
             class,
@@ -173,28 +184,14 @@ impl GeometryTables {
         })
     }
 
-    pub(crate) fn chooser(&self, layout: &Layout) -> GeometryChooser<'_> {
+    pub(crate) fn chooser(&self, layout: &Layout) -> Geometry<'_> {
         // the same board, not only the same length: 10x12 and 12x10 pad to the same size
         assert_eq!(self.board, layout.board(), "tables of another board");
-        let offsets = *layout.offsets();
-        let pick = &self.pick;
-        match &self.class {
-            Classes::Bytes(class) => {
-                assert_eq!(class.len(), layout.len(), "tables of another board");
-                GeometryChooser::Bytes(Geometry {
-                    offsets,
-                    class: class.as_slice(),
-                    pick,
-                })
-            }
-            Classes::Packed(class) => {
-                assert_eq!(class.len(), layout.len(), "tables of another board");
-                GeometryChooser::Packed(Geometry {
-                    offsets,
-                    class,
-                    pick,
-                })
-            }
+        assert_eq!(self.class.len(), layout.len(), "tables of another board");
+        Geometry {
+            offsets: *layout.offsets(),
+            class: &self.class,
+            pick: &self.pick,
         }
     }
 
@@ -206,9 +203,8 @@ impl GeometryTables {
 }
 
 /// The distance-rule tables for `layout`'s board and `rule`, cached in the solver. They are read-only
-/// and take 6 bits per square on a large board ([`PackedClasses`]), most of what an interleaved
-/// walk's degrees take, so the process keeps one copy per board and rule for all its solvers: the
-/// workers of a sweep share it, and a worker's own memory stays one byte per square and walk.
+/// and take a byte per square, as much as a walk's degrees, so the process keeps one copy per board
+/// and rule for all its solvers: the workers of a sweep share it.
 pub(crate) fn geometry_tables<'a>(
     cache: &'a mut Option<(Board, Rule, Arc<GeometryTables>)>,
     layout: &Layout,
@@ -251,42 +247,13 @@ mod tests {
     }
 
     #[test]
-    fn packed_classes_read_back_what_was_packed() {
-        // every value of 6 and of 8 bits, in every bit position modulo 8, and at both ends
-        for (classes, width) in [(35, 6), (64, 6), (65, 8), (256, 8)] {
-            let class: Vec<u8> = (0..1000u32)
-                .map(|i| ((i * 37 + i / 7) % classes) as u8)
-                .collect();
-            let packed = PackedClasses::new(&class, classes as usize);
-            assert_eq!(packed.width, width);
-            assert_eq!(ClassTable::len(&packed), class.len());
-            for (square, &c) in class.iter().enumerate() {
-                assert_eq!(
-                    packed.class(square),
-                    usize::from(c),
-                    "{classes} classes, {square}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn large_boards_pack_their_classes_and_small_ones_do_not() {
-        for (n, packed) in [(100u64, false), (508, false), (509, true), (1000, true)] {
+    fn tables_pay_only_for_many_runs_of_a_board_that_is_not_large() {
+        for (n, large) in [(100u64, false), (508, false), (509, true), (1000, true)] {
             let layout = Layout::new(Board::square(n).unwrap());
-            assert_eq!(is_large(&layout), packed, "{n}");
-            let t = GeometryTables::new(&layout, Rule::ROTH).unwrap();
-            assert_eq!(matches!(t.class, Classes::Packed(_)), packed, "{n}");
-            let (target, scan) = TieBreaker::distance_target(Rule::ROTH, layout.board()).unwrap();
-            let (bytes, _) = preference_classes(&layout, target, scan).unwrap();
-            let chooser = t.chooser(&layout);
-            for square in (0..layout.len()).step_by(97) {
-                let got = match &chooser {
-                    GeometryChooser::Bytes(g) => g.class.class(square),
-                    GeometryChooser::Packed(g) => g.class.class(square),
-                };
-                assert_eq!(got, usize::from(bytes[square]), "{n} {square}");
-            }
+            assert_eq!(is_large(&layout), large, "{n}");
+            assert!(!tables_pay(&layout, 1), "{n}");
+            assert!(!tables_pay(&layout, TABLE_RUNS - 1), "{n}");
+            assert_eq!(tables_pay(&layout, TABLE_RUNS), !large, "{n}");
         }
     }
 

@@ -8,7 +8,7 @@
 //! |---|---|
 //! | [`mask`] | the degree mask of a step and the per-label tables that build it |
 //! | [`chooser`] | how each rule family picks the next slot from the mask ([`Chooser`]) |
-//! | [`geometry`] | the distance rules' per-square preference classes, shared by a process |
+//! | [`geometry`] | the distance rules' choosers: the tie decided from the head's row and column, or a per-square class table shared by a process |
 //! | [`step`] | one step (survey, then advance) and the single walk that keeps its path |
 //! | [`interleave`] | several independent walks side by side in one thread, each in its lane |
 //! | [`window`] | the fixed orderings' step in four 8-byte row windows (x86-64), eight walks a thread |
@@ -26,9 +26,9 @@
 //! `k` sits in. The lowest set bit of the mask is then the minimum degree and, within it, the lowest
 //! slot: for a fixed-order rule the slots are the scan order, so `trailing_zeros` alone is the next
 //! move, with no compare-and-select chain and no branch. The byte holding that bit lists every slot
-//! of minimum degree, which counts ties for free and is all the other rules need: distance rules look
-//! up the winner in a per-square preference table (branch-free), `pohl` and `random` branch to their
-//! secondary key only on a real tie.
+//! of minimum degree, which counts ties for free and is all the other rules need: distance rules, `pohl` and
+//! `random` branch to their secondary key only on a real tie (or, for many runs of a distance rule,
+//! look the winner up in a per-square preference table, branch-free).
 //!
 //! A single walk is a chain of dependent loads (head -> degrees -> mask table -> next offset -> next
 //! head), several times longer than the execution resources a step needs. [`interleave::run_lanes`]
