@@ -67,7 +67,7 @@ fn frontier(c: &mut Criterion) {
         .into();
     let run = |pool: &rayon::ThreadPool| {
         let got = pool.install(|| count_frontier(board, Closure::Closed).unwrap());
-        assert_eq!(got.undirected, 1_067_638);
+        assert_eq!(got.undirected, 1_067_638u32.into());
         got.transitions
     };
     let transitions = run(&pools[0]);

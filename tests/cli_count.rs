@@ -225,35 +225,20 @@ fn frontier_method_gives_the_same_counts() {
 }
 
 #[test]
-fn frontier_counts_past_u128_are_refused_not_wrapped() {
-    // Directed open tours of 3 x 74 are twice a number above 2^127; release builds printed the
-    // wrapped value (smaller than 3 x 73's) with exit 0.
+fn frontier_counts_past_u128_are_exact() {
+    // Directed open tours of 3 x 74 are twice a number above 2^127: counted modulo primes past
+    // the first pass's 64 bits, each pass said, and recombined.
     ktour()
         .args([
             "count", "--rows", "3", "--cols", "74", "--method", "frontier",
         ])
         .assert()
-        .code(2)
-        .stdout("")
+        .success()
+        .stdout(contains("\n354870346526040314551073349490335301008\n"))
         .stderr(contains(
-            "error: the count of directed open tours on 3x74 exceeds 2^128 - 1",
+            "frontier: a state's ways passed 2^64; pass 1 counts modulo the prime 1152921504606846883",
         ));
-    // Undirected, 3 x 75 passes it on the way (the multiplicities of the frontier states), after
-    // the counts with 64-bit ways and with mirror images folded have passed theirs, each said.
-    ktour()
-        .args([
-            "count", "--rows", "3", "--cols", "75", "--method", "frontier",
-        ])
-        .arg("--undirected")
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(contains(
-            "frontier: a state's ways passed 2^64; counting again with 128-bit ways",
-        ))
-        .stderr(contains("counting again without folding"))
-        .stderr(contains("exceeds 2^128 - 1"));
-    // Just below the limit the counts are those the counter gave before the check.
+    // Below 2^128 the counts are those the u128 counter gave.
     assert_eq!(
         last_line(&["count", "--rows", "3", "--cols", "73", "--method", "frontier"]),
         "102566194229143048370393851154210421824"
@@ -271,6 +256,62 @@ fn frontier_counts_past_u128_are_refused_not_wrapped() {
         ]),
         "177435173263020157275536674745167650504"
     );
+}
+
+/// `--cols A..=B`: every length from one frontier run, as text, b-file lines or JSON; refused
+/// without the frontier method and by the commands that take one board.
+#[test]
+fn frontier_counts_every_length_of_a_range() {
+    // A118067: directed Hamiltonian paths of 3 x n
+    let out = ktour()
+        .args([
+            "count", "--rows", "3", "--cols", "3..=12", "--method", "frontier",
+        ])
+        .args(["--format", "bfile"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 10, "{text}");
+    assert_eq!(lines[0], "3 0");
+    assert_eq!(lines[1], "4 16");
+    assert_eq!(lines[9], "12 114496");
+    // one board as a b-file line
+    assert_eq!(
+        last_line(&["count", "-n", "5", "--method", "frontier", "--format", "bfile"]),
+        "5 1728"
+    );
+    let json = last_line(&[
+        "count", "--rows", "3", "--cols", "9..=10", "--closed", "--method", "frontier", "--format",
+        "json",
+    ]);
+    assert!(
+        json.contains(r#""counts":[{"cols":9,"count":"0"},{"cols":10,"count":"16"}]"#),
+        "{json}"
+    );
+    ktour()
+        .args(["count", "--rows", "3", "--cols", "1..=5"])
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "--cols A..=B is counted by --method frontier only",
+        ));
+    ktour()
+        .args(["solve", "--rows", "5", "--cols", "5..=6"])
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "--cols takes a range (A..=B) only in `ktour count --method frontier`",
+        ));
+    ktour()
+        .args([
+            "count", "--rows", "5", "--cols", "6..=5", "--method", "frontier",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("the range `6..=5` is empty"));
 }
 
 #[test]

@@ -16,8 +16,12 @@
 //!   width, so these are 6x7, 7x8, 7x10, 5x8 and 6x8 of width 5 to 7.
 
 use ktour::board::{Board, Closure};
-use ktour::count::frontier::{count_frontier, count_frontier_with, MAX_WIDTH};
-use ktour::count::{count, CountError, CountOptions, CountRequest, Counted, Orientation, Starts};
+use ktour::count::frontier::{
+    count_frontier, count_frontier_opts, count_frontier_with, count_lengths, FrontierOptions,
+    PrimeSet, MAX_WIDTH,
+};
+use ktour::count::{count, CountError, CountOptions, CountRequest, Orientation, Starts};
+use num_bigint::BigUint;
 
 fn board(r: u64, c: u64) -> Board {
     Board::new(r, c).unwrap()
@@ -39,9 +43,12 @@ fn search(b: Board, closed: bool) -> u128 {
 }
 
 fn frontier(r: u64, c: u64, closed: bool) -> u128 {
-    count_frontier(board(r, c), Closure::of(closed))
-        .unwrap()
-        .undirected
+    let count = count_frontier(board(r, c), Closure::of(closed)).unwrap();
+    u128::try_from(&count.undirected).unwrap()
+}
+
+fn big(text: &str) -> BigUint {
+    text.parse().unwrap()
 }
 
 #[test]
@@ -92,10 +99,8 @@ fn equals_search_on_long_narrow_boards() {
 #[test]
 fn matches_oeis() {
     let directed = |r, c| {
-        count_frontier(board(r, c), Closure::Open)
-            .unwrap()
-            .directed()
-            .unwrap()
+        let count = count_frontier(board(r, c), Closure::Open).unwrap();
+        u128::try_from(count.directed()).unwrap()
     };
     assert_eq!(directed(5, 5), 1728);
     for (n, a118067) in [
@@ -123,7 +128,7 @@ fn matches_oeis() {
     assert_eq!(frontier(7, 6, true), 1_067_638);
     // Directed closed tours over all starts: 2 per cycle and square.
     let six = count_frontier(board(6, 6), Closure::Closed).unwrap();
-    assert_eq!(six.directed(), Ok(2 * 36 * 9862));
+    assert_eq!(six.directed(), BigUint::from(2 * 36 * 9862u32));
 }
 
 #[test]
@@ -133,7 +138,7 @@ fn six_by_six_open_matches_a165134() {
         count_frontier(board(6, 6), Closure::Open)
             .unwrap()
             .directed(),
-        Ok(6_637_920)
+        BigUint::from(6_637_920u32)
     );
 }
 
@@ -147,7 +152,7 @@ fn seven_by_seven_open_matches_a165134() {
         count_frontier(board(7, 7), Closure::Open)
             .unwrap()
             .directed(),
-        Ok(165_575_218_320)
+        BigUint::from(165_575_218_320u64)
     );
 }
 
@@ -171,40 +176,36 @@ fn eight_by_eight_closed_matches_mckay() {
     assert_eq!(frontier(8, 8, true), 13_267_364_410_532);
 }
 
+/// Counts past 2^128, which the `u128` counter refused: exact, from residues modulo primes, the
+/// same under two sets of primes.
 #[test]
-fn counts_past_u128_are_refused() {
-    // 3 x 74 open: the undirected count fits (the value the counter gave before the check), its
-    // double does not.
+fn counts_past_u128_are_exact_under_any_primes() {
+    // 3 x 74 open: the undirected count is the one the u128 counter gave; its double passes 2^128
     let b = board(3, 74);
     let open = count_frontier(b, Closure::Open).unwrap();
-    assert_eq!(
-        open.undirected,
-        177_435_173_263_020_157_275_536_674_745_167_650_504
-    );
-    assert_eq!(
-        open.directed(),
-        Err(CountError::Overflow {
-            board: b,
-            what: Counted::Tours {
-                closure: Closure::Open,
-                orientation: Orientation::Directed
-            },
-            bits: 128
-        })
-    );
-    // 5 x n closed: 5 x 34 fits; on 5 x 36 the states' multiplicities pass 2^128 - 1 before the end.
+    let undirected = big("177435173263020157275536674745167650504");
+    assert_eq!(open.undirected, undirected);
+    assert_eq!(open.directed(), &undirected * 2u32);
+    assert!(open.directed() > BigUint::from(u128::MAX));
+    // 5 x 34 closed: the u128 counter's; on 5 x 36 its states' multiplicities passed 2^128 - 1
     assert_eq!(
         frontier(5, 34, true),
         21_821_760_546_806_761_707_309_514_948_565_417_796
     );
-    assert!(matches!(
-        count_frontier(board(5, 36), Closure::Closed),
-        Err(CountError::Overflow {
-            what: Counted::Partial { .. },
-            bits: 128,
-            ..
-        })
-    ));
+    let with = |primes| {
+        let options = FrontierOptions {
+            primes,
+            ..FrontierOptions::default()
+        };
+        count_frontier_opts(board(5, 36), Closure::Closed, &options, &mut |_| {}).unwrap()
+    };
+    let (first, second) = (
+        with(PrimeSet::default()),
+        with(PrimeSet { bits: 58, skip: 11 }),
+    );
+    assert!(first.undirected > BigUint::from(u128::MAX));
+    assert!(first.passes >= 3);
+    assert_eq!(first.undirected, second.undirected);
 }
 
 #[test]
@@ -232,12 +233,8 @@ fn too_wide_boards_are_refused() {
         })
     ));
     // Long boards past 64 squares are fine when narrow.
-    assert!(
-        count_frontier(board(3, 30), Closure::Open)
-            .unwrap()
-            .undirected
-            > 0
-    );
+    let long = count_frontier(board(3, 30), Closure::Open).unwrap();
+    assert!(long.undirected > BigUint::from(0u32));
 }
 
 /// The states of a step are expanded in parts on all threads and merged: the counts, the states
@@ -272,5 +269,91 @@ fn counts_are_the_same_on_any_number_of_threads() {
                 "{b} {closure:?} on {threads} threads"
             );
         }
+    }
+}
+
+/// The tours of `width x n` for every `n` up to `length`, from one run.
+fn lengths(width: u64, length: u64, closed: bool) -> Vec<u128> {
+    let options = FrontierOptions::default();
+    let board = board(width, length);
+    let run = count_lengths(board, Closure::of(closed), &options, &mut |_| {}).unwrap();
+    assert_eq!(run.undirected.len(), length as usize);
+    run.undirected
+        .iter()
+        .map(|c| u128::try_from(c).unwrap())
+        .collect()
+}
+
+/// One run over `width x length` gives the count of every shorter board (boards shorter than
+/// their width included, and odd boards' open tours, whose ends the run does not hold to the
+/// corners' colour), each equal to its own count.
+#[test]
+fn one_run_counts_every_length_as_separate_counts_do() {
+    for (width, length) in [(1, 3), (2, 5), (3, 12), (4, 9), (5, 8), (6, 6), (7, 4)] {
+        for closed in [false, true] {
+            let got = lengths(width, length, closed);
+            for n in 1..=length {
+                assert_eq!(
+                    got[n as usize - 1],
+                    frontier(width, n, closed),
+                    "{width}x{n} closed={closed} of a run to {length}"
+                );
+            }
+        }
+    }
+}
+
+/// Published sequences, each from one run: A118067 (directed Hamiltonian paths of 3 x n),
+/// A079137 (undirected ones of 4 x n), A169764 (closed tours of 3 x n), and A383661's 5 x 10
+/// (closed tours, 13,311,268).
+#[test]
+fn one_run_gives_published_sequences() {
+    let three = lengths(3, 14, false);
+    for (n, a118067) in [
+        (4, 16),
+        (7, 104),
+        (8, 792),
+        (9, 1120),
+        (10, 6096),
+        (11, 21344),
+        (12, 114496),
+    ] {
+        assert_eq!(2 * three[n - 1], a118067, "3x{n}");
+    }
+    let four = lengths(4, 8, false);
+    for (n, a079137) in [(3, 8), (4, 0), (5, 82), (6, 744), (7, 6378), (8, 31088)] {
+        assert_eq!(four[n - 1], a079137, "4x{n}");
+    }
+    let closed = lengths(3, 14, true);
+    for (n, a169764) in [(8, 0), (9, 0), (10, 16), (12, 176), (14, 1536)] {
+        assert_eq!(closed[n - 1], a169764, "3x{n}");
+    }
+    assert_eq!(lengths(5, 10, true)[9], 13_311_268);
+}
+
+/// Every length of a run past 2^128: the same under two sets of primes, and the lengths below
+/// 2^64 equal to their own exact counts.
+#[test]
+fn one_run_counts_lengths_past_u128() {
+    let with = |primes| {
+        let options = FrontierOptions {
+            primes,
+            ..FrontierOptions::default()
+        };
+        count_lengths(board(3, 80), Closure::Open, &options, &mut |_| {}).unwrap()
+    };
+    let (first, second) = (
+        with(PrimeSet::default()),
+        with(PrimeSet { bits: 57, skip: 2 }),
+    );
+    assert!(first.passes > 1);
+    assert_eq!(first.undirected, second.undirected);
+    assert!(first.undirected[79] > BigUint::from(u128::MAX));
+    for n in [20, 35] {
+        assert_eq!(
+            first.undirected[n - 1],
+            BigUint::from(frontier(3, n as u64, false)),
+            "3x{n}"
+        );
     }
 }

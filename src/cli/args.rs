@@ -38,9 +38,36 @@ pub struct BoardArgs {
     /// Board rows.
     #[arg(long, requires = "cols")]
     pub rows: Option<u64>,
-    /// Board columns.
-    #[arg(long, requires = "rows")]
-    pub cols: Option<u64>,
+    /// Board columns; `A..=B` (with `count --method frontier`) for every board from A to B
+    /// columns long.
+    #[arg(long, requires = "rows", value_parser = parse_cols, value_name = "C")]
+    pub cols: Option<Cols>,
+}
+
+/// `--cols`: one length, or a range of lengths `A..=B` (`first < last`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cols {
+    /// The first length.
+    pub first: u64,
+    /// The last length.
+    pub last: u64,
+}
+
+/// `--cols`: `C` or `A..=B` with `A <= B`.
+fn parse_cols(text: &str) -> Result<Cols, String> {
+    let number = |t: &str| {
+        t.trim()
+            .parse::<u64>()
+            .map_err(|_| format!("`{text}` is not a number of columns or a range A..=B"))
+    };
+    let (first, last) = match text.split_once("..=") {
+        Some((a, b)) => (number(a)?, number(b)?),
+        None => (number(text)?, number(text)?),
+    };
+    if first > last {
+        return Err(format!("the range `{text}` is empty"));
+    }
+    Ok(Cols { first, last })
 }
 
 impl BoardArgs {
@@ -48,10 +75,21 @@ impl BoardArgs {
     pub fn board_opt(&self) -> anyhow::Result<Option<Board>> {
         let (r, c) = match (self.size, self.rows, self.cols) {
             (Some(n), _, _) => (n, n),
-            (None, Some(r), Some(c)) => (r, c),
+            (None, Some(r), Some(c)) if c.first == c.last => (r, c.first),
+            (None, Some(_), Some(_)) => {
+                bail!("--cols takes a range (A..=B) only in `ktour count --method frontier`")
+            }
             _ => return Ok(None),
         };
         Ok(Some(Board::new(r, c).context("invalid board size")?))
+    }
+
+    /// `--rows R --cols A..=B`: the rows and the range of lengths, when a range was given.
+    pub fn lengths(&self) -> Option<(u64, Cols)> {
+        match (self.size, self.rows, self.cols) {
+            (None, Some(r), Some(c)) if c.first < c.last => Some((r, c)),
+            _ => None,
+        }
     }
 
     /// The validated board; an error naming the flags when none was given.

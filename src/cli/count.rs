@@ -2,16 +2,19 @@
 //! [`crate::count`]) or, with `--method frontier`, by dynamic programming over a frontier on a board
 //! at most 8 squares wide (see [`crate::count::frontier`]).
 
-use super::args::parse_start;
+use super::args::{parse_start, Cols};
 use super::{BoardArgs, ExitStatus, ShapeArgs};
-use crate::board::{Closure, Shape};
+use crate::board::{Board, Closure, Shape};
 use crate::count::engine::{self, Asked, Engine, Method};
-use crate::count::frontier::{count_frontier_resumable, FrontierProgress};
+use crate::count::frontier::{
+    count_frontier_resumable, count_lengths, FrontierOptions, FrontierProgress,
+};
 use crate::count::shaped::{self, ShapedOptions, ShapedProgress};
 use crate::count::{
     count, tours_label, Cache, CountError, CountOptions, CountRequest, Orientation, Progress,
     StartCount, Starts, Symmetry,
 };
+use anyhow::Context;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
@@ -22,6 +25,8 @@ pub enum CountFormat {
     Text,
     /// One JSON object.
     Json,
+    /// OEIS b-file lines, `n a(n)` with `n` the columns: one, or one a length of `--cols A..=B`.
+    Bfile,
 }
 
 /// How `ktour count` counts.
@@ -136,6 +141,9 @@ struct CountJson {
 /// Run `ktour count`: the engine the library chooses for the request ([`engine::choose`]) counts,
 /// and its count is printed.
 pub fn run(args: CountArgs) -> anyhow::Result<ExitStatus> {
+    if let Some((rows, cols)) = args.board.lengths() {
+        return count_lengths_of(&args, rows, cols);
+    }
     let shape = if args.shape.given() {
         args.shape.shape(args.board.board_opt()?)?
     } else {
@@ -174,6 +182,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitStatus> {
     };
     match args.format {
         CountFormat::Json => println!("{}", serde_json::to_string(&counted.json)?),
+        CountFormat::Bfile => println!("{} {}", board.cols(), counted.count),
         CountFormat::Text => {
             if let Some(table) = counted.per_start_table {
                 println!("tours from each start square (row by row):");
@@ -184,6 +193,101 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitStatus> {
         }
     }
     Ok(ExitStatus::Success)
+}
+
+/// The JSON output of `ktour count --rows R --cols A..=B --format json`.
+#[derive(Debug, Serialize)]
+struct LengthsJson {
+    /// Board rows, the side that stays.
+    rows: u32,
+    /// The first and last lengths counted.
+    cols_first: u32,
+    cols_last: u32,
+    closed: bool,
+    directed: bool,
+    method: &'static str,
+    /// The number of tours of each length, `{"cols": n, "count": "..."}`, a decimal string.
+    counts: Vec<serde_json::Value>,
+    /// State transitions, over all passes.
+    nodes: u64,
+    peak_states: usize,
+    /// Passes over the board: 1, or 1 and one a prime when the ways passed their bits.
+    passes: u32,
+    elapsed_ns: u128,
+}
+
+/// `--rows R --cols A..=B`: the tours of every board R x n, A <= n <= B, from one frontier run over
+/// R x B ([`count_lengths`]), printed one length a line.
+fn count_lengths_of(args: &CountArgs, rows: u64, cols: Cols) -> anyhow::Result<ExitStatus> {
+    if args.method != CountMethod::Frontier {
+        anyhow::bail!(
+            "--cols A..=B is counted by --method frontier only (one run over the longest board)"
+        );
+    }
+    if args.shape.given() || args.start.is_some() || args.per_start || args.no_symmetry {
+        anyhow::bail!("--cols A..=B counts whole knight's boards over all starts: drop --mask, --leaper, --start, --per-start and --no-symmetry");
+    }
+    let board = Board::new(rows, cols.last).context("invalid board size")?;
+    let closure = Closure::of(args.closed);
+    let orientation = Orientation::asked(closure, args.undirected, args.directed);
+    let options = FrontierOptions {
+        max_states: args.max_states,
+        checkpoint: args.checkpoint.as_deref(),
+        ..FrontierOptions::default()
+    };
+    let result = count_lengths(board, closure, &options, &mut frontier_reporter())
+        .map_err(|e| checkpoint_named(args, e))?;
+    let count = |n: u32| match orientation {
+        Orientation::Undirected => result.undirected[n as usize - 1].clone(),
+        Orientation::Directed => result.directed(n),
+    };
+    let lengths = cols.first as u32..=cols.last as u32;
+    let kind = tours_label(closure, orientation);
+    match args.format {
+        CountFormat::Json => {
+            let counts = lengths
+                .clone()
+                .map(|n| serde_json::json!({"cols": n, "count": count(n).to_string()}))
+                .collect();
+            let json = LengthsJson {
+                rows: board.rows(),
+                cols_first: *lengths.start(),
+                cols_last: *lengths.end(),
+                closed: closure.is_closed(),
+                directed: orientation == Orientation::Directed,
+                method: "frontier",
+                counts,
+                nodes: result.transitions,
+                peak_states: result.peak_states,
+                passes: result.passes,
+                elapsed_ns: result.elapsed.as_nanos(),
+            };
+            println!("{}", serde_json::to_string(&json)?);
+        }
+        format => {
+            if format == CountFormat::Text {
+                println!(
+                    "{kind} on {rows} x n, n = {}..={} (frontier, one run): {} transitions, peak {} states, {} passes, in {:.3} s",
+                    lengths.start(), lengths.end(), result.transitions, result.peak_states, result.passes,
+                    result.elapsed.as_secs_f64()
+                );
+            }
+            for n in lengths {
+                println!("{n} {}", count(n));
+            }
+        }
+    }
+    Ok(ExitStatus::Success)
+}
+
+/// A frontier count's error, with the checkpoint's path when the checkpoint is what failed.
+fn checkpoint_named(args: &CountArgs, e: CountError) -> anyhow::Error {
+    match (&args.checkpoint, e) {
+        (Some(path), e @ CountError::FrontierCheckpoint { .. }) => {
+            anyhow::anyhow!("{}: {e}", path.display())
+        }
+        (_, e) => e.into(),
+    }
 }
 
 /// A count as printed, whichever engine made it.
@@ -324,48 +428,11 @@ fn count_on_shape(
     })
 }
 
-/// The frontier method on a whole knight's board ([`Engine::Frontier`]): a line a row on standard
-/// error, and a line a square while squares take long (a count of hours shows it moves).
+/// The frontier method on a whole knight's board ([`Engine::Frontier`]), saying how it goes on
+/// standard error ([`frontier_reporter`]).
 fn count_by_frontier(args: &CountArgs, request: &CountRequest) -> anyhow::Result<Printed> {
     let (board, closure) = (request.board, request.closure);
-    let mut last_line = std::time::Duration::ZERO;
-    let (mut ways_bits, mut folded) = (None, true);
-    let mut report = |p: &FrontierProgress| {
-        match ways_bits {
-            Some(bits) if bits != p.ways_bits => eprintln!(
-                "frontier: a state's ways passed 2^{bits}; counting again with {}-bit ways",
-                p.ways_bits
-            ),
-            _ => {}
-        }
-        ways_bits = Some(p.ways_bits);
-        if p.resumed_from > 0 && p.squares_done == p.resumed_from + 1 {
-            eprintln!(
-                "frontier: resumed from the checkpoint after square {} of {}",
-                p.resumed_from, p.squares
-            );
-        }
-        if p.folded != folded {
-            folded = p.folded;
-            eprintln!("frontier: a state's ways passed 2^128 with mirror images folded together; counting again without folding");
-        }
-        if !p.row_end && p.elapsed < last_line + std::time::Duration::from_secs(10) {
-            return;
-        }
-        last_line = p.elapsed;
-        eprintln!(
-            "frontier: {} {}/{}: {} states, {:.1} s",
-            if p.row_end { "row" } else { "square" },
-            if p.row_end {
-                p.rows_done
-            } else {
-                p.squares_done
-            },
-            if p.row_end { p.rows } else { p.squares },
-            p.states,
-            p.elapsed.as_secs_f64()
-        );
-    };
+    let mut report = frontier_reporter();
     let result = count_frontier_resumable(
         board,
         closure,
@@ -373,15 +440,10 @@ fn count_by_frontier(args: &CountArgs, request: &CountRequest) -> anyhow::Result
         args.checkpoint.as_deref(),
         &mut report,
     )
-    .map_err(|e| match (&args.checkpoint, e) {
-        (Some(path), e @ CountError::FrontierCheckpoint { .. }) => {
-            anyhow::anyhow!("{}: {e}", path.display())
-        }
-        (_, e) => e.into(),
-    })?;
+    .map_err(|e| checkpoint_named(args, e))?;
     let total = match request.orientation {
         Orientation::Undirected => result.undirected,
-        Orientation::Directed => result.directed()?,
+        Orientation::Directed => result.directed(),
     };
     let count = total.to_string();
     let mut json = CountJson::new(
@@ -404,6 +466,45 @@ fn count_by_frontier(args: &CountArgs, request: &CountRequest) -> anyhow::Result
         count,
         per_start_table: None,
     })
+}
+
+/// What the frontier method says on standard error as it counts: a line a row, a line a square
+/// while squares take long (a count of hours shows it moves), each pass past the first, and where
+/// a count resumed.
+fn frontier_reporter() -> impl FnMut(&FrontierProgress) {
+    let mut last_line = std::time::Duration::ZERO;
+    let mut pass = 0;
+    move |p: &FrontierProgress| {
+        if p.pass != pass {
+            pass = p.pass;
+            eprintln!(
+                "frontier: a state's ways passed 2^{}; pass {} counts modulo the prime {}",
+                p.ways_bits, p.pass, p.modulus
+            );
+        }
+        if p.resumed_from > 0 && p.squares_done == p.resumed_from + 1 {
+            eprintln!(
+                "frontier: resumed from the checkpoint after square {} of {}",
+                p.resumed_from, p.squares
+            );
+        }
+        if !p.row_end && p.elapsed < last_line + std::time::Duration::from_secs(10) {
+            return;
+        }
+        last_line = p.elapsed;
+        eprintln!(
+            "frontier: {} {}/{}: {} states, {:.1} s",
+            if p.row_end { "row" } else { "square" },
+            if p.row_end {
+                p.rows_done
+            } else {
+                p.squares_done
+            },
+            if p.row_end { p.rows } else { p.squares },
+            p.states,
+            p.elapsed.as_secs_f64()
+        );
+    }
 }
 
 /// On standard error, before a count expected to take long, what to expect

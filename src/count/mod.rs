@@ -394,8 +394,3 @@ pub fn tours_label(closure: Closure, orientation: Orientation) -> &'static str {
         (Closure::Closed, Orientation::Undirected) => "closed tours (undirected cycles)",
     }
 }
-
-/// A sum of counts passed the largest value of its integer type: what was summed is wrong and must
-/// not be used.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Wrapped;

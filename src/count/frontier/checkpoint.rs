@@ -2,10 +2,13 @@
 //! reached there, written to a file at the end of every row so that an interrupted count resumes
 //! from it instead of starting over.
 //!
-//! The file: one header line of text, `ktour-frontier-checkpoint 1` and `key=value` fields (the board
-//! as counted, turned; open or closed; the entry's ways bits; folding; the squares done; transitions
-//! and peak so far; the number of states), then every state as 32 bytes (its key and its ways, each
-//! a little-endian `u128`), then the CRC-32 of those bytes. It is written beside its path and renamed
+//! The file: one header line of text, `ktour-frontier-checkpoint 2` and `key=value` fields (the board
+//! as counted, turned; open or closed; the entry's ways bits; folding; whether every length is
+//! counted; the pass's modulus, 0 for the exact pass; the squares done; transitions and peak so
+//! far; the number of states; the residues of the passes already done, `done=M:R/R/..,M:R/..`, and
+//! the current pass's tours of the boards cut at each row end so far, `lengths=R/R/..`, `-` for
+//! none), then every state as 32 bytes (its key and its ways, each a little-endian `u128`), then
+//! the CRC-32 of those bytes. It is written beside its path and renamed
 //! over it, so a checkpoint is either the last one whole or the one before.
 //!
 //! Source: ktour's own format (no published one exists for these states); the states are those of
@@ -16,7 +19,7 @@ use super::gather::{Entry, Ways};
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
-const MAGIC: &str = "ktour-frontier-checkpoint 1";
+const MAGIC: &str = "ktour-frontier-checkpoint 2";
 
 /// What identifies the count a checkpoint belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +29,22 @@ pub(super) struct Identity {
     pub(super) closed: bool,
     pub(super) ways_bits: u32,
     pub(super) fold: bool,
+    /// The tours of the board cut after every row are counted too (no colour rule on the ends).
+    pub(super) every_length: bool,
+    /// The pass's modulus: 0 for the exact pass, else a prime.
+    pub(super) modulus: u64,
+}
+
+/// A finished pass of a count: its modulus (`2^bits` for an exact pass that wrapped, else a
+/// prime) and the residues of its counts (one, or one a length).
+pub(super) type Done = (u128, Vec<u128>);
+
+/// What a checkpoint carries besides the states: the passes done before this one, and this pass's
+/// tours of the boards cut at the rows' ends so far.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Carried {
+    pub(super) done: Vec<Done>,
+    pub(super) lengths: Vec<u128>,
 }
 
 /// Where a resumed count stands.
@@ -37,6 +56,7 @@ pub(super) struct Reached<E> {
     pub(super) peak_states: usize,
     /// The states after the last of them, sorted.
     pub(super) states: Vec<E>,
+    pub(super) carried: Carried,
 }
 
 /// Why a checkpoint could not be read.
@@ -76,9 +96,60 @@ pub enum CheckpointProblem {
 impl Identity {
     fn header(&self, squares: usize, transitions: u64, peak: usize, states: usize) -> String {
         format!(
-            "{MAGIC} rows={} cols={} closed={} ways_bits={} fold={} squares={squares} transitions={transitions} peak={peak} states={states}\n",
-            self.rows, self.cols, self.closed, self.ways_bits, self.fold
+            "{MAGIC} rows={} cols={} closed={} ways_bits={} fold={} every_length={} modulus={} squares={squares} transitions={transitions} peak={peak} states={states}",
+            self.rows, self.cols, self.closed, self.ways_bits, self.fold, self.every_length, self.modulus
         )
+    }
+}
+
+/// Residues joined by `/`, `-` for none.
+fn join(values: &[u128]) -> String {
+    if values.is_empty() {
+        return "-".to_string();
+    }
+    let text: Vec<String> = values.iter().map(u128::to_string).collect();
+    text.join("/")
+}
+
+/// The residues of [`join`].
+fn split(text: &str) -> Option<Vec<u128>> {
+    if text == "-" {
+        return Some(Vec::new());
+    }
+    text.split('/').map(|v| v.parse().ok()).collect()
+}
+
+impl Carried {
+    fn fields(&self) -> String {
+        let done: Vec<String> = self
+            .done
+            .iter()
+            .map(|(m, r)| format!("{m}:{}", join(r)))
+            .collect();
+        let done = if done.is_empty() {
+            "-".to_string()
+        } else {
+            done.join(",")
+        };
+        format!(" done={done} lengths={}", join(&self.lengths))
+    }
+
+    fn parse(fields: &str) -> Option<Carried> {
+        let done = text_field(fields, "done")?;
+        let done = if done == "-" {
+            Vec::new()
+        } else {
+            done.split(',')
+                .map(|pass| {
+                    let (m, r) = pass.split_once(':')?;
+                    Some((m.parse().ok()?, split(r)?))
+                })
+                .collect::<Option<Vec<Done>>>()?
+        };
+        Some(Carried {
+            done,
+            lengths: split(text_field(fields, "lengths")?)?,
+        })
     }
 }
 
@@ -90,6 +161,7 @@ pub(super) fn write<E: Entry>(
     transitions: u64,
     peak: usize,
     lists: &[Vec<E>],
+    carried: &Carried,
 ) -> std::io::Result<()> {
     let mut name = path.as_os_str().to_owned();
     name.push(".partial");
@@ -97,7 +169,8 @@ pub(super) fn write<E: Entry>(
     let states: usize = lists.iter().map(Vec::len).sum();
     let file = std::fs::File::create(&partial)?;
     let mut out = BufWriter::with_capacity(1 << 20, file);
-    out.write_all(id.header(squares, transitions, peak, states).as_bytes())?;
+    let header = id.header(squares, transitions, peak, states) + &carried.fields() + "\n";
+    out.write_all(header.as_bytes())?;
     let mut crc = crc32fast::Hasher::new();
     for e in lists.iter().flatten() {
         let mut bytes = [0u8; 32];
@@ -116,31 +189,46 @@ pub(super) fn write<E: Entry>(
 /// newline, or `None` if `input` does not begin with a checkpoint's header.
 fn header_fields(input: &mut impl BufRead) -> Option<String> {
     let mut line = String::new();
-    input.take(1024).read_line(&mut line).ok()?;
+    // room for the residues of many passes and lengths
+    input.take(1 << 20).read_line(&mut line).ok()?;
     let fields = line.strip_suffix('\n')?.strip_prefix(MAGIC)?;
     Some(fields.to_owned())
 }
 
+/// The text of the field `name` of a header's `fields`.
+fn text_field<'a>(fields: &'a str, name: &str) -> Option<&'a str> {
+    fields
+        .split_whitespace()
+        .find_map(|f| f.strip_prefix(name)?.strip_prefix('='))
+}
+
 /// The field `name` of a header's `fields`, a number (`true` and `false` read as 1 and 0).
 fn field(fields: &str, name: &str) -> Option<u64> {
-    match fields
-        .split_whitespace()
-        .find_map(|f| f.strip_prefix(name)?.strip_prefix('='))?
-    {
+    match text_field(fields, name)? {
         "true" => Some(1),
         "false" => Some(0),
         v => v.parse().ok(),
     }
 }
 
-/// The ways bits and folding of the checkpoint at `path`, if it is one: which attempt of a count
-/// wrote it.
-pub(super) fn entries_of(path: &Path) -> Option<(u32, bool)> {
+/// The passes done of the count `id` (its modulus aside) that the checkpoint at `path` holds
+/// states of, if it is one of this count's: the passes before its own to skip.
+pub(super) fn passes_of(path: &Path, id: Identity) -> Option<Vec<Done>> {
     let fields = header_fields(&mut BufReader::new(std::fs::File::open(path).ok()?))?;
-    Some((
-        field(&fields, "ways_bits")? as u32,
-        field(&fields, "fold")? == 1,
-    ))
+    let same = [
+        ("rows", u64::from(id.rows)),
+        ("cols", u64::from(id.cols)),
+        ("closed", u64::from(id.closed)),
+        ("every_length", u64::from(id.every_length)),
+        ("fold", u64::from(id.fold)),
+    ];
+    if same
+        .iter()
+        .any(|&(name, v)| field(&fields, name) != Some(v))
+    {
+        return None;
+    }
+    Some(Carried::parse(&fields)?.done)
 }
 
 /// Read the checkpoint at `path` for the count `id`.
@@ -159,9 +247,14 @@ pub(super) fn read<E: Entry>(path: &Path, id: Identity) -> Result<Reached<E>, Un
             closed,
         }));
     }
-    if field("ways_bits")? != u64::from(id.ways_bits) || (field("fold")? == 1) != id.fold {
+    let other = field("ways_bits")? != u64::from(id.ways_bits)
+        || (field("fold")? == 1) != id.fold
+        || (field("every_length")? == 1) != id.every_length
+        || field("modulus")? != id.modulus;
+    if other {
         return Err(Unreadable::OtherEntries);
     }
+    let carried = Carried::parse(&fields).ok_or(refused(NotACheckpoint))?;
     let states = field("states")? as usize;
     let mut crc = crc32fast::Hasher::new();
     let mut list = Vec::with_capacity(states);
@@ -194,5 +287,6 @@ pub(super) fn read<E: Entry>(path: &Path, id: Identity) -> Result<Reached<E>, Un
         transitions: field("transitions")?,
         peak_states: field("peak")? as usize,
         states: list,
+        carried,
     })
 }

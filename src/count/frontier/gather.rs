@@ -8,7 +8,7 @@
 //! `frontier` (a sorted list where a hash map took 40 to 80 bytes a state).
 
 use super::cells::Key;
-use crate::count::Wrapped;
+use super::modular::Modulus;
 use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -24,8 +24,9 @@ pub(super) trait Entry: Copy + PartialEq + Send + Sync + std::fmt::Debug + 'stat
     fn new(state: Self::Key, ways: Self::Ways) -> Self;
     fn state(&self) -> Self::Key;
     fn ways(&self) -> Self::Ways;
-    /// Add `more` ways, wrapping; `wrapped` is set if the sum passed [`Entry::WAYS_BITS`].
-    fn add_ways(&mut self, more: Self::Ways, wrapped: &mut bool);
+    /// Add `more` ways modulo `m`: wrapping when it is [`Modulus::EXACT`], with `wrapped` set if
+    /// the sum passed [`Entry::WAYS_BITS`].
+    fn add_ways(&mut self, more: Self::Ways, m: Modulus, wrapped: &mut bool);
 }
 
 /// A state and its ways side by side: 16 bytes with a `u64` key and `u64` ways, 24 with a `u128` key
@@ -58,9 +59,9 @@ impl<K: Key, V: Ways> Entry for Pair<K, V> {
     }
 
     #[inline(always)]
-    fn add_ways(&mut self, more: V, wrapped: &mut bool) {
+    fn add_ways(&mut self, more: V, m: Modulus, wrapped: &mut bool) {
         let mut ways = self.ways;
-        ways.add_wrapping(more, wrapped);
+        ways.add_mod(more, m, wrapped);
         self.ways = ways;
     }
 }
@@ -100,10 +101,16 @@ impl Entry for Packed68 {
     }
 
     #[inline(always)]
-    fn add_ways(&mut self, more: u64, wrapped: &mut bool) {
-        let sum = u128::from(self.ways()) + u128::from(more);
-        *wrapped |= sum > Self::MASK;
-        self.0 = self.0 & !Self::MASK | sum & Self::MASK;
+    fn add_ways(&mut self, more: u64, m: Modulus, wrapped: &mut bool) {
+        let sum = if m == Modulus::EXACT {
+            let sum = u128::from(self.ways()) + u128::from(more);
+            *wrapped |= sum > Self::MASK;
+            sum & Self::MASK
+        } else {
+            // residues below a prime below 2^60 fit the field
+            u128::from(m.add_prime(self.ways(), more))
+        };
+        self.0 = self.0 & !Self::MASK | sum;
     }
 }
 
@@ -115,8 +122,9 @@ pub(super) trait Ways:
     /// Bits of the type, for the overflow error.
     const BITS: u32;
     const ONE: Self;
-    /// `*self += more`, wrapping, remembering in `wrapped` that it did.
-    fn add_wrapping(&mut self, more: Self, wrapped: &mut bool);
+    /// `*self += more` modulo `m`: wrapping when it is [`Modulus::EXACT`], remembering in
+    /// `wrapped` that it did.
+    fn add_mod(&mut self, more: Self, m: Modulus, wrapped: &mut bool);
     fn wide(self) -> u128;
     /// Ways from a `u128`, if they fit.
     fn from_wide(x: u128) -> Option<Self>;
@@ -128,10 +136,16 @@ macro_rules! ways {
             const BITS: u32 = <$int>::BITS;
             const ONE: Self = 1;
             #[inline(always)]
-            fn add_wrapping(&mut self, more: Self, wrapped: &mut bool) {
-                let (total, carry) = self.overflowing_add(more);
-                *self = total;
-                *wrapped |= carry;
+            fn add_mod(&mut self, more: Self, m: Modulus, wrapped: &mut bool) {
+                if m == Modulus::EXACT {
+                    let (total, carry) = self.overflowing_add(more);
+                    *self = total;
+                    *wrapped |= carry;
+                } else {
+                    // both below a prime below 2^60: the sum fits
+                    let s = *self + more;
+                    *self = if s >= m.0 as $int { s - m.0 as $int } else { s };
+                }
             }
             #[inline(always)]
             fn wide(self) -> u128 {
@@ -155,8 +169,9 @@ pub(super) struct Gather<E> {
     batch: Vec<E>,
     /// Entries of a full batch.
     limit: usize,
-    /// A sum of ways wrapped (checked by [`Gather::finish`]).
+    /// A sum of ways wrapped (reported by [`Gather::finish`]).
     wrapped: bool,
+    modulus: Modulus,
 }
 
 /// Entries per batch of all the gathers of a step together: 256 MiB with 16-byte entries, 384 MiB
@@ -164,14 +179,16 @@ pub(super) struct Gather<E> {
 pub(super) const BATCH: usize = 1 << 24;
 
 impl<E: Entry> Gather<E> {
-    /// A gather for about `expected` states emitted, compacting every `batch` entries at most.
-    pub(super) fn new(expected: usize, batch: usize) -> Self {
+    /// A gather for about `expected` states emitted, compacting every `batch` entries at most,
+    /// summing ways modulo `modulus`.
+    pub(super) fn new(expected: usize, batch: usize, modulus: Modulus) -> Self {
         let limit = batch.max(16);
         Gather {
             sorted: Vec::new(),
             batch: Vec::with_capacity(expected.saturating_mul(2).clamp(16, limit)),
             limit,
             wrapped: false,
+            modulus,
         }
     }
 
@@ -192,25 +209,28 @@ impl<E: Entry> Gather<E> {
             return;
         }
         self.batch.par_sort_unstable_by_key(|e| e.state());
-        sum_runs(&mut self.batch, &mut self.wrapped);
+        sum_runs(&mut self.batch, self.modulus, &mut self.wrapped);
         if self.sorted.is_empty() {
             std::mem::swap(&mut self.sorted, &mut self.batch);
             self.batch.clear();
             return;
         }
-        merge_into(&mut self.sorted, &self.batch, &mut self.wrapped);
+        merge_into(
+            &mut self.sorted,
+            &self.batch,
+            self.modulus,
+            &mut self.wrapped,
+        );
         self.batch.clear();
     }
 
-    /// The sorted, distinct states, or [`Wrapped`] if a sum of ways passed `V::MAX`.
-    pub(super) fn finish(mut self) -> Result<Vec<E>, Wrapped> {
+    /// The sorted, distinct states, and whether a sum of ways wrapped (past the ways' bits, in an
+    /// exact count: the ways are then right modulo 2^bits only).
+    pub(super) fn finish(mut self) -> (Vec<E>, bool) {
         self.compact();
-        if self.wrapped {
-            return Err(Wrapped);
-        }
         // the list may sit in a batch's room, which held every state before they were summed
         self.sorted.shrink_to_fit();
-        Ok(self.sorted)
+        (self.sorted, self.wrapped)
     }
 }
 
@@ -220,15 +240,16 @@ impl<E: Entry> Gather<E> {
 /// highest down, a wave of one per thread at a time, and after each wave the lists give back the
 /// memory of the keys it took (truncated and shrunk), so the peak is the lists plus one wave's
 /// ranges, not the lists and their merge both whole. Every state's sum is the same whatever the
-/// lists, so the result does not depend on how the step was split. [`Wrapped`] if a sum passes
-/// `V::MAX`.
+/// lists, so the result does not depend on how the step was split. Sums are modulo `m`; the flag
+/// says whether one wrapped (passed the ways' bits in an exact count).
 pub(super) fn merge_lists<E: Entry>(
     mut lists: Vec<Vec<E>>,
     ranges: usize,
-) -> Result<Vec<Vec<E>>, Wrapped> {
+    m: Modulus,
+) -> (Vec<Vec<E>>, bool) {
     lists.retain(|l| !l.is_empty());
     if lists.len() <= 1 {
-        return Ok(lists);
+        return (lists, false);
     }
     let ranges = ranges.max(1);
     // every list's quantiles, then evenly spaced among them: splits of about equal size
@@ -255,12 +276,12 @@ pub(super) fn merge_lists<E: Entry>(
     let mut top = bounds.len() - 1;
     while top > 0 {
         let low = top.saturating_sub(wave);
-        let done: Vec<Result<Vec<E>, Wrapped>> = (low..top)
+        let done: Vec<(Vec<E>, bool)> = (low..top)
             .into_par_iter()
             .rev()
             .map(|r| {
                 let parts: Vec<&[E]> = lists.iter().map(|l| &l[begin(l, r)..end(l, r)]).collect();
-                merge_parts(&parts)
+                merge_parts(&parts, m)
             })
             .collect();
         merged.extend(done);
@@ -271,14 +292,17 @@ pub(super) fn merge_lists<E: Entry>(
         top = low;
     }
     merged.reverse();
-    merged
+    let wrapped = merged.iter().any(|(_, w)| *w);
+    let merged = merged
         .into_iter()
-        .filter(|r| !matches!(r, Ok(v) if v.is_empty()))
-        .collect()
+        .map(|(v, _)| v)
+        .filter(|v| !v.is_empty())
+        .collect();
+    (merged, wrapped)
 }
 
 /// The sorted, distinct `parts` merged into one, equal states summed (a heap of the parts' heads).
-fn merge_parts<E: Entry>(parts: &[&[E]]) -> Result<Vec<E>, Wrapped> {
+fn merge_parts<E: Entry>(parts: &[&[E]], m: Modulus) -> (Vec<E>, bool) {
     let mut out: Vec<E> = Vec::with_capacity(parts.iter().map(|p| p.len()).sum());
     let mut next = vec![0; parts.len()];
     let mut heads: BinaryHeap<Reverse<(E::Key, usize)>> = parts
@@ -291,7 +315,7 @@ fn merge_parts<E: Entry>(parts: &[&[E]]) -> Result<Vec<E>, Wrapped> {
     while let Some(Reverse((state, i))) = heads.pop() {
         let e = parts[i][next[i]];
         match out.last_mut() {
-            Some(last) if last.state() == state => last.add_ways(e.ways(), &mut wrapped),
+            Some(last) if last.state() == state => last.add_ways(e.ways(), m, &mut wrapped),
             _ => out.push(e),
         }
         next[i] += 1;
@@ -299,16 +323,13 @@ fn merge_parts<E: Entry>(parts: &[&[E]]) -> Result<Vec<E>, Wrapped> {
             heads.push(Reverse((more.state(), i)));
         }
     }
-    if wrapped {
-        return Err(Wrapped);
-    }
-    Ok(out)
+    (out, wrapped)
 }
 
 /// Merge the sorted, distinct `more` into the sorted, distinct `into`, summing the ways of equal
 /// states. In place, from the back: the list grows by `more.len()` (a reallocation, not a second
-/// list), so the peak is one list, not two. Sets `wrapped` if a sum passes `V::MAX`.
-fn merge_into<E: Entry>(into: &mut Vec<E>, more: &[E], wrapped: &mut bool) {
+/// list), so the peak is one list, not two. Sums modulo `m`; sets `wrapped` if one wraps.
+fn merge_into<E: Entry>(into: &mut Vec<E>, more: &[E], m: Modulus, wrapped: &mut bool) {
     let (na, nb) = (into.len(), more.len());
     into.resize(na + nb, E::new(Default::default(), Default::default()));
     // `into[..i]` and `more[..j]` are still to merge; the merged tail is `into[k..]`, and
@@ -322,7 +343,7 @@ fn merge_into<E: Entry>(into: &mut Vec<E>, more: &[E], wrapped: &mut bool) {
             i -= 1;
         } else if i > 0 && into[i - 1].state() == b.state() {
             let mut e = into[i - 1];
-            e.add_ways(b.ways(), wrapped);
+            e.add_ways(b.ways(), m, wrapped);
             into[k] = e;
             i -= 1;
             j -= 1;
@@ -336,14 +357,14 @@ fn merge_into<E: Entry>(into: &mut Vec<E>, more: &[E], wrapped: &mut bool) {
     into.truncate(i + (na + nb - k));
 }
 
-/// Sum the ways of equal consecutive states of the sorted `v` into one entry each. Sets `wrapped` if a
-/// sum passes `V::MAX`.
-fn sum_runs<E: Entry>(v: &mut Vec<E>, wrapped: &mut bool) {
+/// Sum the ways of equal consecutive states of the sorted `v` into one entry each, modulo `m`. Sets
+/// `wrapped` if a sum wraps.
+fn sum_runs<E: Entry>(v: &mut Vec<E>, m: Modulus, wrapped: &mut bool) {
     let mut out = 0;
     for i in 0..v.len() {
         if out > 0 && v[out - 1].state() == v[i].state() {
             let more = v[i].ways();
-            v[out - 1].add_ways(more, wrapped);
+            v[out - 1].add_ways(more, m, wrapped);
         } else {
             v[out] = v[i];
             out += 1;
@@ -373,6 +394,7 @@ mod tests {
                 batch: Vec::new(),
                 limit: BATCH,
                 wrapped: false,
+                modulus: Modulus::EXACT,
             };
             for chunk in emitted.chunks(batch) {
                 for &(s, w) in chunk {
@@ -380,7 +402,7 @@ mod tests {
                 }
                 g.compact();
             }
-            assert_eq!(g.finish().as_ref(), Ok(&want), "batches of {batch}");
+            assert_eq!(g.finish(), (want.clone(), false), "batches of {batch}");
         }
     }
 
@@ -403,23 +425,28 @@ mod tests {
         }
         let want: Vec<Pair<u64, u128>> = want.into_iter().map(|(s, w)| Pair::new(s, w)).collect();
         for ranges in [1, 2, 3, 8, 100, 5000] {
-            let merged = merge_lists(lists.clone(), ranges).unwrap();
+            let (merged, wrapped) = merge_lists(lists.clone(), ranges, Modulus::EXACT);
+            assert!(!wrapped);
             assert!(merged.iter().all(|r| !r.is_empty()), "{ranges} ranges");
             let flat: Vec<Pair<u64, u128>> = merged.into_iter().flatten().collect();
             assert_eq!(flat, want, "{ranges} ranges");
         }
         // one list is already merged
-        assert_eq!(merge_lists(vec![want.clone()], 4), Ok(vec![want.clone()]));
+        let exact = Modulus::EXACT;
         assert_eq!(
-            merge_lists::<Pair<u64, u128>>(Vec::new(), 4),
-            Ok(Vec::new())
+            merge_lists(vec![want.clone()], 4, exact),
+            (vec![want.clone()], false)
+        );
+        assert_eq!(
+            merge_lists::<Pair<u64, u128>>(Vec::new(), 4, exact),
+            (Vec::new(), false)
         );
         // a sum past u128::MAX in any range
         let half = u128::MAX / 2 + 1;
         let big = |s: u64| vec![Pair::new(1u64, 1), Pair::new(s, half), Pair::new(900, 2)];
         for ranges in [1, 2, 3] {
-            assert_eq!(merge_lists(vec![big(5), big(5)], ranges), Err(Wrapped));
-            assert!(merge_lists(vec![big(5), big(6)], ranges).is_ok());
+            assert!(merge_lists(vec![big(5), big(5)], ranges, exact).1);
+            assert!(!merge_lists(vec![big(5), big(6)], ranges, exact).1);
         }
     }
 
@@ -444,14 +471,14 @@ mod tests {
             })
             .collect();
         let (mut packed, mut pairs) = (
-            Gather::<Packed68>::new(8, 64),
-            Gather::<Pair<u128, u128>>::new(8, 64),
+            Gather::<Packed68>::new(8, 64, Modulus::EXACT),
+            Gather::<Pair<u128, u128>>::new(8, 64, Modulus::EXACT),
         );
         for &(s, w) in &emitted {
             packed.add(s, w);
             pairs.add(s, u128::from(w));
         }
-        let (packed, pairs) = (packed.finish().unwrap(), pairs.finish().unwrap());
+        let (packed, pairs) = (packed.finish().0, pairs.finish().0);
         let widened: Vec<(u128, u128)> = packed
             .iter()
             .map(|e| (e.state(), u128::from(e.ways())))
@@ -460,10 +487,18 @@ mod tests {
         assert_eq!(widened, want);
         let mut e = Packed68::new(5, (1 << 60) - 2);
         let mut wrapped = false;
-        e.add_ways(1, &mut wrapped);
+        e.add_ways(1, Modulus::EXACT, &mut wrapped);
         assert!(!wrapped && e.ways() == (1 << 60) - 1 && e.state() == 5);
-        e.add_ways(1, &mut wrapped);
-        assert!(wrapped && e.state() == 5);
+        e.add_ways(1, Modulus::EXACT, &mut wrapped);
+        assert!(wrapped && e.state() == 5 && e.ways() == 0);
+        // modulo a prime below 2^60, nothing wraps: the sum is reduced
+        let p = Modulus((1 << 60) - 93);
+        let mut e = Packed68::new(7, p.0 - 1);
+        e.add_ways(5, p, &mut wrapped);
+        assert_eq!((e.state(), e.ways()), (7, 4));
+        let mut pair = Pair::<u64, u64>::new(7, p.0 - 2);
+        pair.add_ways(p.0 - 3, p, &mut wrapped);
+        assert_eq!(pair.ways(), p.0 - 5);
     }
 
     #[test]
@@ -471,19 +506,19 @@ mod tests {
         let half = u128::MAX / 2 + 1;
         // within one batch (summed runs) and across batches (merged lists)
         for batch in [1, 3] {
-            let mut g = Gather::<Pair<u64, u128>>::new(4, BATCH);
+            let mut g = Gather::<Pair<u64, u128>>::new(4, BATCH, Modulus::EXACT);
             for ways in [half, 1, half] {
                 g.add(5, ways);
                 if batch == 1 {
                     g.compact();
                 }
             }
-            assert_eq!(g.finish(), Err(Wrapped), "batches of {batch}");
+            assert!(g.finish().1, "batches of {batch}");
         }
         // u128::MAX itself is still a count
-        let mut g = Gather::<Pair<u64, u128>>::new(4, BATCH);
+        let mut g = Gather::<Pair<u64, u128>>::new(4, BATCH, Modulus::EXACT);
         g.add(5, half);
         g.add(5, half - 1);
-        assert_eq!(g.finish(), Ok(vec![Pair::new(5, u128::MAX)]));
+        assert_eq!(g.finish(), (vec![Pair::new(5, u128::MAX)], false));
     }
 }

@@ -21,7 +21,8 @@
 //! added to every state, in parallel parts); `cells.rs` the state's cells
 //! and their packing, `packed.rs` the transitions, `plan.rs` the geometry of each step, `gather.rs`
 //! the sorted lists that hold each step's states, `checkpoint.rs` the file a count resumes from,
-//! and `reference.rs` the transitions' slow twin.
+//! `modular.rs` the residues, primes, bound and recombination of counts past the ways' bits,
+//! `passes.rs` the passes they take, and `reference.rs` the transitions' slow twin.
 //!
 //! # The method
 //! The board is first transposed if needed so that it has `cols <= rows`; squares are then added one
@@ -66,9 +67,21 @@
 //! truncated after each wave (`merge_lists`): a step holds about one and a half lists at its peak,
 //! not two and a merged copy. Every sum is exact, so the counts, the states and the errors do not
 //! depend on the number of threads (tested).
-//! On 8-wide boards the 68-bit state and 60-bit ways share one `u128`, 16 bytes too. A sum that
-//! passes those bits starts the count over with `u128` ways (24 or 32 bytes a state): every board up
-//! to 8x8 closed fits in the first, long narrow boards do not.
+//! On 8-wide boards the 68-bit state and 60-bit ways share one `u128`, 16 bytes too.
+//!
+//! Counts of any size keep that entry (`modular.rs`, `passes.rs`): a first pass sums the ways
+//! exactly in their 64 (60) bits, and is the count unless a sum passed them; it then goes on
+//! wrapping (the count modulo 2^64 or 2^60), and one more pass a prime below 2^60 sums them modulo
+//! the prime, until the moduli's product passes Bregman's bound on the count; the Chinese
+//! remainder theorem gives the exact count (3 x 74 open, 5 x 36 closed and longer: tested under
+//! two sets of primes). Every count up to 8x8 closed fits the first pass.
+//!
+//! A whole sequence comes from one run ([`count_lengths`]): at the end of row `n` the same states
+//! are also finished as if the board ended there (the last square's transitions), which counts
+//! the tours of the board `n` rows long. The run's states are a superset of the short board's
+//! (its squares near the cut have edges left in the long board, so fewer states are pruned), and
+//! the extra ones complete no tour, every square being checked done at the last square; open
+//! tours are counted without the colour rule on their ends (it holds on odd boards only).
 //! Open tours are counted undirected (a path and its reverse once; directed = 2x), closed tours as
 //! undirected cycles, as OEIS counts them.
 //!
@@ -101,17 +114,23 @@ mod cells;
 mod checkpoint;
 pub use checkpoint::CheckpointProblem;
 mod gather;
+mod modular;
+pub use modular::{bound_bits, PrimeSet, Residues};
 mod packed;
+mod passes;
 mod plan;
 #[cfg(test)]
 mod reference;
 mod step;
 
-use super::{CountError, Counted, Orientation};
+use super::CountError;
 use crate::board::Board;
 use crate::board::Closure;
 use cells::{Key, DONE};
+use checkpoint::{Carried, Done};
 use gather::{Entry, Packed68, Pair, Ways, BATCH};
+use modular::Modulus;
+use num_bigint::BigUint;
 use plan::{Plan, CELLS};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -128,8 +147,8 @@ fn wide(width: u32) -> bool {
 }
 
 /// Bytes a state takes in a step's list: 16, a `u64` key and `u64` ways on boards at most 7 wide,
-/// a 68-bit key and 60-bit ways in a `u128` on 8-wide ones (24 or 32 if its ways pass those bits
-/// and the count starts over with `u128` ways).
+/// a 68-bit key and 60-bit ways in a `u128` on 8-wide ones, whatever the count (a count past
+/// those bits runs again modulo primes: [`PrimeSet`]).
 pub fn state_bytes(width: u32) -> usize {
     if wide(width) {
         std::mem::size_of::<Packed68>()
@@ -146,36 +165,61 @@ pub struct FrontierCount {
     /// Open or closed tours were counted.
     pub closure: Closure,
     /// Undirected tours: open paths (a path and its reverse once), or closed cycles.
-    pub undirected: u128,
+    pub undirected: BigUint,
     /// The largest number of distinct frontier states held after any step.
     pub peak_states: usize,
-    /// State transitions generated (work done), over all steps.
+    /// State transitions generated (work done), over all steps and passes.
     pub transitions: u64,
+    /// Passes over the board: 1 when the count fits its states' ways, else one more a prime.
+    pub passes: u32,
     /// Wall-clock time.
     pub elapsed: Duration,
 }
 
+/// Directed tours per undirected one on a board of `squares`: 2 per open path (1 on the 1x1
+/// board), `2 x squares` per cycle.
+fn per_tour(closure: Closure, squares: u64) -> u64 {
+    if closure.is_closed() {
+        2 * squares
+    } else if squares == 1 {
+        1
+    } else {
+        2
+    }
+}
+
 impl FrontierCount {
-    /// Directed tours over all starts: 2 per open path (1 on the 1x1 board), `2 x squares` per cycle;
-    /// [`CountError::Overflow`] when that passes `u128::MAX` (3 x 74 open already does).
-    pub fn directed(&self) -> Result<u128, CountError> {
-        let per_tour = if self.closure.is_closed() {
-            2 * self.board.len() as u128
-        } else if self.board.len() == 1 {
-            1
-        } else {
-            2
-        };
-        self.undirected
-            .checked_mul(per_tour)
-            .ok_or(CountError::Overflow {
-                board: self.board,
-                what: Counted::Tours {
-                    closure: self.closure,
-                    orientation: Orientation::Directed,
-                },
-                bits: 128,
-            })
+    /// Directed tours over all starts: 2 per open path (1 on the 1x1 board), `2 x squares` per cycle.
+    pub fn directed(&self) -> BigUint {
+        &self.undirected * per_tour(self.closure, u64::from(self.board.len()))
+    }
+}
+
+/// The answer of [`count_lengths`]: the tours of every board `width x n`, `n = 1..=length`,
+/// from one run (`width` the rows of the board given, `length` its columns).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrontierSequence {
+    /// The fixed side.
+    pub width: u32,
+    /// Open or closed tours were counted.
+    pub closure: Closure,
+    /// Undirected tours of `width x n` at index `n - 1`.
+    pub undirected: Vec<BigUint>,
+    /// The largest number of distinct frontier states held after any step.
+    pub peak_states: usize,
+    /// State transitions generated, over all steps and passes.
+    pub transitions: u64,
+    /// Passes over the board (see [`FrontierCount::passes`]).
+    pub passes: u32,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+}
+
+impl FrontierSequence {
+    /// Directed tours of `width x n` over all starts (see [`FrontierCount::directed`]).
+    pub fn directed(&self, n: u32) -> BigUint {
+        let squares = u64::from(self.width) * u64::from(n);
+        &self.undirected[n as usize - 1] * per_tour(self.closure, squares)
     }
 }
 
@@ -196,13 +240,37 @@ pub struct FrontierProgress {
     pub states: usize,
     /// Time since the count began.
     pub elapsed: Duration,
-    /// Bits of the states' ways: 64, or 128 once a sum passed `u64::MAX` and the count started over.
+    /// Bits of the states' ways: 64, or 60 beside an 8-wide board's state.
     pub ways_bits: u32,
-    /// Whether mirror images are folded together at the ends of rows: the count starts over without
-    /// once a sum of `u128` ways passes `u128::MAX`.
-    pub folded: bool,
+    /// The pass: 0 counts exactly in `ways_bits`; pass `k > 0` counts modulo the `k`-th prime of
+    /// the [`PrimeSet`] (a sum passed `ways_bits` in pass 0).
+    pub pass: u32,
+    /// The pass's modulus: 0 for the exact pass, else its prime.
+    pub modulus: u64,
     /// Squares whose states came from a checkpoint ([`count_frontier_resumable`]), 0 if none.
     pub resumed_from: u32,
+}
+
+/// How a frontier count runs, besides what it counts.
+#[derive(Clone, Copy, Debug)]
+pub struct FrontierOptions<'a> {
+    /// Give up with [`CountError::TooManyStates`] as soon as one step holds more states (see
+    /// [`count_frontier_with`]).
+    pub max_states: usize,
+    /// The file the count saves its states to at the end of every row, and resumes from.
+    pub checkpoint: Option<&'a Path>,
+    /// The primes of the passes a count past its ways' bits takes.
+    pub primes: PrimeSet,
+}
+
+impl Default for FrontierOptions<'_> {
+    fn default() -> Self {
+        FrontierOptions {
+            max_states: usize::MAX,
+            checkpoint: None,
+            primes: PrimeSet::default(),
+        }
+    }
 }
 
 /// Count undirected open tours (Hamiltonian paths) or closed tours (cycles) on `board`. See the module
@@ -215,9 +283,10 @@ pub fn count_frontier(board: Board, closure: Closure) -> Result<FrontierCount, C
 /// [`CountError::TooManyStates`] as soon as one step holds more than `max_states` states (each costs
 /// [`state_bytes`], in the list of the current step and those of the next, plus sorting batches of
 /// 256 MiB at most in all: the parts' lists of the next step, which overlap a little, and then their
-/// merge; a part that alone passes the limit stops the count at once), or with
-/// [`CountError::Overflow`] when a sum of ways passes `u128::MAX` (3 x 75 open, 5 x 36 closed).
-/// The work of a step is spread over the threads of the current rayon pool.
+/// merge; a part that alone passes the limit stops the count at once). A count whose states' ways
+/// pass their bits runs again modulo primes, as many as [`bound_bits`] needs, and the Chinese
+/// remainder theorem gives its exact value. The work of a step is spread over the threads of the
+/// current rayon pool.
 pub fn count_frontier_with(
     board: Board,
     closure: Closure,
@@ -229,9 +298,9 @@ pub fn count_frontier_with(
 
 /// [`count_frontier_with`], writing the states at the end of every row to `checkpoint` (when given)
 /// and resuming from the states there if the file holds this count's: an interrupted count goes on
-/// from its last whole row. The file is removed when the count ends. A file of another count, or a
-/// damaged one, is refused with [`CountError::FrontierCheckpoint`] (nothing is overwritten); one
-/// of this count that it started over past (with wider ways) is counted over.
+/// from its last whole row (in the pass it was in, with the residues of the passes before). The
+/// file is removed when the count ends. A file of another count, or a damaged one, is refused with
+/// [`CountError::FrontierCheckpoint`] (nothing is overwritten).
 pub fn count_frontier_resumable(
     board: Board,
     closure: Closure,
@@ -239,11 +308,75 @@ pub fn count_frontier_resumable(
     checkpoint: Option<&Path>,
     progress: &mut dyn FnMut(&FrontierProgress),
 ) -> Result<FrontierCount, CountError> {
+    let options = FrontierOptions {
+        max_states,
+        checkpoint,
+        ..FrontierOptions::default()
+    };
+    count_frontier_opts(board, closure, &options, progress)
+}
+
+/// [`count_frontier_resumable`] with every option.
+pub fn count_frontier_opts(
+    board: Board,
+    closure: Closure,
+    options: &FrontierOptions,
+    progress: &mut dyn FnMut(&FrontierProgress),
+) -> Result<FrontierCount, CountError> {
     let (rows, cols) = if board.cols() <= board.rows() {
         (board.rows(), board.cols())
     } else {
         (board.cols(), board.rows())
     };
+    admit(board, cols, options.max_states)?;
+    let began = Instant::now();
+    let plan = Plan::new(rows, cols);
+    let counted = passes::count(&plan, board, closure, options, false, progress)?;
+    Ok(FrontierCount {
+        board,
+        closure,
+        undirected: counted.values.into_iter().next_back().unwrap_or_default(),
+        peak_states: counted.peak_states,
+        transitions: counted.transitions,
+        passes: counted.passes,
+        elapsed: began.elapsed(),
+    })
+}
+
+/// The tours of every board `width x n` for `n = 1..=length`, where `width` is `board`'s rows and
+/// `length` its columns, from one run over the longest: the tours of `width x n` are those the step that ends row `n` completes from its states as the last
+/// square of a board that ends there (the states of the boards cut after each row are the longer
+/// board's, less some it would prune: those complete nothing). Open tours are counted without the
+/// colour rule on their ends, which holds on odd boards only.
+pub fn count_lengths(
+    board: Board,
+    closure: Closure,
+    options: &FrontierOptions,
+    progress: &mut dyn FnMut(&FrontierProgress),
+) -> Result<FrontierSequence, CountError> {
+    let (width, length) = (board.rows(), board.cols());
+    admit(board, width, options.max_states)?;
+    let began = Instant::now();
+    let plan = Plan::every_length(length, width);
+    let counted = passes::count(&plan, board, closure, options, true, progress)?;
+    let mut undirected = counted.values;
+    if width == 1 && !closure.is_closed() {
+        // the 1x1 board's single square is an open tour that no step completes
+        undirected[0] = BigUint::from(1u32);
+    }
+    Ok(FrontierSequence {
+        width,
+        closure,
+        undirected,
+        peak_states: counted.peak_states,
+        transitions: counted.transitions,
+        passes: counted.passes,
+        elapsed: began.elapsed(),
+    })
+}
+
+/// Refuse a board wider than [`MAX_WIDTH`], and a limit on states that memory cannot hold.
+fn admit(board: Board, cols: u32, max_states: usize) -> Result<(), CountError> {
     if cols > MAX_WIDTH {
         return Err(CountError::TooWide {
             board,
@@ -271,99 +404,68 @@ pub fn count_frontier_resumable(
             });
         }
     }
-    let plan = Plan::new(rows, cols);
-    let run = Run {
-        max_states,
-        fold: true,
-        began: Instant::now(),
-        checkpoint,
-    };
-    if wide(cols) {
-        count_with_ways::<Packed68, Pair<u128, u128>>(&plan, board, closure, run, progress)
-    } else {
-        count_with_ways::<Pair<u64, u64>, Pair<u64, u128>>(&plan, board, closure, run, progress)
-    }
+    Ok(())
 }
 
-/// How a count runs, besides what it counts.
+/// How a pass of a count runs, besides what it counts.
 #[derive(Clone, Copy)]
 struct Run<'a> {
     max_states: usize,
     /// Fold the states at the end of each row onto their mirror images (`packed::Transitions`).
     fold: bool,
-    /// When the count began: its times are counted from here, across restarts.
+    /// When the count began: its times are counted from here, across passes.
     began: Instant,
     checkpoint: Option<&'a Path>,
+    /// What the ways are summed modulo, and the pass (0: exact).
+    modulus: Modulus,
+    pass: u32,
+    /// Count the tours of the boards cut after each row too.
+    every_length: bool,
+    /// The passes done before this one, for the checkpoint.
+    done: &'a [Done],
 }
 
-/// [`count_rows`] with 16-byte entries (`Narrow`: 64-bit ways, or 60 on 8-wide boards), again with
-/// `u128` ways (`Wide`) if a sum passes those bits, and a third time without folding mirror images
-/// if a sum passes `u128::MAX` (a fold adds two states' ways, so it takes a bit of the headroom:
-/// 3 x 74 open needs the unfolded count). Every count up to 8x8 closed fits in the first, at two
-/// thirds of the memory a state of the second (half on boards at most 7 wide).
-fn count_with_ways<Narrow: Entry, Wide: Entry<Key = Narrow::Key, Ways = u128>>(
-    plan: &Plan,
-    board: Board,
-    closure: Closure,
-    run: Run,
-    progress: &mut dyn FnMut(&FrontierProgress),
-) -> Result<FrontierCount, CountError> {
-    // a checkpoint of a later attempt (an interrupted count that had started over) resumes there
-    let later = run.checkpoint.and_then(checkpoint::entries_of);
-    let (skip_narrow, skip_folded) = match later {
-        Some((bits, fold)) if bits == Wide::WAYS_BITS => (true, !fold),
-        _ => (false, false),
-    };
-    if !skip_narrow {
-        let narrow = count_rows::<Narrow>(plan, board, closure, run, progress);
-        if !partial_past(&narrow, Narrow::WAYS_BITS) {
-            return narrow;
-        }
+/// What one pass counted: the tours (sums of ways, wrapping at 2^128, so modulo the pass's
+/// modulus once reduced), the tours of the boards cut at each row's end before the last (with
+/// `every_length`), and whether a sum passed the ways' bits (an exact pass is then right modulo
+/// 2^bits only).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Tally {
+    tours: u128,
+    lengths: Vec<u128>,
+    wrapped: bool,
+    transitions: u64,
+    peak_states: usize,
+}
+
+impl Tally {
+    /// The tours of every length counted (the cut boards', then the whole board's).
+    fn values(&self) -> Vec<u128> {
+        self.lengths
+            .iter()
+            .copied()
+            .chain(std::iter::once(self.tours))
+            .collect()
     }
-    if !skip_folded {
-        let wide = count_rows::<Wide>(plan, board, closure, run, progress);
-        if !partial_past(&wide, 128) {
-            return wide;
-        }
-    }
-    let unfolded = Run { fold: false, ..run };
-    count_rows::<Wide>(plan, board, closure, unfolded, progress)
 }
 
-/// Whether `count` stopped because a state's ways passed `bits` bits.
-fn partial_past(count: &Result<FrontierCount, CountError>, bits: u32) -> bool {
-    matches!(
-        count,
-        Err(CountError::Overflow {
-            what: Counted::Partial { .. },
-            bits: b,
-            ..
-        }) if *b == bits
-    )
-}
-
-/// The row-by-row count of [`count_frontier_resumable`] of `board` (as `plan` turns it) with states
-/// and their ways held as `E` (folding is off only in the test that checks it): the first states
-/// (or those of a checkpoint), then one [`Stepping::add_square`] a square, each row's end saved to
-/// the checkpoint, and progress told after every square.
+/// One pass of a count of `board` (as `plan` turns it) with states and their ways held as `E`,
+/// summed as `run` says: the first states (or those of a checkpoint), then one
+/// [`Stepping::add_square`] a square, each row's end saved to the checkpoint, and progress told
+/// after every square.
 fn count_rows<E: Entry>(
     plan: &Plan,
     board: Board,
     closure: Closure,
     run: Run,
     progress: &mut dyn FnMut(&FrontierProgress),
-) -> Result<FrontierCount, CountError> {
-    let mut count = FrontierCount {
-        board,
-        closure,
-        undirected: 0,
+) -> Result<Tally, CountError> {
+    let mut count = Tally {
         peak_states: 1,
-        transitions: 0,
-        elapsed: Duration::ZERO,
+        ..Tally::default()
     };
-    if board.len() == 1 {
-        count.undirected = u128::from(!closure.is_closed());
-        count.elapsed = run.began.elapsed();
+    if plan.n == 1 {
+        count.tours = u128::from(!closure.is_closed());
         return Ok(count);
     }
     let id = checkpoint::Identity {
@@ -372,6 +474,8 @@ fn count_rows<E: Entry>(
         closed: closure.is_closed(),
         ways_bits: E::WAYS_BITS,
         fold: run.fold,
+        every_length: run.every_length,
+        modulus: run.modulus.0,
     };
     let (start, mut current) = first_states::<E>(plan, run.checkpoint, id, &mut count)?;
     let stepping = Stepping {
@@ -381,23 +485,24 @@ fn count_rows<E: Entry>(
         max_states: run.max_states,
         fold: run.fold,
         threads: rayon::current_num_threads().max(1),
+        modulus: run.modulus,
+        every_length: run.every_length,
     };
     for i in start..plan.n {
         let (next, held) = stepping.add_square(i, current, &mut count)?;
         current = next;
         count.peak_states = count.peak_states.max(held);
         if let Some(path) = run.checkpoint.filter(|_| plan.steps[i].row_end) {
-            checkpoint::write(
-                path,
-                id,
-                i + 1,
-                count.transitions,
-                count.peak_states,
-                &current,
-            )
-            .map_err(|e| CountError::FrontierCheckpoint {
-                problem: CheckpointProblem::Io(e.kind()),
-            })?;
+            let carried = Carried {
+                done: run.done.to_vec(),
+                lengths: count.lengths.clone(),
+            };
+            let (transitions, peak) = (count.transitions, count.peak_states);
+            checkpoint::write(path, id, i + 1, transitions, peak, &current, &carried).map_err(
+                |e| CountError::FrontierCheckpoint {
+                    problem: CheckpointProblem::Io(e.kind()),
+                },
+            )?;
         }
         progress(&FrontierProgress::after(
             plan,
@@ -408,22 +513,17 @@ fn count_rows<E: Entry>(
             E::WAYS_BITS,
         ));
     }
-    if let Some(path) = run.checkpoint {
-        // what is counted needs no resuming; a file that is already gone is no error
-        let _ = std::fs::remove_file(path);
-    }
-    count.elapsed = run.began.elapsed();
     Ok(count)
 }
 
-/// The states a count starts from, and the square they stand before: the empty board's one state
+/// The states a pass starts from, and the square they stand before: the empty board's one state
 /// (every cell of the window `DONE`: virtual squares before the board), or the states of
-/// `checkpoint` when it holds this count's (`count` then takes what it had reached).
+/// `checkpoint` when it holds this pass's (`count` then takes what it had reached).
 fn first_states<E: Entry>(
     plan: &Plan,
     checkpoint: Option<&Path>,
     id: checkpoint::Identity,
-    count: &mut FrontierCount,
+    count: &mut Tally,
 ) -> Result<(usize, Vec<Vec<E>>), CountError> {
     let w = plan.w;
     debug_assert!(w < E::Key::CELLS && w < CELLS);
@@ -438,9 +538,10 @@ fn first_states<E: Entry>(
         Ok(reached) => {
             count.transitions = reached.transitions;
             count.peak_states = reached.peak_states;
+            count.lengths = reached.carried.lengths;
             Ok((reached.squares, vec![reached.states]))
         }
-        // a checkpoint of an earlier attempt, with narrower ways: counted over
+        // a checkpoint of another pass or other entries: this pass counts from the start
         Err(checkpoint::Unreadable::OtherEntries) => Ok((0, empty)),
         Err(checkpoint::Unreadable::Refused(problem)) => {
             Err(CountError::FrontierCheckpoint { problem })
@@ -449,7 +550,7 @@ fn first_states<E: Entry>(
 }
 
 impl FrontierProgress {
-    /// Progress after square `i` of `plan`, `held` states now, in a count of `ways_bits`-bit ways
+    /// Progress after square `i` of `plan`, `held` states now, in a pass of `ways_bits`-bit ways
     /// that `run` runs and that resumed before square `start` (0: from the beginning).
     fn after(plan: &Plan, i: usize, held: usize, run: &Run, start: usize, ways_bits: u32) -> Self {
         let cols = plan.cols as usize;
@@ -462,7 +563,8 @@ impl FrontierProgress {
             states: held,
             elapsed: run.began.elapsed(),
             ways_bits,
-            folded: run.fold,
+            pass: run.pass,
+            modulus: run.modulus.0,
             resumed_from: start as u32,
         }
     }
@@ -472,35 +574,33 @@ impl FrontierProgress {
 mod tests {
     use super::*;
 
-    /// A count with no limit on states and no checkpoint.
+    /// A pass with no limit on states and no checkpoint, counting exactly.
     fn unlimited(fold: bool) -> Run<'static> {
         Run {
             max_states: usize::MAX,
             fold,
             began: Instant::now(),
             checkpoint: None,
+            modulus: Modulus::EXACT,
+            pass: 0,
+            every_length: false,
+            done: &[],
         }
+    }
+
+    fn big(x: u128) -> BigUint {
+        BigUint::from(x)
     }
 
     #[test]
     fn small_known_counts() {
         let b = |r, c| Board::new(r, c).unwrap();
-        assert_eq!(
-            count_frontier(b(1, 1), Closure::Open).unwrap().undirected,
-            1
-        );
-        assert_eq!(
-            count_frontier(b(1, 1), Closure::Closed).unwrap().undirected,
-            0
-        );
-        assert_eq!(
-            count_frontier(b(3, 4), Closure::Open).unwrap().directed(),
-            Ok(16)
-        );
-        assert_eq!(
-            count_frontier(b(5, 5), Closure::Open).unwrap().directed(),
-            Ok(1728)
-        );
+        let count = |board, closure| count_frontier(board, closure).unwrap();
+        assert_eq!(count(b(1, 1), Closure::Open).undirected, big(1));
+        assert_eq!(count(b(1, 1), Closure::Closed).undirected, big(0));
+        assert_eq!(count(b(3, 4), Closure::Open).directed(), big(16));
+        let five = count(b(5, 5), Closure::Open);
+        assert_eq!((five.directed(), five.passes), (big(1728), 1));
     }
 
     /// The `u128` key of 8-wide boards counts what the `u64` key counts, on boards both can hold,
@@ -518,7 +618,7 @@ mod tests {
                 count_rows::<Pair<u64, u64>>(&plan, board, closure, unlimited(true), &mut progress)
             }
             .unwrap();
-            (r.undirected, r.peak_states, r.transitions, states)
+            (r.tours, r.peak_states, r.transitions, states)
         };
         for (rows, cols) in [(5, 5), (6, 6), (9, 4), (10, 3), (7, 5)] {
             for closure in [Closure::Open, Closure::Closed] {
@@ -551,7 +651,7 @@ mod tests {
                 count_rows::<Pair<u64, u64>>(&plan, board, closure, unlimited(fold), &mut progress)
             }
             .unwrap();
-            (r.undirected, ends)
+            (r.tours, ends)
         };
         for (rows, cols) in [(5, 5), (6, 6), (9, 4), (10, 3), (7, 5), (6, 5), (8, 2)] {
             for closure in [Closure::Open, Closure::Closed] {
@@ -579,53 +679,78 @@ mod tests {
         }
     }
 
-    /// A sum of ways past `u64::MAX` starts the count over with `u128` ways, which give the count
-    /// (3 x 40 open tours pass 2^64 undirected; 5 x 20 closed tours' partial ways do).
-    #[test]
-    fn ways_past_64_bits_count_again_in_128() {
-        let mut bits = Vec::new();
-        let board = Board::new(3, 40).unwrap();
-        let r = count_frontier_with(board, Closure::Open, usize::MAX, &mut |p| {
-            bits.push(p.ways_bits)
-        })
-        .unwrap();
-        assert!(r.undirected > u128::from(u64::MAX));
-        assert_eq!(bits.first(), Some(&64));
-        assert_eq!(bits.last(), Some(&128));
-        let plan = Plan::new(40, 3);
-        assert!(matches!(
-            count_rows::<Pair<u64, u64>>(&plan, board, Closure::Open, unlimited(true), &mut |_| {}),
-            Err(CountError::Overflow {
-                what: Counted::Partial { .. },
-                bits: 64,
-                ..
-            })
-        ));
-        let wide = count_rows::<Pair<u64, u128>>(
-            &plan,
-            board,
-            Closure::Open,
-            unlimited(true),
-            &mut |_| {},
-        );
-        assert_eq!(wide.unwrap().undirected, r.undirected);
-        // the 8-wide boards' entries (60-bit ways) start over the same way
-        let mut bits = Vec::new();
-        let packed = count_with_ways::<Packed68, Pair<u128, u128>>(
-            &plan,
-            board,
-            Closure::Open,
-            unlimited(true),
-            &mut |p| bits.push(p.ways_bits),
-        );
-        assert_eq!(packed.unwrap().undirected, r.undirected);
-        assert_eq!((bits[0], bits[bits.len() - 1]), (60, 128));
+    /// The count of a board whose ways pass their bits: `u128` ways (a pass that fits them), and
+    /// the exact pass gone on wrapping then passes modulo primes, recombined.
+    fn past_the_ways(board: Board, closure: Closure, primes: PrimeSet) -> (u128, FrontierCount) {
+        let (rows, cols) = (board.rows(), board.cols());
+        let plan = Plan::new(rows.max(cols), rows.min(cols));
+        let wide =
+            count_rows::<Pair<u64, u128>>(&plan, board, closure, unlimited(true), &mut |_| {});
+        let wide = wide.unwrap();
+        assert!(!wide.wrapped, "{board}");
+        let options = FrontierOptions {
+            primes,
+            ..FrontierOptions::default()
+        };
+        let passes = count_frontier_opts(board, closure, &options, &mut |_| {}).unwrap();
+        (wide.tours, passes)
     }
 
+    /// A count past the states' 64 (or 60) bits of ways runs again modulo primes, as many as the
+    /// bound needs, and the residues give the count the `u128` ways give (3 x 40 open tours pass
+    /// 2^64 undirected; 5 x 20 closed tours' partial ways do); two sets of primes give the same.
+    #[test]
+    fn counts_past_the_ways_bits_equal_the_u128_count_under_any_primes() {
+        let b = |r, c| Board::new(r, c).unwrap();
+        for (board, closure) in [(b(3, 40), Closure::Open), (b(5, 20), Closure::Closed)] {
+            let (wide, first) = past_the_ways(board, closure, PrimeSet::default());
+            let (_, second) = past_the_ways(board, closure, PrimeSet { bits: 59, skip: 3 });
+            assert!(
+                wide > u128::from(u64::MAX) || closure.is_closed(),
+                "{board}"
+            );
+            assert!(first.passes > 1, "{board}: {} passes", first.passes);
+            assert_eq!(first.undirected, big(wide), "{board}");
+            assert_eq!(second.undirected, big(wide), "{board}");
+        }
+        // the 8-wide boards' entries (60-bit ways) do the same: 8 x 12 open passes 2^60 at once
+        let plan = Plan::new(40, 3);
+        let packed =
+            count_rows::<Packed68>(&plan, b(3, 40), Closure::Open, unlimited(true), &mut |_| {});
+        assert!(packed.unwrap().wrapped);
+    }
+
+    /// Small primes make many passes on boards of a second, each prime far below the count: the
+    /// residues recombine to the exact count, whichever primes.
+    #[test]
+    fn many_small_primes_recombine_to_the_exact_count() {
+        let b = |r, c| Board::new(r, c).unwrap();
+        for (board, closure) in [(b(6, 5), Closure::Open), (b(8, 5), Closure::Closed)] {
+            let exact = count_frontier(board, closure).unwrap();
+            assert_eq!(exact.passes, 1);
+            for primes in [
+                PrimeSet { bits: 12, skip: 0 },
+                PrimeSet { bits: 9, skip: 7 },
+            ] {
+                let options = FrontierOptions {
+                    primes,
+                    ..FrontierOptions::default()
+                };
+                // the exact pass skipped: a checkpoint-free count modulo primes only
+                let plan = Plan::new(
+                    board.rows().max(board.cols()),
+                    board.rows().min(board.cols()),
+                );
+                let modular = passes::modular_only(&plan, board, closure, &options);
+                assert!(modular.1 > 3, "{board} {primes:?}: {} passes", modular.1);
+                assert_eq!(modular.0, exact.undirected, "{board} {primes:?}");
+            }
+        }
+    }
     /// A count stopped after some rows resumes from its checkpoint to the count from scratch, with
     /// the same transitions and peak; the file is gone at the end. Another count's file, a damaged
-    /// one and one that is no checkpoint are refused and left as they were; one of this count with
-    /// other entries is counted over.
+    /// one and one that is no checkpoint are refused and left as they were; a count of several
+    /// passes resumes in the pass it stopped in.
     #[test]
     fn counts_resume_from_their_checkpoints() {
         let dir = tempfile::tempdir().unwrap();
@@ -693,33 +818,32 @@ mod tests {
             refused(six, Closure::Open),
             CheckpointProblem::NotACheckpoint
         );
-        // the same count with u128 ways does not resume from 64-bit entries: it counts over
-        std::fs::write(&path, &good).unwrap();
-        let plan = Plan::new(6, 5);
-        let run = Run {
-            checkpoint: Some(&path),
-            ..unlimited(true)
+        // a count of several passes, stopped in its second prime's, resumes there with the
+        // residues of the passes before
+        std::fs::remove_file(&path).unwrap();
+        let long = Board::new(3, 40).unwrap();
+        let saved = dir.path().join("saved.ckpt");
+        let mut save = |p: &FrontierProgress| {
+            if (p.pass, p.rows_done, p.row_end) == (2, 20, true) {
+                std::fs::copy(&path, &saved).unwrap();
+            }
         };
-        let mut first = None;
-        let wide = count_rows::<Pair<u64, u128>>(&plan, six, Closure::Open, run, &mut |p| {
-            first.get_or_insert(p.resumed_from);
-        });
-        assert_eq!(first, Some(0));
-        assert_eq!(wide.unwrap().directed(), Ok(37_568));
-        // a checkpoint of the u128 attempt, stopped: the count resumes it, not the u64 attempt
-        let run = Run {
-            max_states: 30_000,
-            ..run
-        };
-        let stopped = count_rows::<Pair<u64, u128>>(&plan, six, Closure::Open, run, &mut |_| {});
-        assert!(matches!(stopped, Err(CountError::TooManyStates { .. })));
+        let full =
+            count_frontier_resumable(long, Closure::Open, usize::MAX, Some(&path), &mut save)
+                .unwrap();
+        assert!(full.passes >= 3 && !path.exists());
+        std::fs::copy(&saved, &path).unwrap();
         let mut first = None;
         let resumed =
-            count_frontier_resumable(six, Closure::Open, usize::MAX, Some(&path), &mut |p| {
-                first.get_or_insert((p.resumed_from, p.ways_bits));
-            });
-        assert!(matches!(first, Some((from, 128)) if from > 0), "{first:?}");
-        assert_eq!(resumed.unwrap().directed(), Ok(37_568));
+            count_frontier_resumable(long, Closure::Open, usize::MAX, Some(&path), &mut |p| {
+                first.get_or_insert((p.pass, p.resumed_from));
+            })
+            .unwrap();
+        assert_eq!(first, Some((2, 60)));
+        assert_eq!(
+            (resumed.undirected, resumed.passes),
+            (full.undirected, full.passes)
+        );
     }
 
     /// An 8-wide board is counted with the wide key, and refused cleanly past its state limit.

@@ -38,6 +38,17 @@ pub(super) struct Step {
 
 impl Plan {
     pub(super) fn new(rows: u32, cols: u32) -> Self {
+        Self::build(rows, cols, true)
+    }
+
+    /// The plan of a count of every length at once (the boards cut after each row): without the
+    /// colour rule on the ends of open tours, which holds on the odd boards only, and which the
+    /// counts do not need (it only prunes states that no tour completes).
+    pub(super) fn every_length(rows: u32, cols: u32) -> Self {
+        Self::build(rows, cols, false)
+    }
+
+    fn build(rows: u32, cols: u32, colour_rule: bool) -> Self {
         let turned = (rows, cols);
         let (rows, cols) = (rows as i64, cols as i64);
         let n = (rows * cols) as usize;
@@ -70,7 +81,7 @@ impl Plan {
             // Square j sits at position w - (l - j) during step l (l - j <= w by the geometry).
             steps[l].finalize.push(w - (l - j));
         }
-        if n % 2 == 1 {
+        if colour_rule && n % 2 == 1 {
             for (i, step) in steps.iter_mut().enumerate() {
                 for (p, ok) in step.terminal_ok.iter_mut().enumerate().take(w + 1) {
                     // Position p holds square i + p - w during step i.

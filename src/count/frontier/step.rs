@@ -8,11 +8,12 @@
 //! the memory budget is ktour's own.
 
 use super::gather::{merge_lists, Entry, Gather, Ways, BATCH};
+use super::modular::Modulus;
 use super::packed::{Successor, Transitions};
 use super::plan::Plan;
-use super::{FrontierCount, Key};
+use super::{Key, Tally};
 use crate::board::{Board, Closure};
-use crate::count::{CountError, Counted, Orientation, Wrapped};
+use crate::count::CountError;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -28,17 +29,22 @@ pub(super) struct Stepping<'a> {
     /// Fold the states at the end of each row onto their mirror images.
     pub(super) fold: bool,
     pub(super) threads: usize,
+    /// What the ways are summed modulo.
+    pub(super) modulus: Modulus,
+    /// Count the tours of the board cut after each row too (a whole sequence in one run).
+    pub(super) every_length: bool,
 }
 
 impl Stepping<'_> {
     /// Add square `i` to the `current` states: the next step's states (sorted key ranges) and how
-    /// many they are; the transitions and the tours completed are added to `count`. Refused with
-    /// [`CountError::FrontierMemory`], [`CountError::TooManyStates`] or [`CountError::Overflow`].
+    /// many they are; the transitions, the tours completed (and with `every_length`, at a row's
+    /// end, the tours of the board cut there) and whether a sum wrapped are added to `count`.
+    /// Refused with [`CountError::FrontierMemory`] or [`CountError::TooManyStates`].
     pub(super) fn add_square<E: Entry>(
         &self,
         i: usize,
         current: Vec<Vec<E>>,
-        count: &mut FrontierCount,
+        count: &mut Tally,
     ) -> Result<(Vec<Vec<E>>, usize), CountError> {
         // Parts of about equal size, a few per thread so that a slow one does not hold up the
         // others; small steps and single threads in one part, whose list then needs no merge. The
@@ -56,14 +62,17 @@ impl Stepping<'_> {
         let available = crate::memory::available_bytes();
         let step = self.expansion::<E>(i, held, available, &held_by_parts);
         let give_up = AtomicBool::new(false);
-        let done: Vec<Expanded<E>> = lists
-            .into_par_iter()
-            .map(|list| {
-                let expanded = step.expand(&list, &give_up);
-                held_by_parts.fetch_sub(list.len(), Ordering::Relaxed);
-                expanded
-            })
-            .collect();
+        let expand = |list: Vec<E>| {
+            let expanded = step.expand(&list, &give_up);
+            held_by_parts.fetch_sub(list.len(), Ordering::Relaxed);
+            expanded
+        };
+        // one part needs no thread of the pool (small boards' steps are mostly one part)
+        let done: Vec<Expanded<E>> = if lists.len() == 1 {
+            lists.into_iter().map(expand).collect()
+        } else {
+            lists.into_par_iter().map(expand).collect()
+        };
         if done.iter().any(|p| p.out_of_memory) {
             return Err(CountError::FrontierMemory {
                 board: self.board,
@@ -94,20 +103,19 @@ impl Stepping<'_> {
             crate::memory::usable_share(available + current_bytes).saturating_sub(batch_bytes);
         let mirror = (self.fold && plan.steps[i].row_end).then_some(&plan.mirror);
         let last = i + 1 == plan.n;
+        let closed = self.closure.is_closed();
         Expansion {
             // the transitions test `closed` at every cell: one flag, read once
-            moves: Transitions::new(
-                &plan.steps[i],
-                plan.w,
-                self.closure.is_closed(),
-                last,
-                mirror,
-            ),
+            moves: Transitions::new(&plan.steps[i], plan.w, closed, last, mirror),
+            // the same square as the last of a board that ends with its row
+            closing: (self.every_length && plan.steps[i].row_end)
+                .then(|| Transitions::new(&plan.steps[i], plan.w, closed, true, None)),
             max_states: self.max_states,
             batch: BATCH / self.threads,
             held: held_by_parts,
             // the merge that follows holds a wave of its ranges on top of the parts' lists
             budget: (usable / entry_bytes as u64 * 4 / 5) as usize,
+            modulus: self.modulus,
         }
     }
 
@@ -120,18 +128,19 @@ impl Stepping<'_> {
         done: Vec<Expanded<E>>,
         parts: usize,
         gave_up: bool,
-        count: &mut FrontierCount,
+        count: &mut Tally,
     ) -> Result<(Vec<Vec<E>>, usize), CountError> {
-        let (mut tours_wrapped, mut partial_wrapped) = (false, false);
         let mut lists = Vec::with_capacity(done.len());
+        let mut closing = 0u128;
         for part in done {
             count.transitions += part.transitions;
-            add_wrapping(&mut count.undirected, part.tours, &mut tours_wrapped);
-            tours_wrapped |= part.tours_wrapped;
-            match part.states {
-                Ok(list) => lists.push(list),
-                Err(Wrapped) => partial_wrapped = true,
-            }
+            add_wrapping(&mut count.tours, part.tours, &mut count.wrapped);
+            add_wrapping(&mut closing, part.closing, &mut count.wrapped);
+            count.wrapped |= part.wrapped;
+            lists.push(part.states);
+        }
+        if self.every_length && self.plan.steps[i].row_end {
+            count.lengths.push(closing);
         }
         let too_many = || CountError::TooManyStates {
             board: self.board,
@@ -142,33 +151,11 @@ impl Stepping<'_> {
         if gave_up {
             return Err(too_many());
         }
-        let next = match merge_lists(lists, parts) {
-            Ok(lists) => lists,
-            Err(Wrapped) => {
-                partial_wrapped = true;
-                Vec::new()
-            }
-        };
+        let (next, wrapped) = merge_lists(lists, parts, self.modulus);
+        count.wrapped |= wrapped;
         let held: usize = next.iter().map(Vec::len).sum();
         if held > self.max_states {
             return Err(too_many());
-        }
-        if tours_wrapped {
-            return Err(CountError::Overflow {
-                board: self.board,
-                what: Counted::Tours {
-                    closure: self.closure,
-                    orientation: Orientation::Undirected,
-                },
-                bits: 128,
-            });
-        }
-        if partial_wrapped {
-            return Err(CountError::Overflow {
-                board: self.board,
-                what: Counted::Partial { square: i as u32 },
-                bits: E::WAYS_BITS,
-            });
         }
         Ok((next, held))
     }
@@ -177,6 +164,9 @@ impl Stepping<'_> {
 /// One step (adding square `i`) to apply to a part of the current states.
 struct Expansion<'a, K> {
     moves: Transitions<'a, K>,
+    /// At a row's end, with `every_length`: the step as the last of a board cut after the row,
+    /// whose tours are counted from the same states.
+    closing: Option<Transitions<'a, K>>,
     max_states: usize,
     /// Entries of a gathering batch of one part.
     batch: usize,
@@ -185,15 +175,20 @@ struct Expansion<'a, K> {
     /// batches).
     held: &'a AtomicUsize,
     budget: usize,
+    modulus: Modulus,
 }
 
 /// What a part of a step's states gave.
 struct Expanded<E> {
-    /// The next states it reached, sorted, with their ways, or [`Wrapped`].
-    states: Result<Vec<E>, Wrapped>,
-    /// Tours completed (undirected), wrapping; `tours_wrapped` if they did.
+    /// The next states it reached, sorted, with their ways.
+    states: Vec<E>,
+    /// A sum of their ways wrapped (an exact count past its ways' bits).
+    wrapped: bool,
+    /// Tours completed (undirected, sums of ways: modulo the count's modulus once reduced),
+    /// wrapping; `wrapped` if they did.
     tours: u128,
-    tours_wrapped: bool,
+    /// Tours of the board cut after this row (`Expansion::closing`).
+    closing: u128,
     transitions: u64,
     /// It stopped because the parts' lists together passed what memory holds.
     out_of_memory: bool,
@@ -204,11 +199,12 @@ impl<K: Key> Expansion<'_, K> {
     /// the new square. Stops early, setting `give_up`, when this part's next states pass the limit
     /// (the step's do then too), or when another part set it.
     fn expand<E: Entry<Key = K>>(&self, part: &[E], give_up: &AtomicBool) -> Expanded<E> {
-        let mut next = Gather::new(part.len(), self.batch);
+        let mut next = Gather::new(part.len(), self.batch, self.modulus);
         let mut out = Expanded {
-            states: Ok(Vec::new()),
+            states: Vec::new(),
+            wrapped: false,
             tours: 0,
-            tours_wrapped: false,
+            closing: 0,
             transitions: 0,
             out_of_memory: false,
         };
@@ -231,14 +227,21 @@ impl<K: Key> Expansion<'_, K> {
             }
             let ways = entry.ways();
             let tried = self.moves.successors(entry.state(), &mut |s| match s {
-                Successor::Tour => {
-                    add_wrapping(&mut out.tours, ways.wide(), &mut out.tours_wrapped)
-                }
+                Successor::Tour => add_wrapping(&mut out.tours, ways.wide(), &mut out.wrapped),
                 Successor::State(key) => next.add(key, ways),
             });
             out.transitions += tried;
+            if let Some(closing) = &self.closing {
+                closing.successors(entry.state(), &mut |s| {
+                    if s == Successor::Tour {
+                        add_wrapping(&mut out.closing, ways.wide(), &mut out.wrapped)
+                    }
+                });
+            }
         }
-        out.states = next.finish();
+        let (states, wrapped) = next.finish();
+        out.states = states;
+        out.wrapped |= wrapped;
         out
     }
 }

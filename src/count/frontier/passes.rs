@@ -1,0 +1,185 @@
+//! The passes of a frontier count: a first pass with exact ways in the states' bits (64, or 60
+//! beside an 8-wide board's state), which is the count unless a sum passed those bits; then, if
+//! one did, a pass modulo each prime of the count's [`PrimeSet`] until the moduli's product passes
+//! [`bound_bits`], the exact counts recombined from the residues by the Chinese remainder theorem
+//! ([`Residues`]). A checkpoint carries the residues of the passes done, so that a count resumes in
+//! the pass it stopped in.
+//!
+//! Source: the module documentation of `modular` (residues, the bound, the recombination); the
+//! passes' order and their checkpoints are ktour's own.
+
+use super::checkpoint::{self, Done};
+use super::gather::Entry;
+use super::modular::{Modulus, PrimeSet, Residues};
+use super::plan::Plan;
+use super::{bound_bits, count_rows, wide, FrontierOptions, FrontierProgress, Run};
+use super::{Packed68, Pair, Tally};
+use crate::board::{Board, Closure};
+use crate::count::CountError;
+use num_bigint::BigUint;
+use std::time::Instant;
+
+/// What the passes counted: the exact tours of each length (one, or one a row with
+/// `every_length`), the largest step, the work and the passes.
+pub(super) struct Counted {
+    pub(super) values: Vec<BigUint>,
+    pub(super) peak_states: usize,
+    pub(super) transitions: u64,
+    pub(super) passes: u32,
+}
+
+/// Count the tours of `board` as `plan` lays it out, with the entries its width takes.
+pub(super) fn count(
+    plan: &Plan,
+    board: Board,
+    closure: Closure,
+    options: &FrontierOptions,
+    every_length: bool,
+    progress: &mut dyn FnMut(&FrontierProgress),
+) -> Result<Counted, CountError> {
+    let id = checkpoint::Identity {
+        rows: plan.rows,
+        cols: plan.cols,
+        closed: closure.is_closed(),
+        ways_bits: 0,
+        fold: true,
+        every_length,
+        modulus: 0,
+    };
+    let done = options
+        .checkpoint
+        .and_then(|path| checkpoint::passes_of(path, id))
+        .unwrap_or_default();
+    let run = Run {
+        max_states: options.max_states,
+        fold: true,
+        began: Instant::now(),
+        checkpoint: options.checkpoint,
+        modulus: Modulus::EXACT,
+        pass: 0,
+        every_length,
+        done: &[],
+    };
+    let counted = if wide(plan.cols) {
+        count_passes::<Packed68>(plan, board, closure, run, options.primes, done, progress)
+    } else {
+        count_passes::<Pair<u64, u64>>(plan, board, closure, run, options.primes, done, progress)
+    }?;
+    if let Some(path) = options.checkpoint {
+        // what is counted needs no resuming; a file that is already gone is no error
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(counted)
+}
+
+/// The passes with entries `E`: the exact one, then one a prime until the bound is passed, each
+/// skipped if `done` (a checkpoint's) holds its residues.
+fn count_passes<E: Entry>(
+    plan: &Plan,
+    board: Board,
+    closure: Closure,
+    run: Run,
+    primes: PrimeSet,
+    mut done: Vec<Done>,
+    progress: &mut dyn FnMut(&FrontierProgress),
+) -> Result<Counted, CountError> {
+    let power = 1u128 << E::WAYS_BITS;
+    let mut peak_states = 0;
+    let mut transitions = 0;
+    let mut pass = |modulus: Modulus, number: u32, done: &[Done]| {
+        let run = Run {
+            modulus,
+            pass: number,
+            done,
+            ..run
+        };
+        let tally = count_rows::<E>(plan, board, closure, run, progress)?;
+        peak_states = tally.peak_states.max(peak_states);
+        transitions += tally.transitions;
+        Ok::<Tally, CountError>(tally)
+    };
+    // an exact pass is done, or none is wanted (`modular_only`), when `done` holds a residue
+    if done.is_empty() {
+        let exact = pass(Modulus::EXACT, 0, &done)?;
+        if !exact.wrapped {
+            return Ok(Counted {
+                values: exact.values().into_iter().map(BigUint::from).collect(),
+                peak_states,
+                transitions,
+                passes: 1,
+            });
+        }
+        let residues = exact.values().iter().map(|v| v % power).collect();
+        done.push((power, residues));
+    }
+    let bound = bound_bits(plan.rows, plan.cols, closure.is_closed());
+    let mut number = 0;
+    for p in primes.primes() {
+        let bits: f64 = done.iter().map(|&(m, _)| (m as f64).log2()).sum();
+        if bits > bound {
+            break;
+        }
+        number += 1;
+        if done.iter().any(|&(m, _)| m == u128::from(p)) {
+            continue;
+        }
+        let tally = pass(Modulus(p), number, &done)?;
+        let m = Modulus(p);
+        let residues = tally
+            .values()
+            .iter()
+            .map(|&v| u128::from(m.reduce(v)))
+            .collect();
+        done.push((u128::from(p), residues));
+    }
+    let lengths = done[0].1.len();
+    let values = (0..lengths)
+        .map(|n| {
+            let pairs = done.iter().map(|(m, r)| (*m, r[n])).collect();
+            Residues { pairs }.value()
+        })
+        .collect();
+    Ok(Counted {
+        values,
+        peak_states,
+        transitions,
+        passes: done.len() as u32,
+    })
+}
+
+/// The count of `board` by passes modulo `options`' primes only, and the passes: the
+/// recombination tested where the exact pass would give the count at once.
+#[cfg(test)]
+pub(super) fn modular_only(
+    plan: &Plan,
+    board: Board,
+    closure: Closure,
+    options: &FrontierOptions,
+) -> (BigUint, u32) {
+    let run = Run {
+        max_states: usize::MAX,
+        fold: true,
+        began: Instant::now(),
+        checkpoint: None,
+        modulus: Modulus::EXACT,
+        pass: 0,
+        every_length: false,
+        done: &[],
+    };
+    // a modulus of 1 stands for the exact pass: every number is 0 modulo 1
+    let done = vec![(1, vec![0])];
+    let counted = count_passes::<Pair<u64, u64>>(
+        plan,
+        board,
+        closure,
+        run,
+        options.primes,
+        done,
+        &mut |_| {},
+    )
+    .unwrap();
+    (
+        counted.values.into_iter().next_back().unwrap(),
+        counted.passes - 1,
+    )
+}
