@@ -7,7 +7,7 @@
 #   sh scripts/atlas-run.sh [PART ...]    # default: every part, smallest first
 set -eu
 k=${KTOUR:-target/release/ktour}
-parts=${*:-corner edges rectangles closed start-maps every-start sampled repair}
+parts=${*:-corner edges rectangles closed start-maps every-start sampled repair corner-10000}
 costs=results/atlas/costs.csv
 mkdir -p results/atlas
 [ -f "$costs" ] || echo "part,wall_s,user_s,sys_s,max_rss_kb,threads,cpu" > "$costs"
