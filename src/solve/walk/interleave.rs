@@ -147,7 +147,7 @@ pub(crate) fn run_lanes<C: Chooser>(
     });
     // each board followed by the slack the window step's last rows reach into
     let seat = padded + window::SLACK;
-    buf.clear();
+    reserve_lanes(buf, width * seat);
     buf.resize(width * seat, BORDER);
     let mut jobs = jobs.into_iter();
     let mut start_walk =
@@ -176,6 +176,8 @@ pub(crate) fn run_lanes<C: Chooser>(
         }
     }
     let mut round = 0u64;
+    // rows far apart in memory: the walk prefetches the rows it may reach next
+    let far = is_large(layout);
     while !live.is_empty() {
         let ended = match (window, live.len()) {
             (Some(w), n) if n >= window::MIN_LANES || !uniform => {
@@ -185,10 +187,12 @@ pub(crate) fn run_lanes<C: Chooser>(
                     false => window_rounds::<true, _>(buf, row, w.ranked, &mut live, &mut round),
                 }
             }
-            (_, 1) => rounds::<1, C>(buf, stride, ch, &mut live, &mut round),
-            (_, 2) => rounds::<2, C>(buf, stride, ch, &mut live, &mut round),
-            (_, 3) => rounds::<3, C>(buf, stride, ch, &mut live, &mut round),
-            _ => rounds::<4, C>(buf, stride, ch, &mut live, &mut round),
+            (_, 1) if far => rounds::<1, C, true>(buf, stride, ch, &mut live, &mut round),
+            (_, 2) if far => rounds::<2, C, true>(buf, stride, ch, &mut live, &mut round),
+            (_, 1) => rounds::<1, C, false>(buf, stride, ch, &mut live, &mut round),
+            (_, 2) => rounds::<2, C, false>(buf, stride, ch, &mut live, &mut round),
+            (_, 3) => rounds::<3, C, false>(buf, stride, ch, &mut live, &mut round),
+            _ => rounds::<4, C, false>(buf, stride, ch, &mut live, &mut round),
         };
         // The walks in `ended` ended in this round, every other walk stepped in it; from the last,
         // so that `swap_remove` only moves walks already seen.
@@ -260,7 +264,7 @@ fn window_rounds<const MIXED: bool, R>(
 /// The heads and tie counts live in local arrays indexed by constants, so they stay in registers
 /// for the whole loop: this is where a sweep spends its time.
 #[inline(never)]
-fn rounds<const L: usize, C: Chooser>(
+fn rounds<const L: usize, C: Chooser, const FAR: bool>(
     deg: &mut [u8],
     stride: isize,
     ch: &C,
@@ -277,6 +281,9 @@ fn rounds<const L: usize, C: Chooser>(
     macro_rules! survey {
         ($i:literal) => {
             if $i < L {
+                if FAR {
+                    prefetch_rows(deg, stride, head[$i]);
+                }
                 mask[$i] = survey(deg, stride, head[$i], ch);
             }
         };
@@ -317,6 +324,53 @@ fn rounds<const L: usize, C: Chooser>(
     *round = r;
     ended
 }
+
+/// Ask for the lines of the rows three and four above and below `head`, at its column: the rows
+/// the next step's survey may read that this one does not. On a large board they lie a row of
+/// memory apart each, and the walk's climb down a side would otherwise wait for each in turn.
+#[inline(always)]
+fn prefetch_rows(deg: &[u8], stride: isize, head: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let p = deg.as_ptr().wrapping_add(head);
+        for rows in [-6, -5, -4, -3, 3, 4, 5, 6] {
+            // SAFETY: a prefetch reads nothing and cannot fault, whatever the address.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_offset(rows * stride).cast()) };
+        }
+    }
+}
+
+/// Empty `buf` with room for `len` bytes. A new allocation of more than a few huge pages is
+/// advised onto them before it is first written (Linux, where transparent huge pages are on
+/// `madvise`): a walk on n = 10,000 steps a row of 10 KB at a time down the board's sides, and with
+/// 4 KiB pages each such step missed the TLB (`benches/README.md`).
+fn reserve_lanes(buf: &mut Vec<u8>, len: usize) {
+    buf.clear();
+    if buf.capacity() < len {
+        *buf = Vec::with_capacity(len);
+        advise_huge_pages(buf);
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(buf: &mut Vec<u8>) {
+    const HUGE: usize = 2 << 20;
+    if buf.capacity() < 4 * HUGE {
+        return;
+    }
+    // the whole pages inside the allocation
+    let start = (buf.as_mut_ptr() as usize).next_multiple_of(4096);
+    let end = (buf.as_mut_ptr() as usize + buf.capacity()) & !4095;
+    // SAFETY: the range lies inside `buf`'s allocation, page-aligned; the advice changes no
+    // contents, and a refusal (no transparent huge pages) only leaves the pages small.
+    unsafe {
+        libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_: &mut Vec<u8>) {}
 
 /// Whether `layout`'s board is *large*: four walks' degree arrays would not stay small (cache
 /// resident, 1 MiB together at most), so memory rather than throughput decides how it is walked.
