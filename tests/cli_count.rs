@@ -312,6 +312,13 @@ fn frontier_counts_every_length_of_a_range() {
         .assert()
         .code(2)
         .stderr(contains("the range `6..=5` is empty"));
+    ktour()
+        .args([
+            "count", "--rows", "5", "--cols", "0..=5", "--method", "frontier",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("starts at 0"));
 }
 
 #[test]

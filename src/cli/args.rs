@@ -67,6 +67,11 @@ fn parse_cols(text: &str) -> Result<Cols, String> {
     if first > last {
         return Err(format!("the range `{text}` is empty"));
     }
+    if first == 0 && first < last {
+        return Err(format!(
+            "the range `{text}` starts at 0: a board has 1 column or more"
+        ));
+    }
     Ok(Cols { first, last })
 }
 

@@ -477,9 +477,14 @@ fn frontier_reporter() -> impl FnMut(&FrontierProgress) {
     move |p: &FrontierProgress| {
         if p.pass != pass {
             pass = p.pass;
+            let why = if pass == 1 {
+                format!("a state's ways passed 2^{}; ", p.ways_bits)
+            } else {
+                String::new()
+            };
             eprintln!(
-                "frontier: a state's ways passed 2^{}; pass {} counts modulo the prime {}",
-                p.ways_bits, p.pass, p.modulus
+                "frontier: {why}pass {} counts modulo the prime {}",
+                p.pass, p.modulus
             );
         }
         if p.resumed_from > 0 && p.squares_done == p.resumed_from + 1 {
