@@ -599,3 +599,48 @@ fn results_readme_squirrel_19() {
         ],
     );
 }
+
+#[test]
+fn results_readme_random_ties_past_325() {
+    let t = readme("results/README.md");
+    let rows = csv_rows("results/random-ties-past-325/summary.csv");
+    let most = rows
+        .iter()
+        .filter(|r| n(r) > 200)
+        .max_by(|a, b| num(a, "successes").total_cmp(&num(b, "successes")))
+        .unwrap();
+    let (k, runs) = (num(most, "successes"), num(most, "runs"));
+    assert!(ktour::util::wilson::wilson95(k as u64, runs as u64).1 < 0.05);
+    same(
+        "random ties, the most past 200",
+        &numbers_after(&t, "under 5% holds at every n past 200 (at most", 3),
+        &[k, runs, n(most).into()],
+    );
+    let past = |lo: u32| -> (f64, f64, Vec<f64>) {
+        let rs: Vec<&Row> = rows.iter().filter(|r| n(r) >= lo).collect();
+        let won = rs.iter().filter(|r| num(r, "successes") > 0.0);
+        let sizes = won.map(|r| f64::from(n(r))).collect();
+        let k = rs.iter().map(|r| num(r, "successes")).sum();
+        (k, rs.iter().map(|r| num(r, "runs")).sum(), sizes)
+    };
+    let (k, runs, sizes) = past(326);
+    let (lo, hi) = ktour::util::wilson::wilson95(k as u64, runs as u64);
+    let (k351, runs351, _) = past(351);
+    let hi351 = ktour::util::wilson::wilson95(k351 as u64, runs351 as u64).1;
+    let mut computed = vec![k, runs];
+    computed.extend(&sizes);
+    computed.extend([
+        100.0 * k / runs,
+        100.0 * lo,
+        100.0 * hi,
+        runs351,
+        351.0,
+        500.0,
+    ]);
+    computed.extend([100.0 * k351 / runs351, 100.0 * hi351]);
+    same(
+        "random ties past 325",
+        &numbers_after(&t, "Past 325,", computed.len()),
+        &computed,
+    );
+}
