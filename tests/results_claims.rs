@@ -526,3 +526,121 @@ fn leapers_readme() {
         ],
     );
 }
+
+#[test]
+fn atlas_readme_roth_points() {
+    let t = readme("results/atlas/README.md");
+    let rows = csv_rows("results/roth-points/summary.csv");
+    let below = |rule: &str| -> Vec<f64> {
+        let f: Vec<f64> = failing_sizes(&rows, rule)
+            .into_iter()
+            .filter(|&n| n < 2000)
+            .map(f64::from)
+            .collect();
+        let sizes = rows.iter().filter(|r| r["rule"] == rule && n(r) < 2000);
+        let (k, total) = (f.len() as f64, sizes.count() as f64);
+        let (lo, hi) = ktour::util::wilson::wilson95(k as u64, total as u64);
+        let mut v = vec![f[0], k, total, 100.0 * k / total, 100.0 * lo, 100.0 * hi];
+        v.extend(f);
+        v
+    };
+    // "fails at 21 of the 1,995 sizes 5..1999 (1.05%): 157, 405, ..."
+    let w = numbers_after(&t, "section 4) fails at", 26);
+    let c = below("roth-original");
+    same("Roth, half to even", &w[..2], &c[1..3]);
+    same("Roth, half to even, share", &w[4..5], &c[3..4]);
+    same("Roth, half to even, sizes", &w[5..], &c[6..]);
+    // "`roth-halfup`, fails first at 428 and at 14 of the 1,995 sizes (0.70%, Wilson interval
+    // 0.42-1.17%)"
+    same(
+        "Roth, half up",
+        &numbers_after(&t, "`roth-halfup`, fails first at", 6),
+        &below("roth-halfup"),
+    );
+}
+
+#[test]
+fn results_readme_squirrel_19() {
+    let t = readme("results/README.md");
+    let rows = csv_rows("results/squirrel-19-orderings/attempts.csv");
+    let failed: Vec<&Row> = rows.iter().filter(|r| r["success"] == "false").collect();
+    assert_eq!(
+        failed.len(),
+        1,
+        "the README names one board on which all 19 fail"
+    );
+    let f = failed[0];
+    let anchor = format!(
+        "**on {} x {} all 19 dead-end** (the 19th after",
+        f["rows"], f["cols"]
+    );
+    same(
+        "squirrel 19, the failing board",
+        &numbers_after(&t, &anchor, 2),
+        &[num(f, "visited"), num(f, "rows") * num(f, "cols")],
+    );
+    let by = |a: u32| {
+        rows.iter()
+            .filter(|r| r["success"] == "true" && num(r, "attempts") <= f64::from(a))
+            .count() as f64
+    };
+    let all = rows.len() as f64;
+    let last = by(19) - by(18);
+    same(
+        "squirrel 19, attempts",
+        &numbers_after(&t, "`12345678`, gives a tour on", 6),
+        &[
+            by(1),
+            100.0 * by(1) / all,
+            by(3),
+            100.0 * by(3) / all,
+            last,
+            19.0,
+        ],
+    );
+}
+
+#[test]
+fn results_readme_random_ties_past_325() {
+    let t = readme("results/README.md");
+    let rows = csv_rows("results/random-ties-past-325/summary.csv");
+    let most = rows
+        .iter()
+        .filter(|r| n(r) > 200)
+        .max_by(|a, b| num(a, "successes").total_cmp(&num(b, "successes")))
+        .unwrap();
+    let (k, runs) = (num(most, "successes"), num(most, "runs"));
+    assert!(ktour::util::wilson::wilson95(k as u64, runs as u64).1 < 0.05);
+    same(
+        "random ties, the most past 200",
+        &numbers_after(&t, "under 5% holds at every n past 200 (at most", 3),
+        &[k, runs, n(most).into()],
+    );
+    let past = |lo: u32| -> (f64, f64, Vec<f64>) {
+        let rs: Vec<&Row> = rows.iter().filter(|r| n(r) >= lo).collect();
+        let won = rs.iter().filter(|r| num(r, "successes") > 0.0);
+        let sizes = won.map(|r| f64::from(n(r))).collect();
+        let k = rs.iter().map(|r| num(r, "successes")).sum();
+        (k, rs.iter().map(|r| num(r, "runs")).sum(), sizes)
+    };
+    let (k, runs, sizes) = past(326);
+    let (lo, hi) = ktour::util::wilson::wilson95(k as u64, runs as u64);
+    let (k351, runs351, _) = past(351);
+    let hi351 = ktour::util::wilson::wilson95(k351 as u64, runs351 as u64).1;
+    let mut computed = vec![k, runs];
+    computed.extend(&sizes);
+    computed.extend([
+        100.0 * k / runs,
+        100.0 * lo,
+        100.0 * hi,
+        runs351,
+        351.0,
+        500.0,
+    ]);
+    computed.extend([100.0 * k351 / runs351, 100.0 * hi351]);
+    same(
+        "random ties past 325",
+        &numbers_after(&t, "Past 325,", computed.len()),
+        &computed,
+    );
+}
