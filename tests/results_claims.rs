@@ -644,3 +644,85 @@ fn results_readme_random_ties_past_325() {
         &computed,
     );
 }
+
+/// The corner atlas past 2000 (`corner-10000/`, run in sittings): how far it has come, `squirrel`
+/// and `pohl`, and the table of Roth's failing sizes by range with Wilson intervals.
+#[test]
+fn atlas_readme_corner_10000() {
+    let t = readme("results/atlas/README.md");
+    let rows = csv_rows("results/atlas/corner-10000/summary.csv");
+    let top = rows.iter().map(n).max().unwrap();
+    let every = [
+        "first",
+        "pohl",
+        "squirrel",
+        "roth",
+        "roth-original",
+        "roth-halfup",
+        "center",
+    ];
+    for rule in every {
+        assert_eq!(
+            sizes_of(&rows, rule),
+            (top - 2000) as usize,
+            "{rule}: a gap below {top}"
+        );
+    }
+    same(
+        "corner-10000, how far",
+        // "so far to 6,668** (`corner-10000/`, ...; every rule has every n from 2001 to 6,668: 32,676
+        // of the 56,000 runs)"
+        &numbers_after(&t, "n = 2001..10000, so far to", 6),
+        &[
+            top.into(),
+            10000.0,
+            2001.0,
+            top.into(),
+            rows.len() as f64,
+            56000.0,
+        ],
+    );
+    let w = numbers_after(&t, "`squirrel` never fails past 74: at none of the", 1);
+    assert!(failing_sizes(&rows, "squirrel").is_empty());
+    same(
+        "corner-10000, squirrel sizes",
+        &w,
+        &[sizes_of(&rows, "squirrel") as f64],
+    );
+    let pohl: Vec<f64> = rows
+        .iter()
+        .filter(|r| r["rule"] == "pohl" && num(r, "successes") > 0.0)
+        .map(|r| n(r).into())
+        .collect();
+    let w = numbers_after(&t, "`pohl` succeeds at", pohl.len() + 1);
+    same("corner-10000, pohl", &w[..1], &[pohl.len() as f64]);
+    same("corner-10000, pohl sizes", &w[1..], &pohl);
+    for rule in ["first", "center"] {
+        assert_eq!(failing_sizes(&rows, rule).len(), sizes_of(&rows, rule));
+    }
+    let mut want = Vec::new();
+    for lo in [2001u32, 3001, 4001, 5001, 6001] {
+        let hi = (lo + 999).min(top);
+        want.extend([f64::from(lo), f64::from(hi)]);
+        for rule in ["roth", "roth-original", "roth-halfup"] {
+            let total = rows
+                .iter()
+                .filter(|r| r["rule"] == rule && (lo..=hi).contains(&n(r)))
+                .count() as u64;
+            let k = failing_sizes(&rows, rule)
+                .into_iter()
+                .filter(|x| (lo..=hi).contains(x))
+                .count() as u64;
+            let (a, b) = ktour::util::wilson::wilson95(k, total);
+            let share = 100.0 * k as f64 / total as f64;
+            want.extend([k as f64, total as f64, share, 100.0 * a, 100.0 * b]);
+        }
+    }
+    let table = segment(
+        &t,
+        "| n | `roth` | `roth-original` | `roth-halfup` | |---|---|---|---|",
+        "Roth's \"under 1%\"",
+    );
+    same("corner-10000, Roth by range", &numbers(table), &want);
+    assert_eq!(numbers(table).len(), want.len());
+}
