@@ -45,6 +45,18 @@ fn corner_slice_is_committed() {
     );
 }
 
+/// Past 2000, one board a rule kind: it replays the walks the sittings of other machines ran.
+#[test]
+fn corner_10000_slice_is_committed() {
+    let rules = ["first", "squirrel", "roth-halfup"];
+    slice(
+        "corner-10000",
+        &["--sizes", "2050", "--rules", &rules.join(",")],
+        &[(2050, 2050)],
+        &rules,
+    );
+}
+
 #[test]
 fn sampled_slice_is_committed() {
     let rules = ["first", "pohl+random"];
