@@ -9,6 +9,7 @@
 //! | [`verify`] | the independent tour verifier |
 //! | [`exists`] | existence of open and closed tours from the theorems (Schwenk 1991, Conrad et al. 1994) |
 //! | [`count`] | exact tour counting on boards of at most 64 squares |
+//! | [`estimate`] | estimates of tour counts past what can be counted, by sequential importance sampling, with intervals |
 //! | [`exact`] | exact probabilities of pure Warnsdorff under random tie-breaking: the whole tree of tie choices |
 //! | [`construct`] | divide-and-conquer tours on boards of any size |
 //! | [`experiment`] | sweeps: spec -> plan -> parallel runs -> tidy CSV, resumable and shardable |
@@ -36,6 +37,7 @@ pub mod board;
 pub mod cli;
 pub mod construct;
 pub mod count;
+pub mod estimate;
 pub mod exact;
 pub mod exists;
 pub mod experiment;

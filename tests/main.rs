@@ -13,6 +13,7 @@ mod count;
 mod count_frontier;
 mod damaged_files;
 mod docs;
+mod estimate;
 mod exact;
 mod family_merge;
 mod fast_paths;

@@ -4,6 +4,7 @@
 mod animate;
 mod args;
 mod count;
+mod estimate;
 mod exact;
 mod exists;
 mod failures;
@@ -64,6 +65,9 @@ pub enum Command {
     /// choices): a complete tour, a closed tour, a dead end after exactly L squares; or, with
     /// --sample K, a sampled estimate with 95% intervals.
     Exact(exact::ExactArgs),
+    /// Estimate the number of tours past what can be counted (sequential importance sampling), with
+    /// a 95% interval and the diagnostics of its heavy tail.
+    Estimate(estimate::EstimateArgs),
 }
 
 /// The one line printed for a user error: the error and its causes joined by `: `, each cause left
@@ -97,6 +101,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Failures(a) => failures::run(a),
         Command::Count(a) => count::run(a),
         Command::Exact(a) => exact::run(a),
+        Command::Estimate(a) => estimate::run(a),
     }
 }
 
