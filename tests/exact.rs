@@ -382,3 +382,116 @@ fn shuffle_is_the_mean_of_the_committed_sweep_of_every_ordering() {
     assert_eq!(d.success(), frac(ok));
     assert_eq!(d.closed(), frac(shut));
 }
+
+fn all_starts(n: u64, rule: &str) -> ExactRequest {
+    ExactRequest {
+        board: Board::square(n).unwrap(),
+        starts: Starts::All,
+        rule: rule.parse().unwrap(),
+        closing: Closing::Check,
+    }
+}
+
+/// The resumable run (one start at a time, files in a folder, one start per orbit for `random`
+/// and `pohl+random`) gives every start's exact fractions as the plain walk without merging, on
+/// 6x6..8x8; for `gfg`, which has no symmetry, it walks every start.
+#[test]
+fn resumable_runs_give_the_unmerged_walks_fractions() {
+    use ktour::exact::exact_resumable;
+    for (n, rule) in [
+        (6, "random"),
+        (7, "random"),
+        (8, "random"),
+        (8, "pohl+random"),
+        (6, "gfg"),
+    ] {
+        let req = all_starts(n, rule);
+        let plain = exact(
+            &req,
+            &ExactOptions {
+                memo_limit: 0,
+                max_nodes: None,
+            },
+        )
+        .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let mut walked = 0;
+        let r = exact_resumable(&req, &ExactOptions::default(), dir.path(), |d| {
+            assert!(!d.read);
+            walked += 1;
+        })
+        .unwrap();
+        let orbits = if rule == "gfg" {
+            n * n
+        } else {
+            let h = n.div_ceil(2);
+            h * (h + 1) / 2
+        };
+        assert_eq!(walked, orbits, "{n} {rule}");
+        assert_eq!(r.starts.len(), plain.starts.len());
+        for (a, b) in r.starts.iter().zip(&plain.starts) {
+            assert_eq!(a.start, b.start);
+            assert_eq!(a.dist, b.dist, "{n} {rule} from {}", a.start);
+        }
+        assert_eq!(r.overall, plain.overall, "{n} {rule}");
+    }
+}
+
+/// A run stopped after some starts resumes: the starts whose files are there are read, not walked,
+/// the others walked; a file of another rule, or a damaged one, is refused with its name.
+#[test]
+fn resumable_runs_read_the_starts_already_done() {
+    use ktour::exact::{exact_resumable, start_file, ExactError};
+    let req = all_starts(6, "gfg");
+    let dir = tempfile::tempdir().unwrap();
+    let full = exact_resumable(&req, &ExactOptions::default(), dir.path(), |_| {}).unwrap();
+    // as if stopped before (2,3) and (5,5)
+    for (r, c) in [(2, 3), (5, 5)] {
+        std::fs::remove_file(start_file(dir.path(), Square::new(r, c))).unwrap();
+    }
+    let mut walked = Vec::new();
+    let again = exact_resumable(&req, &ExactOptions::default(), dir.path(), |d| {
+        if !d.read {
+            walked.push(d.start);
+        }
+    })
+    .unwrap();
+    assert_eq!(walked, [Square::new(2, 3), Square::new(5, 5)]);
+    for (a, b) in again.starts.iter().zip(&full.starts) {
+        assert_eq!(a.dist, b.dist);
+    }
+    assert_eq!(again.stats, full.stats);
+    // another rule's files
+    let other = all_starts(6, "random");
+    let err = exact_resumable(&other, &ExactOptions::default(), dir.path(), |_| {}).unwrap_err();
+    assert!(matches!(err, ExactError::ResumeFile { .. }), "{err}");
+    assert!(err.to_string().contains("0-0.txt"), "{err}");
+    // a probability changed: the start no longer adds up to 1
+    let f = start_file(dir.path(), Square::new(0, 0));
+    let text = std::fs::read_to_string(&f).unwrap();
+    let last = text.lines().last().unwrap().to_string();
+    std::fs::write(&f, text.replace(&last, "p 36 1/2")).unwrap();
+    let err = exact_resumable(&req, &ExactOptions::default(), dir.path(), |_| {}).unwrap_err();
+    assert!(matches!(err, ExactError::NotOne(..)), "{err}");
+}
+
+#[test]
+fn resume_through_the_command_and_its_refusals() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let whole = json(&["exact", "-n", "5", "--rule", "random", "--format", "json"]);
+    let resumed = json(&[
+        "exact", "-n", "5", "--rule", "random", "--format", "json", "--resume", d,
+    ]);
+    assert_eq!(whole["success"], resumed["success"]);
+    assert_eq!(whole["starts"], resumed["starts"]);
+    assert!(dir.path().join("2-2.txt").exists());
+    let out = ktour()
+        .args(["exact", "-n", "5", "--sample", "10", "--resume", d])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}

@@ -6,8 +6,8 @@ use super::args::parse_start;
 use super::{BoardArgs, ExitStatus};
 use crate::board::Square;
 use crate::exact::{
-    decimal, exact, sample, Distribution, ExactOptions, ExactReport, ExactRequest, Sampled, Starts,
-    DEFAULT_MEMO_LIMIT,
+    decimal, exact, exact_resumable, sample, Distribution, ExactOptions, ExactReport, ExactRequest,
+    Sampled, Starts, DEFAULT_MEMO_LIMIT,
 };
 use crate::render::{prob_map_svg, ProbPanel};
 use crate::solve::{Closing, Rule};
@@ -68,6 +68,12 @@ pub struct ExactArgs {
     /// tree walk, for comparison; same probabilities.
     #[arg(long)]
     no_merge: bool,
+    /// Walk the starts one at a time, each start's exact distribution written to DIR/ROW-COL.txt
+    /// when it is done and read from there if present: a stopped run, run again, resumes at the
+    /// start it was in. `random` and `pohl+random`, symmetric rules, walk one start of each orbit
+    /// of the board's symmetries. --max-nodes applies to each start.
+    #[arg(long, value_name = "DIR")]
+    resume: Option<std::path::PathBuf>,
 }
 
 /// A probability in JSON: the exact fraction `p/q` and its decimal.
@@ -184,6 +190,9 @@ pub fn run(args: ExactArgs) -> anyhow::Result<ExitStatus> {
         "check"
     };
     if let Some(k) = args.sample {
+        if args.resume.is_some() {
+            anyhow::bail!("--resume keeps exact walks: drop --sample");
+        }
         if k == 0 {
             anyhow::bail!("--sample takes a number of runs, at least 1");
         }
@@ -204,7 +213,19 @@ pub fn run(args: ExactArgs) -> anyhow::Result<ExitStatus> {
     if args.svg.is_some() && start.is_some() {
         anyhow::bail!("--svg draws every start square: drop --start");
     }
-    let report = exact(&req, &opts)?;
+    let report = match &args.resume {
+        Some(dir) => exact_resumable(&req, &opts, dir, |d| {
+            let how = if d.read { "read" } else { "walked" };
+            eprintln!(
+                "{} {how}: {} nodes, {} merged, {:.1} s",
+                d.start,
+                d.cost.stats.nodes,
+                d.cost.stats.merged,
+                d.cost.elapsed.as_secs_f64()
+            );
+        })?,
+        None => exact(&req, &opts)?,
+    };
     if let Some(path) = &args.svg {
         write_svg(path, &report, board, rule)?;
     }

@@ -13,11 +13,13 @@ mod estimate;
 mod memo;
 mod number;
 pub mod reference;
+mod resume;
 mod sample;
 mod shuffle;
 mod walk;
 
 pub use number::{Numer, Overflow, Scale};
+pub use resume::{exact_resumable, label_free, start_file, walked_for, StartCost, StartDone};
 pub use sample::{sample, Sampled};
 pub use walk::{Outcomes, Walk, WalkStats};
 
@@ -104,6 +106,14 @@ pub enum ExactError {
     /// A start's probabilities did not add up to 1: a bug, reported rather than printed as a result.
     #[error("internal error: the outcomes from {0} add up to {1}, not 1")]
     NotOne(Square, BigRational),
+    /// A start's file of a resumable run could not be written or read, or is not of this run.
+    #[error("{}: {why}", path.display())]
+    ResumeFile {
+        /// The file (or folder).
+        path: std::path::PathBuf,
+        /// What went wrong.
+        why: String,
+    },
 }
 
 /// The exact outcome distribution of the walks from one start (or their mean).
