@@ -243,3 +243,18 @@ pub fn read_tour_input(
         TourInput::Binary { .. } => unreachable!("binary tours are streamed only when asked"),
     }
 }
+
+/// Most `--threads`: far past any machine's cores (workers are CPU-bound, more only share them), and
+/// fixed, so that a command line that runs on one machine runs on another; 100,000 threads made
+/// a sweep look hung.
+pub const MAX_THREADS: usize = 1024;
+
+/// A `--threads` value: 1 to [`MAX_THREADS`].
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(t) if (1..=MAX_THREADS).contains(&t) => Ok(t),
+        _ => Err(format!(
+            "expected a number of threads from 1 to {MAX_THREADS}, got {s:?}"
+        )),
+    }
+}

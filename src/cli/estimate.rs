@@ -1,6 +1,7 @@
 //! `ktour estimate`: an estimate of the number of tours with a 95% interval and the diagnostics of
 //! its heavy tail, by sequential importance sampling ([`crate::estimate`]). Parsing and printing only.
 
+use super::args::parse_threads;
 use super::{BoardArgs, ExitStatus};
 use crate::board::Closure;
 use crate::estimate::{estimate, Estimate, EstimateRequest, Proposal, Summary};
@@ -44,18 +45,6 @@ pub struct EstimateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = EstimateFormat::Text)]
     format: EstimateFormat,
-}
-
-/// Most `--threads`, as `sweep` takes them.
-const MAX_THREADS: usize = 1024;
-
-fn parse_threads(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(t) if (1..=MAX_THREADS).contains(&t) => Ok(t),
-        _ => Err(format!(
-            "expected a number of threads from 1 to {MAX_THREADS}, got {s:?}"
-        )),
-    }
 }
 
 /// A number of walks, plain (1000000) or like 1e6.

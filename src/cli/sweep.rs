@@ -1,6 +1,7 @@
 //! `ktour sweep` and `ktour merge`: run an experiment spec (or the built-in default) in parallel, write
 //! tidy CSV as it goes, resume after an interruption, and combine shards.
 
+use super::args::{parse_threads, MAX_THREADS};
 use super::ExitStatus;
 use crate::experiment::{self, Spec, SweepOptions, SweepProgress, DEFAULT_SPEC};
 use anyhow::Context;
@@ -216,20 +217,6 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
         Ok(v) if v.is_finite() && v > 0.0 && v <= 3.2e7 => Ok(v),
         _ => Err(format!(
             "expected a positive number of seconds (at most a year), got {s:?}"
-        )),
-    }
-}
-
-/// Most `--threads`: far past any machine's cores (workers are CPU-bound, more only share them), and
-/// fixed, so that a command line that runs on one machine runs on another; 100,000 threads made
-/// the sweep look hung.
-const MAX_THREADS: usize = 1024;
-
-fn parse_threads(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(t) if (1..=MAX_THREADS).contains(&t) => Ok(t),
-        _ => Err(format!(
-            "expected a number of threads from 1 to {MAX_THREADS}, got {s:?}"
         )),
     }
 }

@@ -425,6 +425,23 @@ struct Run<'a> {
     done: &'a [Done],
 }
 
+#[cfg(test)]
+impl Run<'static> {
+    /// A pass with no limit on states and no checkpoint, counting exactly, from now.
+    fn unlimited(fold: bool) -> Self {
+        Run {
+            max_states: usize::MAX,
+            fold,
+            began: Instant::now(),
+            checkpoint: None,
+            modulus: Modulus::EXACT,
+            pass: 0,
+            every_length: false,
+            done: &[],
+        }
+    }
+}
+
 /// What one pass counted: the tours (sums of ways, wrapping at 2^128, so modulo the pass's
 /// modulus once reduced), the tours of the boards cut at each row's end before the last (with
 /// `every_length`), and whether a sum passed the ways' bits (an exact pass is then right modulo
@@ -574,18 +591,8 @@ impl FrontierProgress {
 mod tests {
     use super::*;
 
-    /// A pass with no limit on states and no checkpoint, counting exactly.
     fn unlimited(fold: bool) -> Run<'static> {
-        Run {
-            max_states: usize::MAX,
-            fold,
-            began: Instant::now(),
-            checkpoint: None,
-            modulus: Modulus::EXACT,
-            pass: 0,
-            every_length: false,
-            done: &[],
-        }
+        Run::unlimited(fold)
     }
 
     fn big(x: u128) -> BigUint {

@@ -156,16 +156,7 @@ pub(super) fn modular_only(
     closure: Closure,
     options: &FrontierOptions,
 ) -> (BigUint, u32) {
-    let run = Run {
-        max_states: usize::MAX,
-        fold: true,
-        began: Instant::now(),
-        checkpoint: None,
-        modulus: Modulus::EXACT,
-        pass: 0,
-        every_length: false,
-        done: &[],
-    };
+    let run = Run::unlimited(true);
     // a modulus of 1 stands for the exact pass: every number is 0 modulo 1
     let done = vec![(1, vec![0])];
     let counted = count_passes::<Pair<u64, u64>>(
