@@ -86,12 +86,26 @@ fn json_is_one_object() {
 }
 
 #[test]
+fn a_range_too_wide_names_the_side_it_sweeps() {
+    ktour()
+        .args([
+            "count", "--rows", "9", "--cols", "1..=3", "--method", "frontier",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "9 squares wide (its shorter side, or a range's fixed side)",
+        ));
+}
+
+#[test]
 fn boards_over_64_squares_are_refused_with_exit_2() {
     ktour()
         .args(["count", "--rows", "5", "--cols", "13"])
         .assert()
         .code(2)
-        .stderr(contains("at most 64 squares"));
+        .stderr(contains("at most 64 squares"))
+        .stderr(contains("or --method frontier"));
     ktour()
         .args(["count", "-n", "9", "--closed"])
         .assert()

@@ -180,19 +180,19 @@ pub struct CountResult {
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 pub enum CountError {
     /// More than 64 squares.
-    #[error("{board} has {squares} squares; exact counting handles boards of at most {MAX_SQUARES} squares (one bit of a u64 per square): choose smaller --rows/--cols")]
+    #[error("{board} has {squares} squares; exact counting handles boards of at most {MAX_SQUARES} squares (one bit of a u64 per square): choose smaller --rows/--cols, or --method frontier where the shorter side is at most 8")]
     TooLarge {
         /// The board.
         board: Board,
         /// Its number of squares.
         squares: u64,
     },
-    /// Too wide for the frontier counter ([`frontier::MAX_WIDTH`]).
-    #[error("{board} is {width} squares wide on its shorter side; the frontier counter handles at most {max} (its state is 2 x width + 2 cells of 4 bits, in a u128)")]
+    /// Too wide for the frontier counter ([`frontier::MAX_WIDTH`]) across the side it sweeps.
+    #[error("{board} would be swept {width} squares wide (its shorter side, or a range's fixed side); the frontier counter handles at most {max} (its state is 2 x width + 2 cells of 4 bits, in a u128)")]
     TooWide {
         /// The board.
         board: Board,
-        /// Its shorter side.
+        /// The side the frontier sweeps across: the shorter, or a range's fixed side.
         width: u32,
         /// The widest allowed.
         max: u32,
