@@ -175,6 +175,12 @@ fn failing_sizes(rows: &[Row], rule: &str) -> Vec<u32> {
         .collect()
 }
 
+/// A pooled share in percent with its Wilson 95% interval, as the READMEs write them.
+fn share_with_interval((k, f): (f64, f64)) -> Vec<f64> {
+    let (lo, hi) = ktour::util::wilson::wilson95(k as u64, f as u64);
+    vec![pct((k, f)), 100.0 * lo, 100.0 * hi]
+}
+
 fn sizes_of(rows: &[Row], rule: &str) -> usize {
     rows.iter().filter(|r| r["rule"] == rule).count()
 }
@@ -343,9 +349,7 @@ fn atlas_readme_every_start_edges_rectangles() {
         ", and their rate",
     );
     rules_in("every start, Roth", seg, 2, |rule| {
-        let (k, f) = pooled(&rows, rule, None, 151, 200);
-        let (lo, hi) = ktour::util::wilson::wilson95(k as u64, f as u64);
-        vec![pct((k, f)), 100.0 * lo, 100.0 * hi]
+        share_with_interval(pooled(&rows, rule, None, 151, 200))
     });
     let seg = segment(
         &t,
@@ -384,9 +388,7 @@ fn atlas_readme_every_start_edges_rectangles() {
         "; but no rule",
     );
     rules_in("rectangles", seg, 3, |rule| {
-        let (k, f) = pooled(&rows, rule, None, 5, 60);
-        let (lo, hi) = ktour::util::wilson::wilson95(k as u64, f as u64);
-        vec![pct((k, f)), 100.0 * lo, 100.0 * hi]
+        share_with_interval(pooled(&rows, rule, None, 5, 60))
     });
 }
 
