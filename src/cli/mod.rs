@@ -12,6 +12,7 @@ mod gen_bases;
 mod merge;
 mod plot;
 mod render;
+mod report;
 mod rules;
 mod solve;
 mod sweep;
@@ -54,6 +55,9 @@ pub enum Command {
     Plot(plot::PlotArgs),
     /// Write a self-contained HTML page replaying a run step by step.
     Animate(animate::AnimateArgs),
+    /// Write one self-contained HTML page of a sweep's results (a sweep folder, a merged one or a
+    /// family): what was run, the success table, the plots, dead-end lengths and failing starts.
+    Report(report::ReportArgs),
     /// Regenerate the base tours of the divide-and-conquer construction (src/construct/bases.txt).
     GenBases(gen_bases::GenBasesArgs),
     /// List the tie-break rules with their sources.
@@ -93,6 +97,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Render(a) => render::run(a),
         Command::Plot(a) => plot::run(a),
         Command::Animate(a) => animate::run(a),
+        Command::Report(a) => report::run(a),
         Command::GenBases(a) => gen_bases::run(a),
         Command::Solve(a) => solve::run(a),
         Command::Rules(a) => rules::run(a),

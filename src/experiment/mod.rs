@@ -14,7 +14,7 @@ mod rule_index;
 mod run;
 mod seed;
 mod spec;
-mod table;
+pub(crate) mod table;
 
 pub use disk::{check_disk, free_bytes, DiskError, OutputSize};
 pub use failures::{

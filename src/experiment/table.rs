@@ -14,10 +14,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
 /// Size range (lo, hi) of the larger side.
-type Bucket = (u32, u32);
+pub(crate) type Bucket = (u32, u32);
 
 /// A column's label: the larger sides present in its bucket.
-fn label(smallest: u32, largest: u32) -> String {
+pub(crate) fn label(smallest: u32, largest: u32) -> String {
     if smallest == largest {
         smallest.to_string()
     } else {
@@ -25,7 +25,7 @@ fn label(smallest: u32, largest: u32) -> String {
     }
 }
 
-fn bucket(side: u32) -> Bucket {
+pub(crate) fn bucket(side: u32) -> Bucket {
     let mut hi = 8;
     while side > hi {
         hi *= 2;

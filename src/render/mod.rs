@@ -21,8 +21,8 @@ pub use animate::{animation_html, replay_warnsdorff, AnimationError, Replay, Rep
 pub use error::RenderError;
 pub use failed::{analyse_failed, CandidateStep, FailedAnalysis, Stranded};
 pub use plot::{
-    read_summary, sweep_title, write_plots, Metric, PlotError, PlotFormat, PlotOptions, PlotReport,
-    Skip, Summary, DEFAULT_MAX_SERIES, MIN_TIMED_NS,
+    plot_svgs, read_summary, sweep_title, write_plots, Metric, PlotError, PlotFormat, PlotOptions,
+    PlotReport, Skip, Summary, SvgPlots, DEFAULT_MAX_SERIES, MIN_TIMED_NS,
 };
 pub use probmap::{prob_map_svg, ProbPanel};
 pub use select::{Filter, UnknownName};

@@ -35,12 +35,7 @@ pub(super) fn draw_file(
     };
     match format {
         PlotFormat::Svg => {
-            let mut buf = String::new();
-            {
-                let root = SVGBackend::with_string(&mut buf, size).into_drawing_area();
-                draw_chart(&root, chart).map_err(draw_err)?;
-                root.present().map_err(|e| draw_err(e.to_string()))?;
-            }
+            let buf = svg_text(chart, size).map_err(draw_err)?;
             std::fs::write(path, buf).map_err(|cause| PlotError::Io {
                 path: path.into(),
                 cause,
@@ -48,6 +43,18 @@ pub(super) fn draw_file(
         }
         PlotFormat::Png => draw_png(chart, path, size),
     }
+}
+
+/// `chart` as an SVG document in memory: what [`draw_file`] writes, for a page that embeds it.
+pub(super) fn svg_text(chart: &ChartData, size: (u32, u32)) -> Result<String, String> {
+    ensure_font();
+    let mut buf = String::new();
+    {
+        let root = SVGBackend::with_string(&mut buf, size).into_drawing_area();
+        draw_chart(&root, chart)?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(buf)
 }
 
 /// Draw `chart` as a PNG into `path`.

@@ -35,7 +35,7 @@ mod summary;
 use std::path::{Path, PathBuf};
 
 use super::select::{Filter, UnknownName};
-use draw::draw_file;
+use draw::{draw_file, svg_text};
 use series::{chart_data, select_rows, select_series};
 
 #[cfg(feature = "png")]
@@ -268,6 +268,48 @@ pub fn write_plots(summary: &Summary, opts: &PlotOptions) -> Result<PlotReport, 
         }
     }
     Ok(report)
+}
+
+/// The plots [`write_plots`] writes with every metric asked for (throughput too), as SVG text in
+/// memory, for a page that embeds them: the plots that carry information, in [`Metric::ALL`] order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SvgPlots {
+    /// Each plot drawn, with its SVG document.
+    pub plots: Vec<(Metric, String)>,
+    /// Plots not drawn, with why.
+    pub skipped: Vec<(Metric, Skip)>,
+    /// Labels of the series past the maximum, not drawn.
+    pub left_out: Vec<String>,
+}
+
+/// Draw the plots of the rows `filter` selects, at most `max_series` series each, `size` pixels,
+/// as [`SvgPlots`].
+pub fn plot_svgs(
+    summary: &Summary,
+    filter: &Filter,
+    max_series: usize,
+    size: (u32, u32),
+) -> Result<SvgPlots, PlotError> {
+    let rows = select_rows(summary, filter)?;
+    let selected = select_series(&rows, max_series);
+    let mut out = SvgPlots {
+        left_out: selected.left_out.clone(),
+        ..SvgPlots::default()
+    };
+    for metric in Metric::ALL {
+        let chart = chart_data(&summary.title, &rows, &selected, metric);
+        match chart.skip {
+            Some(skip) => out.skipped.push((metric, skip)),
+            None => {
+                let svg = svg_text(&chart, size).map_err(|message| PlotError::Draw {
+                    path: PathBuf::from(format!("the {} plot", metric.name())),
+                    message,
+                })?;
+                out.plots.push((metric, svg));
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn sibling(output: &Path, suffix: &str, ext: Option<&str>) -> PathBuf {
