@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# Load a `ktour animate` page in headless Chromium, offline, and fail on a JavaScript error or a blank
-# page.
+# Load a `ktour animate` or `ktour report` page in headless Chromium, offline, and fail on a JavaScript
+# error or a blank page.
 #
 #   scripts/browser-test.sh RUN.html [SCREENSHOT.png]
 #
 # - Installs Debian's `chromium` with apt-get when no chromium is on PATH (as root, or with sudo). When
 #   it cannot be installed the test is SKIPPED with a loud message and exit 0.
-# - Pass 1 (--dump-dom): the page replays every event forward and back when it loads and then sets
-#   data-status="ok" on <html>; a window.onerror handler sets data-status="error: ..." instead. Anything
+# - Pass 1 (--dump-dom): the page checks itself when it loads and then sets data-status="ok" on <html>
+#   (an animation replays every event forward and back; a report finds a drawn SVG in each of its
+#   data-figures figures); a window.onerror handler sets data-status="error: ..." instead. Anything
 #   but "ok" fails.
-# - Pass 2 (--screenshot, page opened at #step=25): the PNG must exist and hold more than a handful of
-#   colours (decoded with python3's standard library only).
+# - Pass 2 (--screenshot, page opened at #step=25, which a report ignores): the PNG must exist and hold
+#   more than a handful of colours (decoded with python3's standard library only).
 # Exit: 0 pass (or skip), 1 fail, 2 usage.
 set -euo pipefail
 
@@ -25,7 +26,7 @@ trap 'rm -rf "$work"' EXIT
 skip() {
   echo "############################################################" >&2
   echo "## SKIP browser test: $*" >&2
-  echo "## The animation was NOT checked in a browser." >&2
+  echo "## The page was NOT checked in a browser." >&2
   echo "############################################################" >&2
   exit 0
 }
@@ -80,7 +81,8 @@ if [ "$status" != 'data-status="ok"' ]; then
   grep -i "console\|error" "$work/console.log" | tail -n 10 >&2 || true
   exit 1
 fi
-echo "browser-test: self-test ok" >&2
+figures=$(grep -o '<html[^>]*data-figures="[0-9]*"' "$work/dom.html" | grep -o '[0-9]*"$' | tr -d '"' || true)
+echo "browser-test: self-test ok${figures:+ ($figures figures drawn)}" >&2
 
 # Pass 2: a screenshot of a position partway through, which must not be blank.
 rm -f "$shot"

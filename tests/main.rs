@@ -18,6 +18,7 @@ mod exact;
 mod family_merge;
 mod fast_paths;
 mod render;
+mod report;
 mod restarts;
 mod results_claims;
 mod rules;

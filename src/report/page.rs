@@ -120,19 +120,16 @@ fn section(out: &mut String, s: &Section, family: bool, figures: &mut usize) {
 fn provenance(out: &mut String, p: &Provenance) {
     let mut rows: Vec<(&str, String)> = Vec::new();
     if let Some(m) = &p.meta {
-        let complete = m.status == "complete" || (m.status == "merged" && p.partial == 0);
-        rows.push((
-            "status",
-            format!(
-                "{}{}",
-                m.status,
-                if complete && p.partial == 0 {
-                    " (every group counted all its runs)"
-                } else {
-                    " (partial)"
-                }
+        let complete = matches!(m.status.as_str(), "complete" | "merged") && p.partial == 0;
+        let status = match m.shard {
+            Some((i, n)) => format!(
+                "{}, shard {i}/{n}: part of the sweep's groups, the other shards hold the rest",
+                m.status
             ),
-        ));
+            None if complete => format!("{} (every group counted all its runs)", m.status),
+            None => format!("{} (partial)", m.status),
+        };
+        rows.push(("status", status));
         rows.push((
             "runs",
             format!("{} counted of {} planned", p.runs, m.total_runs),

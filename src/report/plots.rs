@@ -10,7 +10,7 @@ use crate::render::{plot_svgs, Filter, Metric, Summary, DEFAULT_MAX_SERIES};
 use std::collections::BTreeMap;
 
 /// Most board sizes drawn on a plot; past it sizes are pooled into ranges.
-pub const MAX_POINTS: usize = 300;
+pub const MAX_POINTS: usize = 150;
 /// The plots' size in pixels.
 const SIZE: (u32, u32) = (900, 520);
 

@@ -53,8 +53,10 @@ pub struct MetaView {
     pub times: (String, String, String),
     /// Wall seconds of the last invocation.
     pub elapsed_s: f64,
-    /// Runs and chunks of the whole sweep.
+    /// Runs of the whole sweep.
     pub total_runs: u64,
+    /// Shard `(index, count)` of a shard's folder, which holds part of the sweep's groups.
+    pub shard: Option<(u32, u32)>,
     /// The folders of a merge, each as its `meta.json` recorded it.
     pub shards: Vec<ShardRun>,
     /// Whether the sweep recorded every run (`record = "runs"` or more).
@@ -119,6 +121,7 @@ fn view(m: &Meta) -> MetaView {
         ),
         elapsed_s: m.elapsed_s,
         total_runs: m.total_runs,
+        shard: m.shard,
         shards: m.shards.clone(),
         records_runs: m.spec.record != crate::experiment::RecordLevel::Summary,
         exact: super::exact::ExactContext::of(m),
