@@ -4,7 +4,8 @@
 //! the failed runs listed (a dead end, a path that did not close, a spent budget; runs from starts
 //! where no tour exists are not failures of the rule), at most [`MAX_LISTED`]. `runs.csv` is read
 //! row by row, keeping only the rows of the maps drawn and of the list, so that its size does not
-//! matter; a row a resume wrote again counts once (by its job number).
+//! matter (beyond the job numbers of the failed runs, held so that a row a resume wrote again counts
+//! once).
 
 use super::ReportError;
 use crate::board::Shape;
@@ -95,8 +96,38 @@ pub fn failing_starts(
         ));
     }
     let mapped: HashSet<GroupKey> = small.into_iter().take(MAX_MAPS).collect();
-    let file = std::fs::File::open(&path).map_err(|cause| ReportError::Io {
-        path: path.clone(),
+    let kept = read_runs(&path, &mapped, &mut out)?;
+    if out.failed_runs > out.listed.len() as u64 {
+        out.notes.push(format!(
+            "{} failed runs: the first {} listed",
+            out.failed_runs,
+            out.listed.len()
+        ));
+    }
+    if !kept.is_empty() {
+        let sel = MapSelection {
+            mask,
+            ..MapSelection::default()
+        };
+        let maps = start_maps(&kept, &sel)?;
+        out.maps = maps.len();
+        out.maps_svg = Some(start_map_svg(
+            &maps,
+            &format!("start squares by outcome: {title}"),
+        ));
+    }
+    Ok(out)
+}
+
+/// Read `path` row by row: count and list the failed runs into `out`, and keep the rows of the
+/// `mapped` groups (each job once), which it returns.
+fn read_runs(
+    path: &Path,
+    mapped: &HashSet<GroupKey>,
+    out: &mut Failing,
+) -> Result<Vec<RunRow<'static>>, ReportError> {
+    let file = std::fs::File::open(path).map_err(|cause| ReportError::Io {
+        path: path.into(),
         cause,
     })?;
     let mut reader = csv::ReaderBuilder::new()
@@ -105,7 +136,7 @@ pub fn failing_starts(
     let (mut kept, mut seen): (Vec<RunRow<'static>>, HashSet<u64>) = Default::default();
     let mut listed_jobs = HashSet::new();
     for row in reader.deserialize::<RunRow<'static>>() {
-        let r = row.map_err(|e| ReportError::malformed(&path, e))?;
+        let r = row.map_err(|e| ReportError::malformed(path, e))?;
         let failed = !r.success && !r.outcome.starts_with("no-tour");
         if failed && listed_jobs.insert(r.job) {
             out.failed_runs += 1;
@@ -133,7 +164,7 @@ pub fn failing_starts(
         if mapped.contains(&key) && seen.insert(r.job) {
             if u32::from(r.start_row) >= r.rows || u32::from(r.start_col) >= r.cols {
                 return Err(ReportError::malformed(
-                    &path,
+                    path,
                     format!(
                         "job {} starts at ({},{}), off its {}x{} board",
                         r.job, r.start_row, r.start_col, r.rows, r.cols
@@ -143,24 +174,5 @@ pub fn failing_starts(
             kept.push(r);
         }
     }
-    if out.failed_runs > out.listed.len() as u64 {
-        out.notes.push(format!(
-            "{} failed runs: the first {} listed",
-            out.failed_runs,
-            out.listed.len()
-        ));
-    }
-    if !kept.is_empty() {
-        let sel = MapSelection {
-            mask,
-            ..MapSelection::default()
-        };
-        let maps = start_maps(&kept, &sel)?;
-        out.maps = maps.len();
-        out.maps_svg = Some(start_map_svg(
-            &maps,
-            &format!("start squares by outcome: {title}"),
-        ));
-    }
-    Ok(out)
+    Ok(kept)
 }

@@ -28,7 +28,7 @@ pub use folder::{sweep_folders, MemberDir};
 pub use grid::{exact_checks, success_grid, ExactCheck, Grid, GridCell, GridRow, SHOWN};
 pub use page::report_html;
 pub use plots::{pool_sizes, sweep_plots, Plots, MAX_POINTS};
-pub use provenance::{provenance, MetaView, Provenance};
+pub use provenance::{provenance, MetaView, Provenance, PARTIAL_NAMED};
 
 use crate::experiment::{DEADENDS, RUNS, SUMMARY};
 use crate::render::read_summary;

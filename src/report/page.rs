@@ -189,21 +189,26 @@ fn provenance(out: &mut String, p: &Provenance) {
         );
     }
     if let Some(m) = p.meta.as_ref().filter(|m| !m.shards.is_empty()) {
-        out.push_str("<table class=\"shards\"><tr><th class=\"l\">merged folder</th><th>shard</th><th class=\"l\">status</th><th class=\"l\">host</th><th class=\"l\">started</th><th class=\"l\">finished</th></tr>\n");
-        for r in &m.shards {
-            let _ = writeln!(
-                out,
-                "<tr><td class=\"l\">{}</td><td>{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td></tr>",
-                esc(&r.folder),
-                r.shard.map_or("-".into(), |(i, n)| format!("{i}/{n}")),
-                esc(&r.status),
-                esc(&r.hostname),
-                esc(&r.first_started),
-                esc(&r.finished)
-            );
-        }
-        out.push_str("</table>\n");
+        shards(out, &m.shards);
     }
+}
+
+/// The folders a merge took, each with its shard, status, host and times.
+fn shards(out: &mut String, shards: &[crate::experiment::ShardRun]) {
+    out.push_str("<table class=\"shards\"><tr><th class=\"l\">merged folder</th><th>shard</th><th class=\"l\">status</th><th class=\"l\">host</th><th class=\"l\">started</th><th class=\"l\">finished</th></tr>\n");
+    for r in shards {
+        let _ = writeln!(
+            out,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td></tr>",
+            esc(&r.folder),
+            r.shard.map_or("-".into(), |(i, n)| format!("{i}/{n}")),
+            esc(&r.status),
+            esc(&r.hostname),
+            esc(&r.first_started),
+            esc(&r.finished)
+        );
+    }
+    out.push_str("</table>\n");
 }
 
 fn pct(x: f64) -> String {
