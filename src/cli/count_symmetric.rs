@@ -31,7 +31,8 @@ struct SymmetricJson {
     elapsed_ns: u128,
 }
 
-/// Count and print; a line on standard error every 10 s while the count runs.
+/// Count and print; on standard error, once the count has run 5 s, a line a vertex of the
+/// quotient (there are at most a few dozen: a long count shows how its states grow).
 pub fn run(
     board: Board,
     closed: bool,
@@ -41,14 +42,13 @@ pub fn run(
 ) -> anyhow::Result<ExitStatus> {
     let rotation = rotation_of(board, closed, degrees)?;
     let timer = Instant::now();
-    let mut last_line = Duration::ZERO;
     let report = |vertex: usize, states: usize| {
-        if timer.elapsed() >= last_line + Duration::from_secs(10) {
-            last_line = timer.elapsed();
+        let elapsed = timer.elapsed();
+        if elapsed >= Duration::from_secs(5) {
             eprintln!(
                 "symmetric: vertex {}: {states} states, {:.1} s",
                 vertex + 1,
-                last_line.as_secs_f64()
+                elapsed.as_secs_f64()
             );
         }
     };

@@ -45,7 +45,7 @@ pub(super) struct Packing {
 
 impl Packing {
     /// The packing for frontiers of at most `cells` vertices and twists mod `k`, or `None` when they
-    /// do not fit a `u128` (or the unpacked array).
+    /// do not fit a `u128` (or, with a step's new vertex, the unpacked array).
     pub(super) fn new(cells: usize, k: u8) -> Option<Packing> {
         // a piece has two ends in the frontier, so at most cells / 2 labels
         let codes = 2 + k as usize * (cells / 2).max(1);

@@ -31,7 +31,8 @@
 //!
 //! For the half-turn, folding along the middle row, the twisted edges join squares of the half
 //! board's last two rows to each other, so a row-major sweep holds the same window as on the
-//! whole board (`2 * cols + 1` cells) over half as many squares. Boards with an odd side are
+//! whole board (`2 * cols + 1` cells) over half as many squares; a board wider than long is
+//! transposed first, so that the sweep runs across its shorter side. Boards with an odd side are
 //! refused: odd x odd boards have no closed tours, and on an odd x even board the half-turn can
 //! map a square to a neighbour and reverse a tour (a reflection of the cycle), a case this
 //! counter does not take.
@@ -104,6 +105,21 @@ pub enum SymmetricError {
         /// The board.
         board: Board,
     },
+}
+
+impl SymmetricError {
+    /// The error as of `board` (the board asked for, not its transpose that was swept).
+    fn on(mut self, asked: Board) -> Self {
+        match &mut self {
+            SymmetricError::OddSide { board }
+            | SymmetricError::NotSquare { board }
+            | SymmetricError::TooWide { board, .. }
+            | SymmetricError::TooManyStates { board, .. }
+            | SymmetricError::Overflow { board } => *board = asked,
+            SymmetricError::Degrees { .. } | SymmetricError::Open => {}
+        }
+        self
+    }
 }
 
 impl Rotation {
@@ -181,7 +197,14 @@ pub fn count_symmetric(
 ) -> Result<SymmetricCount, SymmetricError> {
     check(board, rotation)?;
     let timer = Instant::now();
-    let q = Quotient::new(board, rotation);
+    // transposing maps tours invariant under a rotation onto such tours, and the half board of
+    // the longer side is swept across the shorter
+    let swept = if board.cols() > board.rows() {
+        board.transposed()
+    } else {
+        board
+    };
+    let q = Quotient::new(swept, rotation);
     // one square has no cycle through it; one orbit (2x2 under the half-turn) has no move
     if q.len() < 2 {
         return Ok(SymmetricCount {
@@ -195,7 +218,7 @@ pub fn count_symmetric(
             elapsed: timer.elapsed(),
         });
     }
-    let result = sweep::sweep(&q, max_states, report)?;
+    let result = sweep::sweep(&q, max_states, report).map_err(|e| e.on(board))?;
     Ok(SymmetricCount {
         board,
         rotation,

@@ -93,7 +93,7 @@ pub fn sweep(
 ) -> Result<SweepResult, SymmetricError> {
     let k = q.rotation.order();
     let width = q.max_frontier();
-    let packing = Packing::new(width + 1, k).ok_or(SymmetricError::TooWide {
+    let packing = Packing::new(width, k).ok_or(SymmetricError::TooWide {
         board: q.board,
         cells: width,
     })?;
