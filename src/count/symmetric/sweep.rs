@@ -125,7 +125,7 @@ pub fn sweep(
                 return Err(SymmetricError::TooManyStates {
                     board: q.board,
                     max_states,
-                    vertex: v,
+                    vertex: v + 1,
                     vertices: q.len(),
                 });
             }
