@@ -7,6 +7,7 @@
 //! 8x5 44,202); the bitboard search engine on every board up to 6x6. The symmetric counts have no
 //! literal expected value here: they are the enumeration's.
 
+use crate::support::ktour;
 use ktour::board::{Board, Square};
 use ktour::count::symmetric::sweep::sweep;
 use ktour::count::symmetric::{count_symmetric, Quotient, Rotation, SymmetricError};
@@ -180,4 +181,69 @@ fn rotations_map_squares_onto_the_board() {
     let s = Square::new(1, 2);
     assert_eq!(Rotation::Half.apply(b, s), Square::new(4, 3));
     assert_eq!(Rotation::Quarter.apply(b, s), Square::new(2, 4));
+}
+
+#[test]
+fn the_command_line_counts_and_refuses_in_one_line() {
+    let out = ktour()
+        .args(["count", "-n", "6", "--closed", "--symmetric", "90"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text.lines().last(),
+        Some(
+            symmetric(board(6, 6), Rotation::Quarter)
+                .to_string()
+                .as_str()
+        )
+    );
+    for (args, says) in [
+        (&["-n", "6", "--symmetric", "180"][..], "add --closed"),
+        (
+            &[
+                "--rows",
+                "5",
+                "--cols",
+                "6",
+                "--closed",
+                "--symmetric",
+                "180",
+            ][..],
+            "odd side",
+        ),
+        (
+            &[
+                "--rows",
+                "6",
+                "--cols",
+                "8",
+                "--closed",
+                "--symmetric",
+                "90",
+            ][..],
+            "square board",
+        ),
+        (
+            &["-n", "6", "--closed", "--symmetric", "45"][..],
+            "180 (a half-turn) or 90",
+        ),
+        (
+            &["-n", "14", "--closed", "--symmetric", "180"][..],
+            "too wide",
+        ),
+    ] {
+        let out = ktour()
+            .arg("count")
+            .args(args)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(says), "{err}");
+    }
 }
