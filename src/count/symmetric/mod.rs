@@ -88,7 +88,7 @@ pub enum SymmetricError {
         cells: usize,
     },
     /// A step passed the limit on states.
-    #[error("the symmetric count of {board} passed {max_states} states at vertex {vertex} of {vertices} of the quotient: raise --max-states if memory allows (60 to 80 bytes a state of the two steps held: 8x8 held 33 million in 2.7 GB)")]
+    #[error("the symmetric count of {board} passed {max_states} states at vertex {vertex} of {vertices} of the quotient: raise --max-states if memory allows (60 to 84 bytes a state of the two steps held: 8x8 held 33 million in 2.6 GiB)")]
     TooManyStates {
         /// The board.
         board: Board,
