@@ -101,6 +101,11 @@ pub struct CountArgs {
     /// Count every (start, first move) pair, not one per symmetry class (a cross-check; slower).
     #[arg(long)]
     no_symmetry: bool,
+    /// Count only the closed tours that a rotation of the board maps onto themselves: 180 (a
+    /// half-turn; both sides even) or 90 (a quarter-turn; square boards), by a frontier over the
+    /// quotient board (docs/counting.md, "Symmetric closed tours"); --max-states bounds its states.
+    #[arg(long, value_name = "DEGREES", conflicts_with_all = ["start", "per_start", "directed", "checkpoint", "no_symmetry", "endgame_cache", "leaper", "mask"])]
+    symmetric: Option<u32>,
     /// Log2 of the endgame cache's slots per thread.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=30))]
     cache_bits: u32,
@@ -141,6 +146,11 @@ struct CountJson {
 /// Run `ktour count`: the engine the library chooses for the request ([`engine::choose`]) counts,
 /// and its count is printed.
 pub fn run(args: CountArgs) -> anyhow::Result<ExitStatus> {
+    if let Some(degrees) = args.symmetric {
+        let board = args.board.board()?;
+        let format = args.format;
+        return super::count_symmetric::run(board, args.closed, degrees, args.max_states, format);
+    }
     if let Some((rows, cols)) = args.board.lengths() {
         return count_lengths_of(&args, rows, cols);
     }

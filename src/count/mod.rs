@@ -35,6 +35,7 @@ mod progress;
 pub mod reference;
 mod search;
 pub mod shaped;
+pub mod symmetric;
 
 pub use crate::board::symmetries;
 pub use pool::{cache_bytes, check_cache_memory};
