@@ -21,6 +21,7 @@ mod render;
 mod restarts;
 mod results_claims;
 mod rules;
+mod sample;
 mod shapes;
 mod solve;
 mod startmap;
