@@ -3,8 +3,11 @@
 //! here (sharing nothing with the frontier), draws 20 times as many tours as there are, and runs
 //! Pearson's chi-square test: all 9,862 closed 6x6 tours (cycles, McKay's count) and all 1,728
 //! directed open 5x5 tours. A test fails when p < 1e-6 (a false failure is that unlikely over the
-//! choice of seed; the seeds are fixed). The same test rejects a sampler wrong on purpose (each
-//! predecessor chosen alike, not by its ways) at p < 1e-6. And the command's formats and errors.
+//! choice of seed; the seeds are fixed). The same test rejects two samplers wrong on purpose at
+//! p < 1e-6: each predecessor chosen alike, not by its ways; and one pair's ways doubled for every
+//! target at one square (a square where targets have several pairs: on 5x5 open, doubling at
+//! squares 0-15 changes too little to see with 20 draws a tour, from square 16 on p < 1e-7).
+//! And the command's formats and errors.
 
 use crate::support::ktour;
 use ktour::board::{Board, Closure, Square};
@@ -186,7 +189,10 @@ fn closed_six_by_six_tours_are_drawn_uniformly() {
     let wrong = Weighting::UniformPredecessor;
     let biased = draw_and_test(board, Closure::Closed, tours.len(), 20, 45, wrong, cell);
     assert!(biased.p < ALPHA, "{biased:?}");
-    eprintln!("closed 6x6: exact {right:?}; uniform predecessors {biased:?}");
+    let wrong = Weighting::DoubledAt { square: 18 };
+    let doubled = draw_and_test(board, Closure::Closed, tours.len(), 20, 45, wrong, cell);
+    assert!(doubled.p < ALPHA, "{doubled:?}");
+    eprintln!("closed 6x6: exact {right:?}; uniform predecessors {biased:?}; doubled {doubled:?}");
 }
 
 /// The directed open 5x5 tours: all 1,728 listed by the search, drawn uniformly (each path from
@@ -210,7 +216,10 @@ fn directed_open_five_by_five_tours_are_drawn_uniformly() {
     let wrong = Weighting::UniformPredecessor;
     let biased = draw_and_test(board, Closure::Open, tours.len(), 20, 45, wrong, cell);
     assert!(biased.p < ALPHA, "{biased:?}");
-    eprintln!("open 5x5: exact {right:?}; uniform predecessors {biased:?}");
+    let wrong = Weighting::DoubledAt { square: 20 };
+    let doubled = draw_and_test(board, Closure::Open, tours.len(), 20, 45, wrong, cell);
+    assert!(doubled.p < ALPHA, "{doubled:?}");
+    eprintln!("open 5x5: exact {right:?}; uniform predecessors {biased:?}; doubled {doubled:?}");
 }
 
 /// The command writes tours that `verify` accepts, in every format; the same seed gives the same

@@ -137,8 +137,8 @@ fn by_group(found: Vec<Vec<Match>>, groups: usize) -> Vec<Vec<Match>> {
     pairs
 }
 
-/// The running sums of each group's weights: its pairs' ways (or, for the test of a sampler that
-/// is wrong on purpose, 1 each). Each group's ways must sum to its target's ways.
+/// The running sums of each group's weights: its pairs' ways (or, for the tests of samplers that
+/// are wrong on purpose, 1 each, or one pair's ways doubled). Each group's ways must sum to its target's ways.
 fn weigh(
     pairs: &[Vec<Match>],
     targets: &[u128],
@@ -156,10 +156,13 @@ fn weigh(
             let mut sum = 0u128;
             Ok(pairs
                 .iter()
-                .map(|m| {
+                .enumerate()
+                .map(|(k, m)| {
                     sum += match weighting {
                         Weighting::Exact => m.ways,
                         Weighting::UniformPredecessor => 1,
+                        Weighting::DoubledAt { square: s } if s == square && k == 0 => 2 * m.ways,
+                        Weighting::DoubledAt { .. } => m.ways,
                     };
                     sum
                 })

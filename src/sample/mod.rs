@@ -50,6 +50,12 @@ pub enum Weighting {
     /// Every predecessor alike, whatever its ways: a sampler wrong on purpose, for the test that
     /// must tell it from the right one.
     UniformPredecessor,
+    /// The ways of one pair of every target at one square counted twice (the first pair in the
+    /// stored order, at square `square` of the turned board): a subtler wrong sampler.
+    DoubledAt {
+        /// The square whose step is wrong.
+        square: usize,
+    },
 }
 
 /// What to draw.
