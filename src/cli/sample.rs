@@ -53,6 +53,11 @@ pub struct SampleArgs {
     /// states do not fit in memory).
     #[arg(long, value_name = "DIR")]
     temp: Option<PathBuf>,
+    /// Also print, on standard error, the mean number of crossings (pairs of moves that cross)
+    /// and of straight pairs (consecutive moves in the same direction) of the tours drawn, with
+    /// 95% intervals.
+    #[arg(long)]
+    stats: bool,
     /// Threads (default: all cores).
     #[arg(long, value_name = "T", value_parser = parse_threads)]
     threads: Option<usize>,
@@ -95,6 +100,9 @@ pub fn run(args: SampleArgs) -> anyhow::Result<ExitStatus> {
         None => write_stdout(&samples, args.format).context("writing standard output")?,
     }
     eprintln!("{}", summary(&samples, args.seed));
+    if args.stats {
+        eprintln!("{}", statistics(&samples));
+    }
     Ok(ExitStatus::Success)
 }
 
@@ -200,5 +208,21 @@ fn summary(s: &Samples, seed: u64) -> String {
         s.forward.as_secs_f64(),
         s.stored_bytes as f64 / (1u64 << 20) as f64,
         s.backward.as_secs_f64()
+    )
+}
+
+/// The means of the tours' statistics, with their 95% intervals.
+fn statistics(s: &Samples) -> String {
+    use crate::sample::stats::{crossings, mean_interval, straight_pairs};
+    let closed = s.closure.is_closed();
+    let of = |f: fn(&[Square], bool) -> u32| {
+        let values: Vec<f64> = s.tours.iter().map(|t| f64::from(f(t, closed))).collect();
+        let (mean, low, high) = mean_interval(&values);
+        format!("{mean:.4} (95%: {low:.4} to {high:.4})")
+    };
+    format!(
+        "per tour: crossings {}, straight pairs {}",
+        of(crossings),
+        of(straight_pairs)
     )
 }

@@ -15,7 +15,8 @@
 //!
 //! The code: this file holds the request, the answer, the errors and the driver; `labelled.rs`
 //! the transitions with their edges, `level.rs` the stored steps, `store.rs` where they are kept,
-//! `forward.rs` and `backward.rs` the two passes, `tour.rs` the squares of a drawn tour, and
+//! `forward.rs` and `backward.rs` the two passes, `tour.rs` the squares of a drawn tour, `stats.rs`
+//! statistics of a tour (crossings, straight pairs), and
 //! `chi_square.rs` the test of uniformity the tests use.
 
 mod backward;
@@ -23,6 +24,7 @@ pub mod chi_square;
 mod forward;
 mod labelled;
 mod level;
+pub mod stats;
 mod store;
 mod tour;
 
