@@ -93,23 +93,21 @@ fn expand<K: Key>(
 struct Cursor<'a> {
     run: &'a Level,
     block: usize,
-    pairs: std::vec::IntoIter<(u128, u128)>,
+    pairs: Option<super::level::BlockReader>,
 }
 
 impl Cursor<'_> {
     fn next(&mut self) -> Result<Option<(u128, u128)>, SampleError> {
         loop {
-            if let Some(pair) = self.pairs.next() {
-                return Ok(Some(pair));
+            if let Some(reader) = &mut self.pairs {
+                if let Some(pair) = reader.next_pair().map_err(SampleError::Io)? {
+                    return Ok(Some(pair));
+                }
             }
             if self.block == self.run.blocks() {
                 return Ok(None);
             }
-            self.pairs = self
-                .run
-                .block(self.block)
-                .map_err(SampleError::Io)?
-                .into_iter();
+            self.pairs = Some(self.run.reader(self.block).map_err(SampleError::Io)?);
             self.block += 1;
         }
     }
@@ -125,7 +123,7 @@ fn merge(runs: Vec<Level>, storage: &Storage, name: &str) -> Result<Level, Sampl
         .map(|run| Cursor {
             run,
             block: 0,
-            pairs: Vec::new().into_iter(),
+            pairs: None,
         })
         .collect();
     let mut heap = BinaryHeap::new();

@@ -56,19 +56,55 @@ impl Level {
 
     /// Block `b`, decoded: its (key, ways) pairs in order.
     pub(crate) fn block(&self, b: usize) -> std::io::Result<Vec<(u128, u128)>> {
+        let mut pairs = Vec::new();
+        let mut reader = self.reader(b)?;
+        while let Some(pair) = reader.next_pair()? {
+            pairs.push(pair);
+        }
+        Ok(pairs)
+    }
+
+    /// Block `b`, to decode a pair at a time (its bytes only in memory: a merge of many runs holds
+    /// one block of each, at about 3 bytes a state where decoded pairs take 32).
+    pub(crate) fn reader(&self, b: usize) -> std::io::Result<BlockReader> {
         let at = self.blocks[b];
-        let mut owned = Vec::new();
-        let bytes: &[u8] = match &self.store {
-            Store::Memory(all) => &all[at.offset as usize..][..at.bytes as usize],
+        let bytes = match &self.store {
+            Store::Memory(all) => all[at.offset as usize..][..at.bytes as usize].to_vec(),
             Store::File(_, file) => {
-                owned.resize(at.bytes as usize, 0);
+                let mut owned = vec![0; at.bytes as usize];
                 let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
                 file.seek(SeekFrom::Start(at.offset))?;
                 file.read_exact(&mut owned)?;
-                &owned
+                owned
             }
         };
-        decode(bytes)
+        Ok(BlockReader {
+            bytes,
+            at: 0,
+            key: 0,
+        })
+    }
+}
+
+/// One block's bytes, decoded a pair at a time.
+pub(crate) struct BlockReader {
+    bytes: Vec<u8>,
+    at: usize,
+    key: u128,
+}
+
+impl BlockReader {
+    /// The next (key, ways) pair, or `None` at the end of the block.
+    pub(crate) fn next_pair(&mut self) -> std::io::Result<Option<(u128, u128)>> {
+        if self.at == self.bytes.len() {
+            return Ok(None);
+        }
+        let mut rest = &self.bytes[self.at..];
+        let delta = varint(&mut rest)?;
+        let ways = varint(&mut rest)?;
+        self.at = self.bytes.len() - rest.len();
+        self.key = self.key.checked_add(delta).ok_or_else(damaged)?;
+        Ok(Some((self.key, ways)))
     }
 }
 
@@ -79,19 +115,6 @@ impl Drop for Level {
             let _ = std::fs::remove_file(path);
         }
     }
-}
-
-/// The pairs of one block's bytes.
-fn decode(mut bytes: &[u8]) -> std::io::Result<Vec<(u128, u128)>> {
-    let mut out = Vec::new();
-    let mut key = 0u128;
-    while !bytes.is_empty() {
-        let delta = varint(&mut bytes)?;
-        let ways = varint(&mut bytes)?;
-        key = key.checked_add(delta).ok_or_else(damaged)?;
-        out.push((key, ways));
-    }
-    Ok(out)
 }
 
 fn damaged() -> std::io::Error {
