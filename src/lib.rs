@@ -15,6 +15,7 @@
 //! | [`experiment`] | sweeps: spec -> plan -> parallel runs -> tidy CSV, resumable and shardable |
 //! | [`render`] | SVG pictures, plots, the HTML replay |
 //! | [`report`] | one self-contained HTML page of a sweep's results (`ktour report`) |
+//! | [`sample`] | uniformly random tours drawn from the frontier counts (a backward pass over its stored steps) |
 //! | [`memory`] | how much memory the process may use (meminfo, cgroups, `ulimit -v`), and the share every check allows |
 //! | [`input`] | reading given files bounded: a size limit, and a format check before an endless source is read on |
 //! | [`tour`] | tour files: JSON, `r,c` lines, text grid |
@@ -47,6 +48,7 @@ pub mod machine;
 pub mod memory;
 pub mod render;
 pub mod report;
+pub mod sample;
 pub mod solve;
 pub mod state;
 pub mod tour;

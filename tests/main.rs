@@ -23,6 +23,7 @@ mod report;
 mod restarts;
 mod results_claims;
 mod rules;
+mod sample;
 mod shapes;
 mod solve;
 mod startmap;

@@ -15,6 +15,7 @@ mod plot;
 mod render;
 mod report;
 mod rules;
+mod sample;
 mod solve;
 mod sweep;
 mod verify;
@@ -73,6 +74,9 @@ pub enum Command {
     /// Estimate the number of tours past what can be counted (sequential importance sampling), with
     /// a 95% interval and the diagnostics of its heavy tail.
     Estimate(estimate::EstimateArgs),
+    /// Draw tours uniformly at random from the frontier counts (boards at most 8 wide), in the
+    /// formats `solve` writes and `verify` reads.
+    Sample(sample::SampleArgs),
 }
 
 /// The one line printed for a user error: the error and its causes joined by `: `, each cause left
@@ -108,6 +112,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Count(a) => count::run(a),
         Command::Exact(a) => exact::run(a),
         Command::Estimate(a) => estimate::run(a),
+        Command::Sample(a) => sample::run(a),
     }
 }
 

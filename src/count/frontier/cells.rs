@@ -8,7 +8,7 @@
 //! under ADVICE FOR HACKERS.
 
 pub(super) const EMPTY: u8 = 0;
-pub(super) const DONE: u8 = 1;
+pub(crate) const DONE: u8 = 1;
 pub(super) const TAIL: u8 = 2;
 pub(super) const FIRST_LABEL: u8 = 3;
 pub(super) const FRESH: u8 = 15;
@@ -16,7 +16,7 @@ pub(super) const FRESH: u8 = 15;
 /// A packed state: 4 bits a cell, cell `k` in bits `4k..4k+4`. A `u64` holds the 16 cells of a
 /// 7-wide board's window and new square; a `u128` the 18 of an 8-wide one (stored in 68 bits beside
 /// 60-bit ways: `gather::Packed68`).
-pub(super) trait Key:
+pub(crate) trait Key:
     Copy
     + Ord
     + Default

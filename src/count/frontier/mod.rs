@@ -110,15 +110,15 @@
 //!   the whole count, the backtracking engine, compared on every board up to 6x6 and on long 3 x n
 //!   and 4 x n boards. Folding is checked against counting without it (same counts, fewer states).
 
-mod cells;
+pub(crate) mod cells;
 mod checkpoint;
 pub use checkpoint::CheckpointProblem;
 mod gather;
 mod modular;
 pub use modular::{bound_bits, PrimeSet, Residues};
-mod packed;
+pub(crate) mod packed;
 mod passes;
-mod plan;
+pub(crate) mod plan;
 #[cfg(test)]
 mod reference;
 mod step;

@@ -14,7 +14,7 @@ use super::plan::{Step, CELLS};
 
 /// What one way of adding a square leads to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Successor<K> {
+pub(crate) enum Successor<K> {
     /// A complete tour (a cycle closed, or the last square ending an open path).
     Tour,
     /// A partial tour to carry on, as the next step's state.
@@ -23,7 +23,7 @@ pub(super) enum Successor<K> {
 
 /// The transitions of one step (adding square `i`), for states packed in `K`: cell `p` of a key
 /// during the step is position `p` of the window, the new square at `w`.
-pub(super) struct Transitions<'a, K> {
+pub(crate) struct Transitions<'a, K> {
     step: &'a Step,
     w: usize,
     closed: bool,
@@ -40,7 +40,7 @@ pub(super) struct Transitions<'a, K> {
 }
 
 impl<'a, K: Key> Transitions<'a, K> {
-    pub(super) fn new(
+    pub(crate) fn new(
         step: &'a Step,
         w: usize,
         closed: bool,
@@ -64,7 +64,7 @@ impl<'a, K: Key> Transitions<'a, K> {
     /// empty), in a fixed order: no edge, each one edge, each two edges. Returns the number of edge
     /// choices tried (the transitions the count reports).
     #[inline(always)]
-    pub(super) fn successors(&self, state: K, emit: &mut impl FnMut(Successor<K>)) -> u64 {
+    pub(crate) fn successors(&self, state: K, emit: &mut impl FnMut(Successor<K>)) -> u64 {
         let mut open = [0usize; 4];
         let mut m = 0;
         for &p in &self.step.back {
@@ -93,7 +93,7 @@ impl<'a, K: Key> Transitions<'a, K> {
     /// The new square takes one edge, to the cell at `j`: a new piece with an empty square, or the
     /// new end of the piece that ends at `j`.
     #[inline(always)]
-    fn one_edge(&self, x: K, j: usize) -> K {
+    pub(crate) fn one_edge(&self, x: K, j: usize) -> K {
         match x.cell(j) {
             EMPTY => x.with(j, FRESH).with(self.w, FRESH),
             end => x.with(j, DONE).with(self.w, end),
@@ -102,7 +102,7 @@ impl<'a, K: Key> Transitions<'a, K> {
 
     /// The new square takes edges to the cells at `j` and `k`, becoming an interior square.
     #[inline(always)]
-    fn two_edges(&self, x: K, j: usize, k: usize) -> Edges<K> {
+    pub(crate) fn two_edges(&self, x: K, j: usize, k: usize) -> Edges<K> {
         let x = x.with(self.w, DONE);
         let (a, b) = (x.cell(j), x.cell(k));
         match (a, b) {
@@ -144,7 +144,7 @@ impl<'a, K: Key> Transitions<'a, K> {
     /// nothing; otherwise the squares whose edges are all decided are finalized, the state pruned,
     /// shifted by a cell, numbered canonically and, at a row's end, folded.
     #[inline(always)]
-    fn settle(&self, x: K, emit: &mut impl FnMut(Successor<K>)) {
+    pub(crate) fn settle(&self, x: K, emit: &mut impl FnMut(Successor<K>)) {
         if self.last {
             if !self.closed && self.is_path(x) {
                 emit(Successor::Tour);
@@ -215,7 +215,7 @@ impl<'a, K: Key> Transitions<'a, K> {
 }
 
 /// [`Transitions::two_edges`]' outcome.
-enum Edges<K> {
+pub(crate) enum Edges<K> {
     Dead,
     Complete,
     Continue(K),

@@ -6,16 +6,16 @@
 //! colour rule for the ends of open tours on odd boards is in `docs/REFERENCE.md`, section 6.
 
 /// Cells of the window and the new square on the widest board counted: `2 * 8 + 2`.
-pub(super) const CELLS: usize = 18;
+pub(crate) const CELLS: usize = 18;
 
 /// The precomputed geometry of every step.
-pub(super) struct Plan {
+pub(crate) struct Plan {
     /// Rows and columns of the board turned so that its shorter side is across.
-    pub(super) rows: u32,
-    pub(super) cols: u32,
-    pub(super) n: usize,
-    pub(super) w: usize,
-    pub(super) steps: Vec<Step>,
+    pub(crate) rows: u32,
+    pub(crate) cols: u32,
+    pub(crate) n: usize,
+    pub(crate) w: usize,
+    pub(crate) steps: Vec<Step>,
     /// The left-right mirror of a state at the end of a row, cell by cell: the window then holds the
     /// last square of the row before last (finalized, so `DONE`) and the last two rows whole, and
     /// packed cell `k` mirrors onto packed cell `mirror[k]`.
@@ -25,8 +25,8 @@ pub(super) struct Plan {
 /// Positions (in the window of the step, new square at `w`) of one step's earlier neighbours and of
 /// the squares finalized after it, and for every position the number of its square's edges still
 /// undecided after the step.
-pub(super) struct Step {
-    pub(super) back: Vec<usize>,
+pub(crate) struct Step {
+    pub(crate) back: Vec<usize>,
     pub(super) finalize: Vec<usize>,
     pub(super) undecided: [u8; CELLS],
     /// Whether the square at each position may be an end of an open tour: on a board with an odd
@@ -37,7 +37,7 @@ pub(super) struct Step {
 }
 
 impl Plan {
-    pub(super) fn new(rows: u32, cols: u32) -> Self {
+    pub(crate) fn new(rows: u32, cols: u32) -> Self {
         Self::build(rows, cols, true)
     }
 
