@@ -65,7 +65,7 @@ pub struct CountArgs {
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<std::path::PathBuf>,
     /// With --method frontier: keep at most about this much of the states in memory (like 8G, 512M
-    /// or 65536; at least 64K) and spill the rest to sorted runs in --temp, merged step by step:
+    /// or 65536; at least 4K) and spill the rest to sorted runs in --temp, merged step by step:
     /// the same count, slower, with the disk holding what memory does not.
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes, requires = "temp")]
     memory: Option<u64>,

@@ -22,7 +22,8 @@
 //! and their packing, `packed.rs` the transitions, `plan.rs` the geometry of each step, `gather.rs`
 //! the sorted lists that hold each step's states, `checkpoint.rs` the file a count resumes from,
 //! `modular.rs` the residues, primes, bound and recombination of counts past the ways' bits,
-//! `passes.rs` the passes they take, and `reference.rs` the transitions' slow twin.
+//! `passes.rs` the passes they take, `spill.rs` the states on disk under a bound on memory, and
+//! `reference.rs` the transitions' slow twin.
 //!
 //! # The method
 //! The board is first transposed if needed so that it has `cols <= rows`; squares are then added one
@@ -75,6 +76,13 @@
 //! the prime, until the moduli's product passes Bregman's bound on the count; the Chinese
 //! remainder theorem gives the exact count (3 x 74 open, 5 x 36 closed and longer: tested under
 //! two sets of primes). Every count up to 8x8 closed fits the first pass.
+//!
+//! Under a bound on memory ([`FrontierOptions::spill`], `spill.rs`) a step is an external
+//! sort-reduce instead: its successors fill a buffer of what the bound leaves, sorted and summed
+//! when it fills and written to disk as a sorted run when still half full, and the runs are merged
+//! into the next states, which stay in memory up to half the bound or are read back from a file by
+//! the next step. Sums are the same whatever the order, so the count, the states and the
+//! transitions are those of the count in memory, its twin in the tests.
 //!
 //! A whole sequence comes from one run ([`count_lengths`]): at the end of row `n` the same states
 //! are also finished as if the board ended there (the last square's transitions), which counts

@@ -28,15 +28,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 #[derive(Clone, Copy, Debug)]
 pub struct Spill<'a> {
     /// Bytes the states of a step may take in memory: its buffer and what it keeps (the files'
-    /// buffers take an eighth of it).
+    /// buffers take an eighth of it, at least 512 bytes each).
     pub memory: u64,
     /// The folder the runs are written in: a folder of its own is made there for the count and
     /// removed when it ends.
     pub temp: &'a Path,
 }
 
-/// The least `--memory` ([`Spill::memory`]): a few thousand states.
-pub const MIN_MEMORY: u64 = 64 << 10;
+/// The least `--memory` ([`Spill::memory`]): a couple of hundred states (small enough that tests
+/// spill the states of narrow boards).
+pub const MIN_MEMORY: u64 = 4 << 10;
 
 /// Runs merged at once; more are merged in rounds.
 pub(super) const FANIN: usize = 32;
@@ -148,9 +149,9 @@ impl SpillDir {
     }
 
     /// Bytes of the buffer of each file read or written: an eighth of the bound over the files
-    /// of a merge, from 4 KiB to 1 MiB.
+    /// of a merge, from 512 bytes (past the eighth under a bound of 128 KiB) to 1 MiB.
     fn buffer(&self) -> usize {
-        (self.memory / 8 / (FANIN as u64 + 2)).clamp(4 << 10, 1 << 20) as usize
+        (self.memory / 8 / (FANIN as u64 + 2)).clamp(512, 1 << 20) as usize
     }
 
     /// Refuse to write `bytes` that the disk has no room for.
@@ -454,7 +455,12 @@ impl<'a, E: Entry> Sink<'a, E> {
     pub(super) fn finish(self) -> Result<States<E>, SpillProblem> {
         match self.file {
             Some(file) => Ok(States::Disk(file.finish()?)),
-            None => Ok(States::Memory(vec![self.kept])),
+            None => {
+                // grown by doubling: its spare room would stay held through the next step
+                let mut kept = self.kept;
+                kept.shrink_to_fit();
+                Ok(States::Memory(vec![kept]))
+            }
         }
     }
 }
@@ -527,4 +533,148 @@ fn merge<E: Entry>(
         out(p)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::gather::{Packed68, Pair};
+    use super::*;
+    use std::collections::{BTreeMap, VecDeque};
+
+    fn dir(temp: &Path, memory: u64) -> SpillDir {
+        SpillDir::create(&Spill { memory, temp }, 16, 16).unwrap()
+    }
+
+    /// Entries written to a run are read back as they were, for both layouts; a file whose header
+    /// is not its own, or that is cut short, is refused as damaged.
+    #[test]
+    fn runs_read_back_what_was_written_and_refuse_damage() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = dir(tmp.path(), MIN_MEMORY);
+        let pairs: Vec<Pair<u64, u64>> = (0..1000u64)
+            .map(|i| Pair::new(i * 3 + (1 << 63), u64::MAX - i))
+            .collect();
+        let packed: Vec<Packed68> = (0..1000u128)
+            .map(|i| Packed68::new(i << 58 | 5, (1 << 60) - 1 - i as u64))
+            .collect();
+        fn back<E: Entry>(d: &SpillDir, run: RunFile) -> Vec<E> {
+            let mut r = RunReader::<E>::open(run, d).unwrap();
+            let mut out = Vec::new();
+            while let Some(e) = r.next().unwrap() {
+                out.push(e);
+            }
+            out
+        }
+        let run = d.write_run(&pairs).unwrap();
+        assert_eq!(back::<Pair<u64, u64>>(&d, run), pairs);
+        let run = d.write_run(&packed).unwrap();
+        assert_eq!(back::<Packed68>(&d, run), packed);
+        assert_eq!(d.runs(), 2);
+        // read back and dropped: removed
+        assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 0);
+        // another layout, a cut, a changed byte of the header
+        let run = d.write_run(&pairs).unwrap();
+        assert!(matches!(
+            RunReader::<Pair<u64, u128>>::open(run, &d),
+            Err(SpillProblem::Damaged)
+        ));
+        let run = d.write_run(&pairs).unwrap();
+        let bytes = std::fs::read(&run.path).unwrap();
+        std::fs::write(&run.path, &bytes[..bytes.len() - 3]).unwrap();
+        let mut r = RunReader::<Pair<u64, u64>>::open(run, &d).unwrap();
+        let read: Result<Vec<_>, _> = (0..1000).map(|_| r.next()).collect();
+        assert_eq!(read, Err(SpillProblem::Damaged));
+        let run = d.write_run(&pairs).unwrap();
+        let mut bytes = std::fs::read(&run.path).unwrap();
+        bytes[3] ^= 1;
+        std::fs::write(&run.path, &bytes).unwrap();
+        assert!(RunReader::<Pair<u64, u64>>::open(run, &d).is_err());
+    }
+
+    /// Many runs (past the fan-in, so merged in rounds) of overlapping states merge into the
+    /// sorted sums a map gives, kept in memory under the sink's limit and in a file past it.
+    #[test]
+    fn merged_runs_are_the_sums_of_their_states() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = dir(tmp.path(), MIN_MEMORY);
+        let mut want = BTreeMap::new();
+        let mut runs = VecDeque::new();
+        for r in 0..(2 * FANIN + 5) as u64 {
+            let mut run: Vec<Pair<u64, u64>> = (0..50u64)
+                .map(|i| Pair::new((i * 7919 + r * 13) % 701, r * 100 + i))
+                .collect();
+            run.sort_by_key(|e| e.state());
+            run.dedup_by_key(|e| e.state());
+            for e in &run {
+                *want.entry(e.state()).or_insert(0u64) += e.ways();
+            }
+            runs.push_back(d.write_run(&run).unwrap());
+        }
+        let want: Vec<Pair<u64, u64>> = want.into_iter().map(|(s, w)| Pair::new(s, w)).collect();
+        let files = runs.len() as u64;
+        for limit in [usize::MAX, 100] {
+            let copies: VecDeque<RunFile> = runs
+                .iter()
+                .map(|r| {
+                    let n = d.files.fetch_add(1, Ordering::Relaxed);
+                    let path = d.path.join(format!("{n}.run"));
+                    std::fs::copy(&r.path, &path).unwrap();
+                    RunFile {
+                        path,
+                        entries: r.entries,
+                    }
+                })
+                .collect();
+            let mut sink = Sink::new(&d, limit);
+            let mut wrapped = false;
+            merge_runs(&d, copies, Modulus::EXACT, &mut wrapped, &mut sink).unwrap();
+            let mut got = Vec::new();
+            let states = sink.finish().unwrap();
+            assert_eq!(matches!(states, States::Disk(_)), limit == 100);
+            states
+                .for_each(Some(&d), &mut |e| {
+                    got.push(*e);
+                    Ok(())
+                })
+                .unwrap();
+            assert_eq!((got, wrapped), (want.clone(), false), "limit {limit}");
+        }
+        // two rounds of FANIN merged before the last merge, each a run
+        assert_eq!(d.runs(), files + 4);
+    }
+
+    /// A folder that cannot be made, and a bound whose least run passes the free space, are
+    /// refused with one line; the count's folder is removed with what it holds.
+    #[test]
+    fn unwritable_folders_and_small_disks_are_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("a-file");
+        std::fs::write(&file, b"x").unwrap();
+        let refused = SpillDir::create(
+            &Spill {
+                memory: MIN_MEMORY,
+                temp: &file.join("below"),
+            },
+            16,
+            16,
+        )
+        .unwrap_err();
+        assert!(matches!(refused, SpillProblem::NotWritable(_)), "{refused}");
+        let huge = Spill {
+            memory: 1 << 62,
+            temp: tmp.path(),
+        };
+        let refused = SpillDir::create(&huge, 16, 16).unwrap_err();
+        assert!(
+            matches!(refused, SpillProblem::TooSmall { .. }),
+            "{refused}"
+        );
+        assert!(!refused.to_string().contains('\n'));
+        let d = dir(tmp.path(), MIN_MEMORY);
+        let path = d.path.clone();
+        let _run = d.write_run(&[Pair::new(1u64, 1u64)]).unwrap();
+        drop(d);
+        assert!(!path.exists());
+        assert!(check_memory(MIN_MEMORY - 1).is_err() && check_memory(u64::MAX).is_err());
+    }
 }
