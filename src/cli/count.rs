@@ -66,7 +66,8 @@ pub struct CountArgs {
     checkpoint: Option<std::path::PathBuf>,
     /// With --method frontier: keep at most about this much of the states in memory (like 8G, 512M
     /// or 65536; at least 4K) and spill the rest to sorted runs in --temp, merged step by step:
-    /// the same count, slower, with the disk holding what memory does not.
+    /// the same count, slower, with the disk holding what memory does not (--max-states still
+    /// applies: raise it for a count that holds more states than memory would).
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes, requires = "temp")]
     memory: Option<u64>,
     /// With --memory: the folder the runs go to (a folder of the count's own is made there and
