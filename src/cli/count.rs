@@ -7,7 +7,7 @@ use super::{BoardArgs, ExitStatus, ShapeArgs};
 use crate::board::{Board, Closure, Shape};
 use crate::count::engine::{self, Asked, Engine, Method};
 use crate::count::frontier::{
-    count_frontier_resumable, count_lengths, FrontierOptions, FrontierProgress,
+    count_frontier_opts, count_lengths, FrontierOptions, FrontierProgress, Spill,
 };
 use crate::count::shaped::{self, ShapedOptions, ShapedProgress};
 use crate::count::{
@@ -64,6 +64,16 @@ pub struct CountArgs {
     /// closed writes up to 4.2 GB there.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<std::path::PathBuf>,
+    /// With --method frontier: keep at most about this much of the states in memory (like 8G, 512M
+    /// or 65536; at least 4K) and spill the rest to sorted runs in --temp, merged step by step:
+    /// the same count, slower, with the disk holding what memory does not (--max-states still
+    /// applies: raise it for a count that holds more states than memory would).
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes, requires = "temp")]
+    memory: Option<u64>,
+    /// With --memory: the folder the runs go to (a folder of the count's own is made there and
+    /// removed when it ends; 16 bytes a state, about twice the largest step's states at once).
+    #[arg(long, value_name = "DIR", requires = "memory")]
+    temp: Option<std::path::PathBuf>,
     /// With --method search: refuse, at once and with exit status 2, a count whose search is
     /// estimated to visit more nodes than this (Knuth's random-probe estimate, a few milliseconds;
     /// usually within a few times of the truth; of the search without --endgame-cache, which visits
@@ -174,6 +184,9 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitStatus> {
         checkpoint: args.checkpoint.is_some(),
     };
     let engine = engine::choose(&shape, &asked)?;
+    if args.memory.is_some() && engine != Engine::Frontier {
+        anyhow::bail!("--memory and --temp bound the states of --method frontier only");
+    }
     let board = shape.board();
     let closure = Closure::of(args.closed);
     let request = CountRequest {
@@ -240,13 +253,13 @@ fn count_lengths_of(args: &CountArgs, rows: u64, cols: Cols) -> anyhow::Result<E
     let board = Board::new(rows, cols.last).context("invalid board size")?;
     let closure = Closure::of(args.closed);
     let orientation = Orientation::asked(closure, args.undirected, args.directed);
-    let options = FrontierOptions {
-        max_states: args.max_states,
-        checkpoint: args.checkpoint.as_deref(),
-        ..FrontierOptions::default()
-    };
-    let result = count_lengths(board, closure, &options, &mut frontier_reporter())
-        .map_err(|e| checkpoint_named(args, e))?;
+    let result = count_lengths(
+        board,
+        closure,
+        &frontier_options(args),
+        &mut frontier_reporter(),
+    )
+    .map_err(|e| checkpoint_named(args, e))?;
     let count = |n: u32| match orientation {
         Orientation::Undirected => result.undirected[n as usize - 1].clone(),
         Orientation::Directed => result.directed(n),
@@ -290,14 +303,54 @@ fn count_lengths_of(args: &CountArgs, rows: u64, cols: Cols) -> anyhow::Result<E
     Ok(ExitStatus::Success)
 }
 
-/// A frontier count's error, with the checkpoint's path when the checkpoint is what failed.
+/// The frontier's options of `args`.
+fn frontier_options(args: &CountArgs) -> FrontierOptions<'_> {
+    FrontierOptions {
+        max_states: args.max_states,
+        checkpoint: args.checkpoint.as_deref(),
+        spill: args
+            .memory
+            .zip(args.temp.as_deref())
+            .map(|(memory, temp)| Spill { memory, temp }),
+        ..FrontierOptions::default()
+    }
+}
+
+/// A frontier count's error, with the checkpoint's path when the checkpoint is what failed (the
+/// spill folder's when spilling did).
 fn checkpoint_named(args: &CountArgs, e: CountError) -> anyhow::Error {
-    match (&args.checkpoint, e) {
-        (Some(path), e @ CountError::FrontierCheckpoint { .. }) => {
+    match (&args.checkpoint, &args.temp, e) {
+        (Some(path), _, e @ CountError::FrontierCheckpoint { .. }) => {
             anyhow::anyhow!("{}: {e}", path.display())
         }
-        (_, e) => e.into(),
+        (_, Some(path), e @ CountError::FrontierSpill { .. }) => {
+            anyhow::anyhow!("{}: {e}", path.display())
+        }
+        (_, _, e) => e.into(),
     }
+}
+
+/// A number of bytes, plain or with a binary suffix: `65536`, `64K`, `512M`, `8G`, `1T`.
+pub(super) fn parse_bytes(text: &str) -> Result<u64, String> {
+    let wrong = || {
+        format!("`{text}` is not a number of bytes: write it plain (65536) or like 64K, 512M, 8G")
+    };
+    let t = text.trim();
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let shift = match c.to_ascii_uppercase() {
+                'K' => 10,
+                'M' => 20,
+                'G' => 30,
+                'T' => 40,
+                _ => return Err(wrong()),
+            };
+            (&t[..i], shift)
+        }
+        _ => (t, 0),
+    };
+    let n: u64 = digits.parse().map_err(|_| wrong())?;
+    n.checked_mul(1 << shift).ok_or_else(wrong)
 }
 
 /// A count as printed, whichever engine made it.
@@ -443,14 +496,8 @@ fn count_on_shape(
 fn count_by_frontier(args: &CountArgs, request: &CountRequest) -> anyhow::Result<Printed> {
     let (board, closure) = (request.board, request.closure);
     let mut report = frontier_reporter();
-    let result = count_frontier_resumable(
-        board,
-        closure,
-        args.max_states,
-        args.checkpoint.as_deref(),
-        &mut report,
-    )
-    .map_err(|e| checkpoint_named(args, e))?;
+    let result = count_frontier_opts(board, closure, &frontier_options(args), &mut report)
+        .map_err(|e| checkpoint_named(args, e))?;
     let total = match request.orientation {
         Orientation::Undirected => result.undirected,
         Orientation::Directed => result.directed(),
@@ -468,9 +515,13 @@ fn count_by_frontier(args: &CountArgs, request: &CountRequest) -> anyhow::Result
     Ok(Printed {
         json,
         line: format!(
-            "{kind} on {board} (frontier): {} transitions, peak {} states, in {:.3} s",
+            "{kind} on {board} (frontier): {} transitions, peak {} states, {}in {:.3} s",
             result.transitions,
             result.peak_states,
+            match result.spilled_runs {
+                0 => String::new(),
+                runs => format!("{runs} runs spilled to disk, "),
+            },
             result.elapsed.as_secs_f64()
         ),
         count,
@@ -507,8 +558,12 @@ fn frontier_reporter() -> impl FnMut(&FrontierProgress) {
             return;
         }
         last_line = p.elapsed;
+        let spilled = match p.spilled_runs {
+            0 => String::new(),
+            runs => format!(" ({runs} runs spilled)"),
+        };
         eprintln!(
-            "frontier: {} {}/{}: {} states, {:.1} s",
+            "frontier: {} {}/{}: {} states{spilled}, {:.1} s",
             if p.row_end { "row" } else { "square" },
             if p.row_end {
                 p.rows_done

@@ -286,7 +286,7 @@ pub enum CountError {
         available_mib: u64,
     },
     /// A frontier step's states passed what memory holds before its limit on states did.
-    #[error("the frontier count of {board} ran out of memory at square {square} (row-major, shorter side across): the next states held {held} entries of {state_bytes} bytes with {available_mib} MiB available when the square began; this board needs more memory than this machine has (or a count that spills to disk, which ktour does not have)")]
+    #[error("the frontier count of {board} ran out of memory at square {square} (row-major, shorter side across): the next states held {held} entries of {state_bytes} bytes with {available_mib} MiB available when the square began; this board needs more memory than this machine has: bound it with --memory and spill to disk with --temp")]
     FrontierMemory {
         /// The board.
         board: Board,
@@ -304,6 +304,12 @@ pub enum CountError {
     FrontierCheckpoint {
         /// What is wrong with it.
         problem: frontier::CheckpointProblem,
+    },
+    /// A frontier count under a bound on memory could not spill its states to disk.
+    #[error("the frontier count's spill {problem}")]
+    FrontierSpill {
+        /// What went wrong.
+        problem: frontier::SpillProblem,
     },
     /// The endgame caches of the worker threads would not fit in memory together.
     #[error("the endgame cache needs about {needed_mib} MiB ({threads} threads x 2^{bits} slots of 24 bytes) but only {available_mib} MiB is available; lower --cache-bits (or the threads, with RAYON_NUM_THREADS)")]

@@ -16,6 +16,8 @@
 
 use super::cells::Key;
 use super::gather::{Entry, Ways};
+use super::spill::{SpillDir, SpillProblem, States};
+use crate::count::CountError;
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
@@ -47,15 +49,13 @@ pub(super) struct Carried {
     pub(super) lengths: Vec<u128>,
 }
 
-/// Where a resumed count stands.
+/// Where a resumed count stands (its states given, sorted, to [`read`]'s caller as they are read).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Reached<E> {
+pub(super) struct Reached {
     /// Squares added.
     pub(super) squares: usize,
     pub(super) transitions: u64,
     pub(super) peak_states: usize,
-    /// The states after the last of them, sorted.
-    pub(super) states: Vec<E>,
     pub(super) carried: Carried,
 }
 
@@ -67,6 +67,8 @@ pub(super) enum Unreadable {
     OtherEntries,
     /// Another board or closure, or a file that is not a checkpoint, or damaged.
     Refused(CheckpointProblem),
+    /// Its states could not be spilled to disk as they were read.
+    Spill(SpillProblem),
 }
 
 /// What is wrong with a checkpoint file ([`crate::count::CountError::FrontierCheckpoint`]).
@@ -153,36 +155,47 @@ impl Carried {
     }
 }
 
-/// Write the states after `squares` squares (a row's end) to `path`, by way of a file beside it.
+/// Write `states`, reached after `squares` squares (a row's end) with `transitions` and `peak`
+/// so far, to `path`, by way of a file beside it; `dir` is where states spilled to disk are.
 pub(super) fn write<E: Entry>(
     path: &Path,
     id: Identity,
-    squares: usize,
-    transitions: u64,
-    peak: usize,
-    lists: &[Vec<E>],
+    (squares, transitions, peak): (usize, u64, usize),
+    states: &States<E>,
+    dir: Option<&SpillDir>,
     carried: &Carried,
-) -> std::io::Result<()> {
+) -> Result<(), CountError> {
+    let failed = |e: std::io::Error| CountError::FrontierCheckpoint {
+        problem: CheckpointProblem::Io(e.kind()),
+    };
     let mut name = path.as_os_str().to_owned();
     name.push(".partial");
     let partial = std::path::PathBuf::from(name);
-    let states: usize = lists.iter().map(Vec::len).sum();
-    let file = std::fs::File::create(&partial)?;
+    let file = std::fs::File::create(&partial).map_err(failed)?;
     let mut out = BufWriter::with_capacity(1 << 20, file);
-    let header = id.header(squares, transitions, peak, states) + &carried.fields() + "\n";
-    out.write_all(header.as_bytes())?;
+    let header = id.header(squares, transitions, peak, states.len()) + &carried.fields() + "\n";
+    out.write_all(header.as_bytes()).map_err(failed)?;
     let mut crc = crc32fast::Hasher::new();
-    for e in lists.iter().flatten() {
+    // a write that fails is the checkpoint's; a read that fails, the spilled states'
+    let mut written = Ok(());
+    let read = states.for_each(dir, &mut |e| {
         let mut bytes = [0u8; 32];
         bytes[..16].copy_from_slice(&e.state().widen().to_le_bytes());
         bytes[16..].copy_from_slice(&e.ways().wide().to_le_bytes());
         crc.update(&bytes);
-        out.write_all(&bytes)?;
-    }
-    out.write_all(&crc.finalize().to_le_bytes())?;
-    let file = out.into_inner().map_err(|e| e.into_error())?;
-    file.sync_all()?;
-    std::fs::rename(&partial, path)
+        written = out.write_all(&bytes);
+        written
+            .as_ref()
+            .map_err(|e| std::io::Error::from(e.kind()))
+            .copied()
+    });
+    written.map_err(failed)?;
+    read.map_err(|problem| CountError::FrontierSpill { problem })?;
+    out.write_all(&crc.finalize().to_le_bytes())
+        .map_err(failed)?;
+    let file = out.into_inner().map_err(|e| failed(e.into_error()))?;
+    file.sync_all().map_err(failed)?;
+    std::fs::rename(&partial, path).map_err(failed)
 }
 
 /// The header's fields (the text after the magic words), read from the start of `input` up to its
@@ -231,8 +244,15 @@ pub(super) fn passes_of(path: &Path, id: Identity) -> Option<Vec<Done>> {
     Some(Carried::parse(&fields)?.done)
 }
 
-/// Read the checkpoint at `path` for the count `id`.
-pub(super) fn read<E: Entry>(path: &Path, id: Identity) -> Result<Reached<E>, Unreadable> {
+/// Read the checkpoint at `path` for the count `id`, telling `expect` how many states it holds
+/// and giving them in order to `push` (which has them all, and only then, when the checkpoint is
+/// whole).
+pub(super) fn read<E: Entry>(
+    path: &Path,
+    id: Identity,
+    expect: &mut dyn FnMut(usize),
+    push: &mut dyn FnMut(E) -> Result<(), SpillProblem>,
+) -> Result<Reached, Unreadable> {
     use CheckpointProblem::{Damaged, NotACheckpoint};
     let refused = Unreadable::Refused;
     let file = std::fs::File::open(path).map_err(|e| refused(CheckpointProblem::Io(e.kind())))?;
@@ -256,8 +276,9 @@ pub(super) fn read<E: Entry>(path: &Path, id: Identity) -> Result<Reached<E>, Un
     }
     let carried = Carried::parse(&fields).ok_or(refused(NotACheckpoint))?;
     let states = field("states")? as usize;
+    expect(states);
     let mut crc = crc32fast::Hasher::new();
-    let mut list = Vec::with_capacity(states);
+    let mut last: Option<E::Key> = None;
     let mut bytes = [0u8; 32];
     for _ in 0..states {
         input.read_exact(&mut bytes).map_err(|_| refused(Damaged))?;
@@ -272,21 +293,21 @@ pub(super) fn read<E: Entry>(path: &Path, id: Identity) -> Result<Reached<E>, Un
             (Some(s), Some(w)) => E::new(s, w),
             _ => return Err(refused(Damaged)),
         };
-        list.push(entry);
+        if last.is_some_and(|k| k >= entry.state()) {
+            return Err(refused(Damaged));
+        }
+        last = Some(entry.state());
+        push(entry).map_err(Unreadable::Spill)?;
     }
     let mut sum = [0u8; 4];
     input.read_exact(&mut sum).map_err(|_| refused(Damaged))?;
     if u32::from_le_bytes(sum) != crc.finalize() || input.read(&mut [0u8; 1]).ok() != Some(0) {
         return Err(refused(Damaged));
     }
-    if list.windows(2).any(|w| w[0].state() >= w[1].state()) {
-        return Err(refused(Damaged));
-    }
     Ok(Reached {
         squares: field("squares")? as usize,
         transitions: field("transitions")?,
         peak_states: field("peak")? as usize,
-        states: list,
         carried,
     })
 }

@@ -27,6 +27,12 @@ pub(super) trait Entry: Copy + PartialEq + Send + Sync + std::fmt::Debug + 'stat
     /// Add `more` ways modulo `m`: wrapping when it is [`Modulus::EXACT`], with `wrapped` set if
     /// the sum passed [`Entry::WAYS_BITS`].
     fn add_ways(&mut self, more: Self::Ways, m: Modulus, wrapped: &mut bool);
+    /// Bytes the entry takes in a file of spilled states (`spill.rs`).
+    const DISK_BYTES: usize;
+    /// The entry as [`Entry::DISK_BYTES`] little-endian bytes into `out`.
+    fn encode(&self, out: &mut [u8]);
+    /// The entry of [`Entry::encode`]'s bytes (`None` if they hold no entry of this type).
+    fn decode(bytes: &[u8]) -> Option<Self>;
 }
 
 /// A state and its ways side by side: 16 bytes with a `u64` key and `u64` ways, 24 with a `u128` key
@@ -63,6 +69,28 @@ impl<K: Key, V: Ways> Entry for Pair<K, V> {
         let mut ways = self.ways;
         ways.add_mod(more, m, wrapped);
         self.ways = ways;
+    }
+
+    // the key's and the ways' own bytes, little-endian: 16 with `u64`s
+    const DISK_BYTES: usize = std::mem::size_of::<K>() + std::mem::size_of::<V>();
+
+    fn encode(&self, out: &mut [u8]) {
+        let k = std::mem::size_of::<K>();
+        out[..k].copy_from_slice(&self.state().widen().to_le_bytes()[..k]);
+        out[k..Self::DISK_BYTES]
+            .copy_from_slice(&self.ways().wide().to_le_bytes()[..Self::DISK_BYTES - k]);
+    }
+
+    fn decode(bytes: &[u8]) -> Option<Self> {
+        let k = std::mem::size_of::<K>();
+        let wide = |b: &[u8]| {
+            let mut x = [0u8; 16];
+            x[..b.len()].copy_from_slice(b);
+            u128::from_le_bytes(x)
+        };
+        let state = K::narrow(wide(&bytes[..k]))?;
+        let ways = V::from_wide(wide(&bytes[k..Self::DISK_BYTES]))?;
+        Some(Pair::new(state, ways))
     }
 }
 
@@ -111,6 +139,16 @@ impl Entry for Packed68 {
             u128::from(m.add_prime(self.ways(), more))
         };
         self.0 = self.0 & !Self::MASK | sum;
+    }
+
+    const DISK_BYTES: usize = 16;
+
+    fn encode(&self, out: &mut [u8]) {
+        out[..16].copy_from_slice(&self.0.to_le_bytes());
+    }
+
+    fn decode(bytes: &[u8]) -> Option<Self> {
+        Some(Packed68(u128::from_le_bytes(bytes[..16].try_into().ok()?)))
     }
 }
 
@@ -359,7 +397,7 @@ fn merge_into<E: Entry>(into: &mut Vec<E>, more: &[E], m: Modulus, wrapped: &mut
 
 /// Sum the ways of equal consecutive states of the sorted `v` into one entry each, modulo `m`. Sets
 /// `wrapped` if a sum wraps.
-fn sum_runs<E: Entry>(v: &mut Vec<E>, m: Modulus, wrapped: &mut bool) {
+pub(super) fn sum_runs<E: Entry>(v: &mut Vec<E>, m: Modulus, wrapped: &mut bool) {
     let mut out = 0;
     for i in 0..v.len() {
         if out > 0 && v[out - 1].state() == v[i].state() {

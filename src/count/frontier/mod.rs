@@ -22,7 +22,8 @@
 //! and their packing, `packed.rs` the transitions, `plan.rs` the geometry of each step, `gather.rs`
 //! the sorted lists that hold each step's states, `checkpoint.rs` the file a count resumes from,
 //! `modular.rs` the residues, primes, bound and recombination of counts past the ways' bits,
-//! `passes.rs` the passes they take, and `reference.rs` the transitions' slow twin.
+//! `passes.rs` the passes they take, `spill.rs` the states on disk under a bound on memory, and
+//! `reference.rs` the transitions' slow twin.
 //!
 //! # The method
 //! The board is first transposed if needed so that it has `cols <= rows`; squares are then added one
@@ -76,6 +77,13 @@
 //! remainder theorem gives the exact count (3 x 74 open, 5 x 36 closed and longer: tested under
 //! two sets of primes). Every count up to 8x8 closed fits the first pass.
 //!
+//! Under a bound on memory ([`FrontierOptions::spill`], `spill.rs`) a step is an external
+//! sort-reduce instead: its successors fill a buffer of what the bound leaves, sorted and summed
+//! when it fills and written to disk as a sorted run when still half full, and the runs are merged
+//! into the next states, which stay in memory up to half the bound or are read back from a file by
+//! the next step. Sums are the same whatever the order, so the count, the states and the
+//! transitions are those of the count in memory, its twin in the tests.
+//!
 //! A whole sequence comes from one run ([`count_lengths`]): at the end of row `n` the same states
 //! are also finished as if the board ended there (the last square's transitions), which counts
 //! the tours of the board `n` rows long. The run's states are a superset of the short board's
@@ -121,6 +129,8 @@ mod passes;
 pub(crate) mod plan;
 #[cfg(test)]
 mod reference;
+mod spill;
+pub use spill::{Spill, SpillProblem, MIN_MEMORY};
 mod step;
 
 use super::CountError;
@@ -132,6 +142,7 @@ use gather::{Entry, Packed68, Pair, Ways, BATCH};
 use modular::Modulus;
 use num_bigint::BigUint;
 use plan::{Plan, CELLS};
+use spill::{Sink, SpillDir, States};
 use std::path::Path;
 use std::time::{Duration, Instant};
 use step::Stepping;
@@ -172,6 +183,9 @@ pub struct FrontierCount {
     pub transitions: u64,
     /// Passes over the board: 1 when the count fits its states' ways, else one more a prime.
     pub passes: u32,
+    /// Runs of states written to disk under a bound on memory ([`FrontierOptions::spill`]), over
+    /// all steps and passes: 0 when every step fitted.
+    pub spilled_runs: u64,
     /// Wall-clock time.
     pub elapsed: Duration,
 }
@@ -211,6 +225,8 @@ pub struct FrontierSequence {
     pub transitions: u64,
     /// Passes over the board (see [`FrontierCount::passes`]).
     pub passes: u32,
+    /// Runs of states written to disk (see [`FrontierCount::spilled_runs`]).
+    pub spilled_runs: u64,
     /// Wall-clock time.
     pub elapsed: Duration,
 }
@@ -249,6 +265,9 @@ pub struct FrontierProgress {
     pub modulus: u64,
     /// Squares whose states came from a checkpoint ([`count_frontier_resumable`]), 0 if none.
     pub resumed_from: u32,
+    /// Runs of states this square wrote to disk under a bound on memory (sorted buffers, and
+    /// merges of many runs into fewer), 0 when it fitted.
+    pub spilled_runs: u64,
 }
 
 /// How a frontier count runs, besides what it counts.
@@ -261,6 +280,9 @@ pub struct FrontierOptions<'a> {
     pub checkpoint: Option<&'a Path>,
     /// The primes of the passes a count past its ways' bits takes.
     pub primes: PrimeSet,
+    /// A bound on the memory the states take, and the folder they spill to past it (`None`: the
+    /// states stay in memory, as much as the count needs).
+    pub spill: Option<Spill<'a>>,
 }
 
 impl Default for FrontierOptions<'_> {
@@ -269,6 +291,7 @@ impl Default for FrontierOptions<'_> {
             max_states: usize::MAX,
             checkpoint: None,
             primes: PrimeSet::default(),
+            spill: None,
         }
     }
 }
@@ -328,7 +351,7 @@ pub fn count_frontier_opts(
     } else {
         (board.cols(), board.rows())
     };
-    admit(board, cols, options.max_states)?;
+    admit(board, cols, options)?;
     let began = Instant::now();
     let plan = Plan::new(rows, cols);
     let counted = passes::count(&plan, board, closure, options, false, progress)?;
@@ -339,6 +362,7 @@ pub fn count_frontier_opts(
         peak_states: counted.peak_states,
         transitions: counted.transitions,
         passes: counted.passes,
+        spilled_runs: counted.spilled_runs,
         elapsed: began.elapsed(),
     })
 }
@@ -355,7 +379,7 @@ pub fn count_lengths(
     progress: &mut dyn FnMut(&FrontierProgress),
 ) -> Result<FrontierSequence, CountError> {
     let (width, length) = (board.rows(), board.cols());
-    admit(board, width, options.max_states)?;
+    admit(board, width, options)?;
     let began = Instant::now();
     let plan = Plan::every_length(length, width);
     let counted = passes::count(&plan, board, closure, options, true, progress)?;
@@ -371,12 +395,14 @@ pub fn count_lengths(
         peak_states: counted.peak_states,
         transitions: counted.transitions,
         passes: counted.passes,
+        spilled_runs: counted.spilled_runs,
         elapsed: began.elapsed(),
     })
 }
 
-/// Refuse a board wider than [`MAX_WIDTH`], and a limit on states that memory cannot hold.
-fn admit(board: Board, cols: u32, max_states: usize) -> Result<(), CountError> {
+/// Refuse a board wider than [`MAX_WIDTH`], and a limit on states that memory cannot hold (a bound
+/// on memory that it cannot hold, when the states spill to disk past it).
+fn admit(board: Board, cols: u32, options: &FrontierOptions) -> Result<(), CountError> {
     if cols > MAX_WIDTH {
         return Err(CountError::TooWide {
             board,
@@ -384,6 +410,11 @@ fn admit(board: Board, cols: u32, max_states: usize) -> Result<(), CountError> {
             max: MAX_WIDTH,
         });
     }
+    if let Some(spill) = &options.spill {
+        return spill::check_memory(spill.memory)
+            .map_err(|problem| CountError::FrontierSpill { problem });
+    }
+    let max_states = options.max_states;
     // What the limit allows must fit: a step's parts gather its states, with the few that two parts
     // share (about 1.15 times the distinct states), while the current states are freed part by
     // part, then merge them a wave of ranges at a time; half as much again as one list at the
@@ -423,6 +454,8 @@ struct Run<'a> {
     every_length: bool,
     /// The passes done before this one, for the checkpoint.
     done: &'a [Done],
+    /// Where the states spill past a bound on memory (`None`: they stay in memory).
+    spill: Option<&'a SpillDir>,
 }
 
 #[cfg(test)]
@@ -438,6 +471,7 @@ impl Run<'static> {
             pass: 0,
             every_length: false,
             done: &[],
+            spill: None,
         }
     }
 }
@@ -453,6 +487,8 @@ struct Tally {
     wrapped: bool,
     transitions: u64,
     peak_states: usize,
+    /// Runs written to disk (a spilling count's).
+    runs: u64,
 }
 
 impl Tally {
@@ -494,7 +530,7 @@ fn count_rows<E: Entry>(
         every_length: run.every_length,
         modulus: run.modulus.0,
     };
-    let (start, mut current) = first_states::<E>(plan, run.checkpoint, id, &mut count)?;
+    let (start, mut current) = first_states::<E>(plan, &run, id, &mut count)?;
     let stepping = Stepping {
         plan,
         board,
@@ -506,63 +542,82 @@ fn count_rows<E: Entry>(
         every_length: run.every_length,
     };
     for i in start..plan.n {
-        let (next, held) = stepping.add_square(i, current, &mut count)?;
+        let (next, held, runs) = match (run.spill, current) {
+            (Some(dir), current) => stepping.add_square_spilled(i, current, dir, &mut count)?,
+            (None, States::Memory(lists)) => {
+                let (next, held) = stepping.add_square(i, lists, &mut count)?;
+                (States::Memory(next), held, 0)
+            }
+            (None, States::Disk(_)) => unreachable!("states are written to disk only by a spill"),
+        };
         current = next;
         count.peak_states = count.peak_states.max(held);
+        count.runs += runs;
         if let Some(path) = run.checkpoint.filter(|_| plan.steps[i].row_end) {
             let carried = Carried {
                 done: run.done.to_vec(),
                 lengths: count.lengths.clone(),
             };
             let (transitions, peak) = (count.transitions, count.peak_states);
-            checkpoint::write(path, id, i + 1, transitions, peak, &current, &carried).map_err(
-                |e| CountError::FrontierCheckpoint {
-                    problem: CheckpointProblem::Io(e.kind()),
-                },
-            )?;
+            let reached = (i + 1, transitions, peak);
+            checkpoint::write(path, id, reached, &current, run.spill, &carried)?;
         }
-        progress(&FrontierProgress::after(
-            plan,
-            i,
-            held,
-            &run,
-            start,
-            E::WAYS_BITS,
-        ));
+        let mut told = FrontierProgress::after(plan, i, held, &run, start, E::WAYS_BITS);
+        told.spilled_runs = runs;
+        progress(&told);
     }
     Ok(count)
 }
 
 /// The states a pass starts from, and the square they stand before: the empty board's one state
 /// (every cell of the window `DONE`: virtual squares before the board), or the states of
-/// `checkpoint` when it holds this pass's (`count` then takes what it had reached).
+/// `run`'s checkpoint when it holds this pass's (`count` then takes what it had reached), read
+/// into memory, or as they come into a file past half the bound when the count spills.
 fn first_states<E: Entry>(
     plan: &Plan,
-    checkpoint: Option<&Path>,
+    run: &Run,
     id: checkpoint::Identity,
     count: &mut Tally,
-) -> Result<(usize, Vec<Vec<E>>), CountError> {
+) -> Result<(usize, States<E>), CountError> {
     let w = plan.w;
     debug_assert!(w < E::Key::CELLS && w < CELLS);
-    let empty = vec![vec![E::new(
+    let empty = States::Memory(vec![vec![E::new(
         E::Key::pack(&[DONE; CELLS], 0, w),
         E::Ways::ONE,
-    )]];
-    let Some(path) = checkpoint.filter(|p| p.exists()) else {
+    )]]);
+    let Some(path) = run.checkpoint.filter(|p| p.exists()) else {
         return Ok((0, empty));
     };
-    match checkpoint::read::<E>(path, id) {
+    let (read, states) = match run.spill {
+        None => {
+            let list = std::cell::RefCell::new(Vec::new());
+            let mut reserve = |n| list.borrow_mut().reserve_exact(n);
+            let read = checkpoint::read::<E>(path, id, &mut reserve, &mut |e| {
+                list.borrow_mut().push(e);
+                Ok(())
+            });
+            (read, Ok(States::Memory(vec![list.into_inner()])))
+        }
+        Some(dir) => {
+            let mut sink = Sink::new(dir, dir.entries(std::mem::size_of::<E>()) / 2);
+            let read = checkpoint::read::<E>(path, id, &mut |_| {}, &mut |e| sink.push(e));
+            (read, sink.finish())
+        }
+    };
+    match read {
         Ok(reached) => {
             count.transitions = reached.transitions;
             count.peak_states = reached.peak_states;
             count.lengths = reached.carried.lengths;
-            Ok((reached.squares, vec![reached.states]))
+            let states = states.map_err(|problem| CountError::FrontierSpill { problem })?;
+            Ok((reached.squares, states))
         }
         // a checkpoint of another pass or other entries: this pass counts from the start
         Err(checkpoint::Unreadable::OtherEntries) => Ok((0, empty)),
         Err(checkpoint::Unreadable::Refused(problem)) => {
             Err(CountError::FrontierCheckpoint { problem })
         }
+        Err(checkpoint::Unreadable::Spill(problem)) => Err(CountError::FrontierSpill { problem }),
     }
 }
 
@@ -583,6 +638,7 @@ impl FrontierProgress {
             pass: run.pass,
             modulus: run.modulus.0,
             resumed_from: start as u32,
+            spilled_runs: 0,
         }
     }
 }

@@ -12,6 +12,7 @@ use super::checkpoint::{self, Done};
 use super::gather::Entry;
 use super::modular::{Modulus, PrimeSet, Residues};
 use super::plan::Plan;
+use super::spill::SpillDir;
 use super::{bound_bits, count_rows, wide, FrontierOptions, FrontierProgress, Run};
 use super::{Packed68, Pair, Tally};
 use crate::board::{Board, Closure};
@@ -26,6 +27,8 @@ pub(super) struct Counted {
     pub(super) peak_states: usize,
     pub(super) transitions: u64,
     pub(super) passes: u32,
+    /// Runs written to disk, over all passes.
+    pub(super) spilled_runs: u64,
 }
 
 /// Count the tours of `board` as `plan` lays it out, with the entries its width takes.
@@ -50,6 +53,24 @@ pub(super) fn count(
         .checkpoint
         .and_then(|path| checkpoint::passes_of(path, id))
         .unwrap_or_default();
+    // the count's own folder under --temp, removed (with every run left) when it ends
+    let dir = match &options.spill {
+        Some(spill) => {
+            let (entry, disk) = if wide(plan.cols) {
+                (std::mem::size_of::<Packed68>(), Packed68::DISK_BYTES)
+            } else {
+                (
+                    std::mem::size_of::<Pair<u64, u64>>(),
+                    Pair::<u64, u64>::DISK_BYTES,
+                )
+            };
+            Some(
+                SpillDir::create(spill, entry, disk)
+                    .map_err(|problem| CountError::FrontierSpill { problem })?,
+            )
+        }
+        None => None,
+    };
     let run = Run {
         max_states: options.max_states,
         fold: true,
@@ -59,6 +80,7 @@ pub(super) fn count(
         pass: 0,
         every_length,
         done: &[],
+        spill: dir.as_ref(),
     };
     let counted = if wide(plan.cols) {
         count_passes::<Packed68>(plan, board, closure, run, options.primes, done, progress)
@@ -86,6 +108,7 @@ fn count_passes<E: Entry>(
     let power = 1u128 << E::WAYS_BITS;
     let mut peak_states = 0;
     let mut transitions = 0;
+    let mut spilled_runs = 0;
     let mut pass = |modulus: Modulus, number: u32, done: &[Done]| {
         let run = Run {
             modulus,
@@ -96,6 +119,7 @@ fn count_passes<E: Entry>(
         let tally = count_rows::<E>(plan, board, closure, run, progress)?;
         peak_states = tally.peak_states.max(peak_states);
         transitions += tally.transitions;
+        spilled_runs += tally.runs;
         Ok::<Tally, CountError>(tally)
     };
     // an exact pass is done, or none is wanted (`modular_only`), when `done` holds a residue
@@ -107,6 +131,7 @@ fn count_passes<E: Entry>(
                 peak_states,
                 transitions,
                 passes: 1,
+                spilled_runs,
             });
         }
         let residues = exact.values().iter().map(|v| v % power).collect();
@@ -144,6 +169,7 @@ fn count_passes<E: Entry>(
         peak_states,
         transitions,
         passes: done.len() as u32,
+        spilled_runs,
     })
 }
 

@@ -7,10 +7,11 @@
 //! Source: the method and its memory layout are those of the module documentation of `frontier`;
 //! the memory budget is ktour's own.
 
-use super::gather::{merge_lists, Entry, Gather, Ways, BATCH};
+use super::gather::{merge_lists, sum_runs, Entry, Gather, Ways, BATCH};
 use super::modular::Modulus;
 use super::packed::{Successor, Transitions};
 use super::plan::Plan;
+use super::spill::{merge_runs, Sink, SpillDir, SpillProblem, States};
 use super::{Key, Tally};
 use crate::board::{Board, Closure};
 use crate::count::CountError;
@@ -19,6 +20,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Parts a step's states are split into, per thread.
 const PARTS_PER_THREAD: usize = 4;
+
+/// Successors a state has at most: no edge, one to each of at most four earlier neighbours, or two
+/// of them (`packed::Transitions::successors`).
+const MAX_SUCCESSORS: usize = 11;
 
 /// What every step of one count shares: the board, its plan and the count's limits.
 pub(super) struct Stepping<'a> {
@@ -161,6 +166,137 @@ impl Stepping<'_> {
     }
 }
 
+impl Stepping<'_> {
+    /// [`Stepping::add_square`] under a bound on memory (`dir`'s): the `current` states (in memory
+    /// or a file) are read a chunk at a time and their successors fill a buffer of what the bound
+    /// leaves, sorted and summed whenever it fills and written to a run when still more than half
+    /// full; the runs and the rest of the buffer are merged into the next states (in memory while
+    /// they take half the bound at most, else a file). Also returns the runs this step wrote.
+    pub(super) fn add_square_spilled<E: Entry>(
+        &self,
+        i: usize,
+        current: States<E>,
+        dir: &SpillDir,
+        count: &mut Tally,
+    ) -> Result<(States<E>, usize, u64), CountError> {
+        let spill = |problem: SpillProblem| CountError::FrontierSpill { problem };
+        let runs_before = dir.runs();
+        let entries = dir.entries(std::mem::size_of::<E>());
+        // the current states in memory take their share; a chunk read from a file takes its own
+        let room = entries.saturating_sub(current.resident());
+        let chunk = (room / (4 * MAX_SUCCESSORS + 1)).max(1);
+        let cap = room.saturating_sub(chunk).max(chunk * MAX_SUCCESSORS);
+        // the Expansion's budget is the in-memory steps'; the bound here is the buffer's room
+        let unused = AtomicUsize::new(0);
+        let step = self.expansion::<E>(i, 0, 0, &unused);
+        let m = self.modulus;
+        let mut buffer: Vec<E> = Vec::with_capacity(cap);
+        let mut runs = std::collections::VecDeque::new();
+        let (mut wrapped, mut closing) = (false, 0u128);
+        current
+            .drain(dir, chunk, &mut |part| {
+                if buffer.len() + part.len() * MAX_SUCCESSORS > cap {
+                    reduce(&mut buffer, m, &mut wrapped);
+                    if buffer.len() > cap / 2 {
+                        runs.push_back(dir.write_run(&buffer)?);
+                        buffer.clear();
+                    }
+                }
+                let e = expand_chunk(&step, part, &mut buffer, self.threads);
+                count.transitions += e.transitions;
+                add_wrapping(&mut count.tours, e.tours, &mut count.wrapped);
+                add_wrapping(&mut closing, e.closing, &mut count.wrapped);
+                count.wrapped |= e.wrapped;
+                Ok(())
+            })
+            .map_err(spill)?;
+        if self.every_length && self.plan.steps[i].row_end {
+            count.lengths.push(closing);
+        }
+        reduce(&mut buffer, m, &mut wrapped);
+        let keep = entries / 2;
+        let next = if runs.is_empty() && buffer.len() <= keep {
+            buffer.shrink_to_fit();
+            States::Memory(vec![buffer])
+        } else if runs.is_empty() {
+            States::Disk(dir.write_run(&buffer).map_err(spill)?)
+        } else {
+            if !buffer.is_empty() {
+                runs.push_back(dir.write_run(&buffer).map_err(spill)?);
+            }
+            drop(buffer);
+            let mut sink = Sink::new(dir, keep);
+            merge_runs(dir, runs, m, &mut wrapped, &mut sink).map_err(spill)?;
+            sink.finish().map_err(spill)?
+        };
+        count.wrapped |= wrapped;
+        let held = next.len();
+        if held > self.max_states {
+            return Err(CountError::TooManyStates {
+                board: self.board,
+                max_states: self.max_states,
+                square: i as u32,
+            });
+        }
+        Ok((next, held, dir.runs() - runs_before))
+    }
+}
+
+/// Sort `buffer` by state (on all threads) and sum the ways of equal states, modulo `m`.
+fn reduce<E: Entry>(buffer: &mut Vec<E>, m: Modulus, wrapped: &mut bool) {
+    buffer.par_sort_unstable_by_key(|e| e.state());
+    sum_runs(buffer, m, wrapped);
+}
+
+/// The successors of `part` appended to `buffer`, which has room for [`MAX_SUCCESSORS`] an
+/// entry: the part is cut into pieces, one a few per thread, each writing into its own stretch of
+/// that room, and the stretches are then closed up.
+fn expand_chunk<E: Entry>(
+    step: &Expansion<E::Key>,
+    part: &[E],
+    buffer: &mut Vec<E>,
+    threads: usize,
+) -> Emitted {
+    let start = buffer.len();
+    let filler = E::new(Default::default(), Default::default());
+    buffer.resize(start + part.len() * MAX_SUCCESSORS, filler);
+    let pieces = if threads == 1 || part.len() < 1 << 10 {
+        1
+    } else {
+        PARTS_PER_THREAD * threads
+    };
+    let size = part.len().div_ceil(pieces).max(1);
+    let done: Vec<Emitted> = buffer[start..]
+        .par_chunks_mut(size * MAX_SUCCESSORS)
+        .zip(part.par_chunks(size))
+        .map(|(out, piece)| step.expand_into(piece, out))
+        .collect();
+    let mut end = start;
+    let mut all = Emitted::default();
+    for (k, d) in done.iter().enumerate() {
+        let from = start + k * size * MAX_SUCCESSORS;
+        buffer.copy_within(from..from + d.written, end);
+        end += d.written;
+        all.transitions += d.transitions;
+        add_wrapping(&mut all.tours, d.tours, &mut all.wrapped);
+        add_wrapping(&mut all.closing, d.closing, &mut all.wrapped);
+        all.wrapped |= d.wrapped;
+    }
+    buffer.truncate(end);
+    all
+}
+
+/// What a piece of a spilled step wrote and counted.
+#[derive(Default)]
+struct Emitted {
+    /// Successors written.
+    written: usize,
+    tours: u128,
+    closing: u128,
+    transitions: u64,
+    wrapped: bool,
+}
+
 /// One step (adding square `i`) to apply to a part of the current states.
 struct Expansion<'a, K> {
     moves: Transitions<'a, K>,
@@ -243,6 +379,33 @@ impl<K: Key> Expansion<'_, K> {
         out.states = states;
         out.wrapped |= wrapped;
         out
+    }
+}
+
+impl<K: Key> Expansion<'_, K> {
+    /// Every successor of the states of `part` written to `out` (room for [`MAX_SUCCESSORS`] a
+    /// state), in order, with the tours completed: [`Expansion::expand`] without its gathering.
+    fn expand_into<E: Entry<Key = K>>(&self, part: &[E], out: &mut [E]) -> Emitted {
+        let mut e = Emitted::default();
+        for entry in part {
+            let ways = entry.ways();
+            let tried = self.moves.successors(entry.state(), &mut |s| match s {
+                Successor::Tour => add_wrapping(&mut e.tours, ways.wide(), &mut e.wrapped),
+                Successor::State(key) => {
+                    out[e.written] = E::new(key, ways);
+                    e.written += 1;
+                }
+            });
+            e.transitions += tried;
+            if let Some(closing) = &self.closing {
+                closing.successors(entry.state(), &mut |s| {
+                    if s == Successor::Tour {
+                        add_wrapping(&mut e.closing, ways.wide(), &mut e.wrapped)
+                    }
+                });
+            }
+        }
+        e
     }
 }
 
