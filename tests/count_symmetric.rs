@@ -246,4 +246,14 @@ fn the_command_line_counts_and_refuses_in_one_line() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(says), "{err}");
     }
+    // the symmetric sweep holds its states in memory: a bound it would not keep is refused, not ignored
+    let out = ktour()
+        .args(["count", "-n", "6", "--closed", "--symmetric", "180"])
+        .args(["--memory", "1M", "--temp", "."])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("cannot be used with"), "{err}");
 }

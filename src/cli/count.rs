@@ -114,7 +114,7 @@ pub struct CountArgs {
     /// Count only the closed tours that a rotation of the board maps onto themselves: 180 (a
     /// half-turn; both sides even) or 90 (a quarter-turn; square boards), by a frontier over the
     /// quotient board (docs/counting.md, "Symmetric closed tours"); --max-states bounds its states.
-    #[arg(long, value_name = "DEGREES", conflicts_with_all = ["start", "per_start", "directed", "checkpoint", "no_symmetry", "endgame_cache", "leaper", "mask"])]
+    #[arg(long, value_name = "DEGREES", conflicts_with_all = ["start", "per_start", "directed", "checkpoint", "no_symmetry", "endgame_cache", "leaper", "mask", "memory"])]
     symmetric: Option<u32>,
     /// Log2 of the endgame cache's slots per thread.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=30))]
