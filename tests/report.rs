@@ -300,3 +300,24 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         .code(2)
         .stderr(one_line("runs.csv"));
 }
+
+/// The pages committed beside the results are what `ktour report` writes of them now: a change to the
+/// page or to a folder's CSVs that leaves its page stale fails here (the atlas's page is rebuilt with
+/// each sitting of its part-done part, `results/atlas/README.md`).
+#[test]
+fn the_committed_pages_are_current() {
+    let tmp = tempfile::tempdir().unwrap();
+    for folder in ["results/default", "results/leapers"] {
+        let page = tmp.path().join("page.html");
+        ktour()
+            .args(["report", folder, "-o"])
+            .arg(&page)
+            .assert()
+            .success();
+        let committed = std::fs::read(format!("{folder}/report.html")).unwrap();
+        assert!(
+            std::fs::read(&page).unwrap() == committed,
+            "{folder}/report.html is stale: run `ktour report {folder}` again"
+        );
+    }
+}
