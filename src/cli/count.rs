@@ -3,6 +3,7 @@
 //! at most 8 squares wide (see [`crate::count::frontier`]).
 
 use super::args::{parse_start, Cols};
+pub use super::count_format::CountFormat;
 use super::{BoardArgs, ExitStatus, ShapeArgs};
 use crate::board::{Board, Closure, Shape};
 use crate::count::engine::{self, Asked, Engine, Method};
@@ -17,17 +18,6 @@ use crate::count::{
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
-
-/// Output formats of `ktour count`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CountFormat {
-    /// Human-readable; the last line is the count alone.
-    Text,
-    /// One JSON object.
-    Json,
-    /// OEIS b-file lines, `n a(n)` with `n` the columns: one, or one a length of `--cols A..=B`.
-    Bfile,
-}
 
 /// How `ktour count` counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

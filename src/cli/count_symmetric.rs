@@ -1,7 +1,7 @@
 //! `ktour count --closed --symmetric 180|90`: the closed tours a rotation of the board maps onto
 //! themselves, counted by [`crate::count::symmetric`]; this file only prints.
 
-use super::count::CountFormat;
+use super::count_format::CountFormat;
 use super::ExitStatus;
 use crate::board::Board;
 use crate::count::symmetric::{count_symmetric, rotation_of, Rotation};

@@ -4,6 +4,7 @@
 mod animate;
 mod args;
 mod count;
+mod count_format;
 mod count_symmetric;
 mod estimate;
 mod exact;
