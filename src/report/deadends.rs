@@ -40,13 +40,7 @@ pub fn bin(length: u32, squares: u64) -> usize {
 /// The histograms of `path` (a `deadends.csv`), one per rule in first-seen order; `mask` is the
 /// sweep's.
 pub fn read_dead_ends(path: &Path, mask: Option<&Shape>) -> Result<Vec<RuleDeadEnds>, ReportError> {
-    let file = std::fs::File::open(path).map_err(|cause| ReportError::Io {
-        path: path.into(),
-        cause,
-    })?;
-    let mut reader = csv::ReaderBuilder::new()
-        .trim(csv::Trim::All)
-        .from_reader(std::io::BufReader::new(file));
+    let mut reader = super::error::csv_stream(path)?;
     let mut out: Vec<RuleDeadEnds> = Vec::new();
     for row in reader.deserialize::<DeadEndRow>() {
         let r = row.map_err(|e| ReportError::malformed(path, e))?;

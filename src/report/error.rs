@@ -45,3 +45,17 @@ impl ReportError {
         }
     }
 }
+
+/// A CSV file of a sweep read as a stream (a `runs.csv` may be far larger than memory), its fields
+/// trimmed as the sweep's own readers trim them.
+pub(crate) fn csv_stream(
+    path: &std::path::Path,
+) -> Result<csv::Reader<std::io::BufReader<std::fs::File>>, ReportError> {
+    let file = std::fs::File::open(path).map_err(|cause| ReportError::Io {
+        path: path.into(),
+        cause,
+    })?;
+    Ok(csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_reader(std::io::BufReader::new(file)))
+}

@@ -126,13 +126,7 @@ fn read_runs(
     mapped: &HashSet<GroupKey>,
     out: &mut Failing,
 ) -> Result<Vec<RunRow<'static>>, ReportError> {
-    let file = std::fs::File::open(path).map_err(|cause| ReportError::Io {
-        path: path.into(),
-        cause,
-    })?;
-    let mut reader = csv::ReaderBuilder::new()
-        .trim(csv::Trim::All)
-        .from_reader(std::io::BufReader::new(file));
+    let mut reader = super::error::csv_stream(path)?;
     let (mut kept, mut seen): (Vec<RunRow<'static>>, HashSet<u64>) = Default::default();
     let mut listed_jobs = HashSet::new();
     for row in reader.deserialize::<RunRow<'static>>() {
