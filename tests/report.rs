@@ -223,7 +223,7 @@ fn a_family_has_a_section_a_member_and_a_merge_names_its_shards() {
         .expect("complete is the last column");
     std::fs::write(&summary, format!("{head}\n{first},false\n{rest}")).unwrap();
     let page = report(&merged, &tmp.path().join("partial.html"));
-    assert!(page.contains("class=\"warn\">Partial: 1 groups"));
+    assert!(page.contains("class=\"warn\">Partial: 1 group did not count every run"));
     assert_eq!(page.matches("<td class=\"partial\"").count(), 1);
 }
 

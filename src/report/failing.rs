@@ -85,14 +85,14 @@ pub fn failing_starts(
     let mut out = Failing::default();
     if !large.is_empty() {
         out.notes.push(format!(
-            "{} groups failed on boards over {MAX_SIDE} a side: not mapped (listed below)",
-            large.len()
+            "{} failed on boards over {MAX_SIDE} a side: not mapped (listed below)",
+            super::groups(large.len())
         ));
     }
     if small.len() > MAX_MAPS {
         out.notes.push(format!(
-            "{} groups (board x rule x method) failed on boards up to {MAX_SIDE} a side: the first {MAX_MAPS} in the summary's order are mapped",
-            small.len()
+            "{} (board x rule x method) failed on boards up to {MAX_SIDE} a side: the first {MAX_MAPS} in the summary's order are mapped",
+            super::groups(small.len())
         ));
     }
     let mapped: HashSet<GroupKey> = small.into_iter().take(MAX_MAPS).collect();

@@ -138,3 +138,12 @@ pub fn default_exact_dir() -> Option<PathBuf> {
     let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/exact");
     built.is_dir().then_some(built)
 }
+
+/// "1 group", "2 groups": the page's notes count groups (board x rule x method).
+fn groups(n: usize) -> String {
+    if n == 1 {
+        "1 group".to_string()
+    } else {
+        format!("{n} groups")
+    }
+}

@@ -182,8 +182,8 @@ fn provenance(out: &mut String, p: &Provenance) {
         let more = p.partial - p.partial_named.len();
         let _ = writeln!(
             out,
-            "<p class=\"warn\">Partial: {} groups did not count every run (interrupted, failed, a shard, or a merge missing one); their cells are marked *: {}{}</p>",
-            p.partial,
+            "<p class=\"warn\">Partial: {} did not count every run (interrupted, failed, a shard, or a merge missing one); their cells are marked *: {}{}</p>",
+            super::groups(p.partial),
             esc(&p.partial_named.join(", ")),
             if more > 0 { format!(" and {more} more") } else { String::new() }
         );
