@@ -710,7 +710,10 @@ fn atlas_readme_corner_10000() {
         .filter(|r| r["part"] == "corner-10000")
         .collect();
     let wall: f64 = sittings.iter().map(|r| num(r, "wall_s")).sum();
-    let recorded: Vec<_> = sittings.iter().filter(|r| !r["user_s"].is_empty()).collect();
+    let recorded: Vec<_> = sittings
+        .iter()
+        .filter(|r| !r["user_s"].is_empty())
+        .collect();
     let cpu: f64 = recorded
         .iter()
         .map(|r| num(r, "user_s") + num(r, "sys_s"))
@@ -767,4 +770,54 @@ fn atlas_readme_corner_10000() {
     );
     same("corner-10000, Roth by range", &numbers(table), &want);
     assert_eq!(numbers(table).len(), want.len());
+}
+
+/// `results/exact/README.md`: "Every start of 10x10 under `RULE`": the exact fraction from a uniform
+/// start, its decimal and the closed tours' share, and the best and worst starts (the first in
+/// row-major order where images tie), read from `10x10-RULE.json`.
+#[test]
+fn exact_readme_10x10_every_start() {
+    let t = readme("results/exact/README.md");
+    for rule in ["random"] {
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("results/exact/10x10-{rule}.json"));
+        let j: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let anchor = format!("Every start of 10x10 under `{rule}` (`10x10-{rule}.json`");
+        let s = segment(&t, &anchor, ").");
+        let exact = format!(
+            "from a uniform start `{}` = ",
+            j["success"].as_str().unwrap()
+        );
+        let w = numbers_after(s, &exact, 2);
+        same(
+            &format!("10x10 {rule}, uniform start"),
+            &w,
+            &[
+                j["success_decimal"].as_f64().unwrap(),
+                j["closed_decimal"].as_f64().unwrap(),
+            ],
+        );
+        let starts = j["starts"].as_array().unwrap();
+        assert_eq!(starts.len(), 100, "{rule}: every start");
+        let value = |x: &serde_json::Value| x["success_decimal"].as_f64().unwrap();
+        let at = |x: &serde_json::Value| -> [f64; 2] {
+            let s = x["start"].as_array().unwrap();
+            [s[0].as_f64().unwrap(), s[1].as_f64().unwrap()]
+        };
+        // the first start of the best (worst) value in the file's row-major order
+        let best = starts
+            .iter()
+            .fold(&starts[0], |b, x| if value(x) > value(b) { x } else { b });
+        let worst = starts
+            .iter()
+            .fold(&starts[0], |b, x| if value(x) < value(b) { x } else { b });
+        let w = numbers_after(s, "the best start is", 6);
+        let (b, wo) = (at(best), at(worst));
+        same(
+            &format!("10x10 {rule}, best and worst starts"),
+            &w,
+            &[b[0], b[1], value(best), wo[0], wo[1], value(worst)],
+        );
+    }
 }
