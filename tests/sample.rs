@@ -341,3 +341,40 @@ fn closed_tours_listed(board: Board) -> Vec<Vec<u32>> {
     paths.search(&mut vec![0, a], 1 | 1 << a);
     tours
 }
+
+/// The committed draw of 10,000 open 7x7 tours (`results/samples/open-7x7.jsonl`, made by the
+/// command in `results/samples/README.md`): every tour passes the verifier, no two are the same, and
+/// the statistics the README's table quotes for it are those of these tours.
+#[test]
+fn the_committed_open_7x7_draw_verifies() {
+    use ktour::sample::stats::{crossings, mean_interval, straight_pairs};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("results/samples/open-7x7.jsonl")).unwrap();
+    let board = Board::square(7).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    let (mut cross, mut straight) = (Vec::new(), Vec::new());
+    for line in text.lines() {
+        let j: serde_json::Value = serde_json::from_str(line).unwrap();
+        let tour: Vec<Square> = j["squares"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| Square::new(s[0].as_u64().unwrap() as u16, s[1].as_u64().unwrap() as u16))
+            .collect();
+        assert!(
+            matches!(verify_tour(board, &tour), Ok(TourKind::Open)),
+            "{line}"
+        );
+        cross.push(f64::from(crossings(&tour, false)));
+        straight.push(f64::from(straight_pairs(&tour, false)));
+        assert!(seen.insert(tour), "a tour drawn twice");
+    }
+    assert_eq!(seen.len(), 10_000);
+    let (c, cl, ch) = mean_interval(&cross);
+    let (s, sl, sh) = mean_interval(&straight);
+    let row = format!(
+        "| open 7x7 | 10,000 | {c:.3} ({cl:.3} to {ch:.3}) | {s:.4} ({sl:.4} to {sh:.4}) |"
+    );
+    let readme = std::fs::read_to_string(root.join("results/samples/README.md")).unwrap();
+    assert!(readme.contains(&row), "the README's row should read {row}");
+}
