@@ -778,7 +778,7 @@ fn atlas_readme_corner_10000() {
 #[test]
 fn exact_readme_10x10_every_start() {
     let t = readme("results/exact/README.md");
-    for rule in ["random"] {
+    for rule in ["random", "gfg"] {
         let path =
             Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("results/exact/10x10-{rule}.json"));
         let j: serde_json::Value =
