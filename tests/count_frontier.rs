@@ -357,3 +357,42 @@ fn one_run_counts_lengths_past_u128() {
         );
     }
 }
+
+/// The committed b-file of closed 7 x n, n = 1..22 (`results/counts/7xn-closed.b`, one run of
+/// `ktour count --rows 7 --cols 1..=22 --closed --format bfile`: 25 minutes of CPU, so not re-run
+/// here) against OEIS A193054, the closed tours of 7 x 2n (Zhao Hui Du): every even n from 6 to
+/// 22, the last past 2^128; odd n, with an odd number of squares, and n <= 4 have none.
+#[test]
+fn the_committed_7xn_closed_bfile_matches_a193054() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("results/counts/7xn-closed.b")).unwrap();
+    let a193054 = [
+        "1067638",
+        "34524432316",
+        "1250063279938854",
+        "38350427205194670084",
+        "1254934986399237346242334",
+        "40157773188600794694366079616",
+        "1293153423896688571314211086231916",
+        "41575689378315795601749194654016984354",
+        "1337089200028352592236847382536061361269314",
+    ];
+    let lines: Vec<(u32, BigUint)> = text
+        .lines()
+        .map(|l| {
+            let (n, a) = l.split_once(' ').unwrap();
+            (n.parse().unwrap(), big(a))
+        })
+        .collect();
+    assert_eq!(lines.len(), 22);
+    for (i, (n, a)) in lines.iter().enumerate() {
+        assert_eq!(*n as usize, i + 1);
+        let want = if n % 2 == 0 && *n >= 6 {
+            big(a193054[(*n as usize - 6) / 2])
+        } else {
+            BigUint::from(0u8)
+        };
+        assert_eq!(*a, want, "7x{n}");
+    }
+    assert!(lines[21].1.bits() > 128, "7x22 passes 2^128");
+}
