@@ -11,6 +11,7 @@ use super::cells::Key;
 use super::modular::Modulus;
 use rayon::prelude::*;
 use std::cmp::Reverse;
+use std::collections::binary_heap::PeekMut;
 use std::collections::BinaryHeap;
 
 /// One frontier state and its number of partial tours, as a step's lists hold them.
@@ -381,7 +382,8 @@ pub(super) fn merge_lists<E: Entry>(
     (merged, wrapped)
 }
 
-/// The sorted, distinct `parts` merged into one, equal states summed (a heap of the parts' heads).
+/// The sorted, distinct `parts` merged into one, equal states summed (a heap of the parts' heads,
+/// the top replaced in place by its part's next head: one sift where a pop and a push took two).
 fn merge_parts<E: Entry>(parts: &[&[E]], m: Modulus) -> (Vec<E>, bool) {
     let mut out: Vec<E> = Vec::with_capacity(parts.iter().map(|p| p.len()).sum());
     let mut next = vec![0; parts.len()];
@@ -392,15 +394,19 @@ fn merge_parts<E: Entry>(parts: &[&[E]], m: Modulus) -> (Vec<E>, bool) {
         .map(|(i, p)| Reverse((p[0].state(), i)))
         .collect();
     let mut wrapped = false;
-    while let Some(Reverse((state, i))) = heads.pop() {
+    while let Some(mut top) = heads.peek_mut() {
+        let Reverse((state, i)) = *top;
         let e = parts[i][next[i]];
         match out.last_mut() {
             Some(last) if last.state() == state => last.add_ways(e.ways(), m, &mut wrapped),
             _ => out.push(e),
         }
         next[i] += 1;
-        if let Some(more) = parts[i].get(next[i]) {
-            heads.push(Reverse((more.state(), i)));
+        match parts[i].get(next[i]) {
+            Some(more) => *top = Reverse((more.state(), i)),
+            None => {
+                PeekMut::pop(top);
+            }
         }
     }
     (out, wrapped)
