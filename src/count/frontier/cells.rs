@@ -30,6 +30,7 @@ pub(crate) trait Key:
     + std::ops::Not<Output = Self>
     + std::ops::Shl<usize, Output = Self>
     + std::ops::Shr<usize, Output = Self>
+    + std::ops::Mul<Output = Self>
     + From<u8>
 {
     /// Cells it holds.

@@ -11,6 +11,7 @@ use super::cells::Key;
 use super::modular::Modulus;
 use rayon::prelude::*;
 use std::cmp::Reverse;
+use std::collections::binary_heap::PeekMut;
 use std::collections::BinaryHeap;
 
 /// One frontier state and its number of partial tours, as a step's lists hold them.
@@ -205,12 +206,19 @@ ways!(u128);
 pub(super) struct Gather<E> {
     sorted: Vec<E>,
     batch: Vec<E>,
+    /// The states emitted last, one a slot by a hash of the state ([`Gather::add`]): an empty
+    /// slot holds [`Gather::vacant`].
+    recent: Vec<E>,
     /// Entries of a full batch.
     limit: usize,
     /// A sum of ways wrapped (reported by [`Gather::finish`]).
     wrapped: bool,
     modulus: Modulus,
 }
+
+/// Slots of a gather's table of recent states: 16 KiB of 16-byte entries, within a core's
+/// first-level cache.
+const RECENT: usize = 1 << 10;
 
 /// Entries per batch of all the gathers of a step together: 256 MiB with 16-byte entries, 384 MiB
 /// with 24-byte ones.
@@ -224,14 +232,44 @@ impl<E: Entry> Gather<E> {
         Gather {
             sorted: Vec::new(),
             batch: Vec::with_capacity(expected.saturating_mul(2).clamp(16, limit)),
+            recent: vec![Self::vacant(); RECENT],
             limit,
             wrapped: false,
             modulus,
         }
     }
 
+    /// The mark of an empty slot of `recent`: every cell of the state 15, `FRESH`, which no
+    /// state keeps past its step.
+    fn vacant() -> E {
+        let unused = 4 * E::Key::CELLS as u32 - E::STATE_BITS.min(4 * E::Key::CELLS as u32);
+        E::new(!E::Key::default() >> unused as usize, E::Ways::default())
+    }
+
+    /// Add `ways` to `state`. The states of one part come from sorted states, so the same
+    /// successor is often emitted a few times close together (states that differ only in the
+    /// cell leaving the window lead to the same ones): a small table of the latest sums, one slot
+    /// a hash, adds those in place, and a state pushed out of its slot goes to the batch. The
+    /// batch, sorted and summed, then holds fewer entries; every sum is the same.
+    #[inline(always)]
     pub(super) fn add(&mut self, state: E::Key, ways: E::Ways) {
-        self.batch.push(E::new(state, ways));
+        let wide = state.widen();
+        let hash = ((wide as u64) ^ (wide >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let slot = &mut self.recent[(hash >> (64 - RECENT.trailing_zeros())) as usize];
+        if slot.state() == state {
+            slot.add_ways(ways, self.modulus, &mut self.wrapped);
+            return;
+        }
+        let old = std::mem::replace(slot, E::new(state, ways));
+        if old.state() != Self::vacant().state() {
+            self.push(old);
+        }
+    }
+
+    /// Add an entry to the batch, compacting it when full.
+    #[inline(always)]
+    fn push(&mut self, e: E) {
+        self.batch.push(e);
         if self.batch.len() >= self.limit {
             self.compact();
         }
@@ -265,6 +303,11 @@ impl<E: Entry> Gather<E> {
     /// The sorted, distinct states, and whether a sum of ways wrapped (past the ways' bits, in an
     /// exact count: the ways are then right modulo 2^bits only).
     pub(super) fn finish(mut self) -> (Vec<E>, bool) {
+        let vacant = Self::vacant().state();
+        let recent = std::mem::take(&mut self.recent);
+        for e in recent.into_iter().filter(|e| e.state() != vacant) {
+            self.push(e);
+        }
         self.compact();
         // the list may sit in a batch's room, which held every state before they were summed
         self.sorted.shrink_to_fit();
@@ -339,7 +382,8 @@ pub(super) fn merge_lists<E: Entry>(
     (merged, wrapped)
 }
 
-/// The sorted, distinct `parts` merged into one, equal states summed (a heap of the parts' heads).
+/// The sorted, distinct `parts` merged into one, equal states summed (a heap of the parts' heads,
+/// the top replaced in place by its part's next head: one sift where a pop and a push took two).
 fn merge_parts<E: Entry>(parts: &[&[E]], m: Modulus) -> (Vec<E>, bool) {
     let mut out: Vec<E> = Vec::with_capacity(parts.iter().map(|p| p.len()).sum());
     let mut next = vec![0; parts.len()];
@@ -350,15 +394,19 @@ fn merge_parts<E: Entry>(parts: &[&[E]], m: Modulus) -> (Vec<E>, bool) {
         .map(|(i, p)| Reverse((p[0].state(), i)))
         .collect();
     let mut wrapped = false;
-    while let Some(Reverse((state, i))) = heads.pop() {
+    while let Some(mut top) = heads.peek_mut() {
+        let Reverse((state, i)) = *top;
         let e = parts[i][next[i]];
         match out.last_mut() {
             Some(last) if last.state() == state => last.add_ways(e.ways(), m, &mut wrapped),
             _ => out.push(e),
         }
         next[i] += 1;
-        if let Some(more) = parts[i].get(next[i]) {
-            heads.push(Reverse((more.state(), i)));
+        match parts[i].get(next[i]) {
+            Some(more) => *top = Reverse((more.state(), i)),
+            None => {
+                PeekMut::pop(top);
+            }
         }
     }
     (out, wrapped)
@@ -430,6 +478,7 @@ mod tests {
             let mut g = Gather::<Pair<u64, u128>> {
                 sorted: Vec::new(),
                 batch: Vec::new(),
+                recent: Vec::new(),
                 limit: BATCH,
                 wrapped: false,
                 modulus: Modulus::EXACT,
@@ -442,6 +491,39 @@ mod tests {
             }
             assert_eq!(g.finish(), (want.clone(), false), "batches of {batch}");
         }
+    }
+
+    /// Sums gathered through the table of recent states equal a map's (the slow twin): states
+    /// repeated close together, far apart, and more of them than the table has slots, so that
+    /// slots are shared and states pushed out; small batches and one.
+    #[test]
+    fn the_table_of_recent_states_changes_no_sum() {
+        let emitted: Vec<(u64, u64)> = (0..200_000u64)
+            .map(|i| {
+                let near = i / 3 % 700;
+                let state = if i % 5 == 0 {
+                    (i * 7919) % 20_011
+                } else {
+                    near
+                };
+                (state << 4 | (i % 2), i % 1000)
+            })
+            .collect();
+        let mut want = std::collections::BTreeMap::new();
+        for &(s, w) in &emitted {
+            *want.entry(s).or_insert(0u64) += w;
+        }
+        let want: Vec<Pair<u64, u64>> = want.into_iter().map(|(s, w)| Pair::new(s, w)).collect();
+        for batch in [16, 1000, BATCH] {
+            let mut g = Gather::<Pair<u64, u64>>::new(10, batch, Modulus::EXACT);
+            for &(s, w) in &emitted {
+                g.add(s, w);
+            }
+            assert_eq!(g.finish(), (want.clone(), false), "batches of {batch}");
+        }
+        // the empty slots' mark is no state a step keeps: every cell FRESH
+        assert_eq!(Gather::<Pair<u64, u64>>::vacant().state(), u64::MAX);
+        assert_eq!(Gather::<Packed68>::vacant().state(), (1 << 68) - 1);
     }
 
     #[test]

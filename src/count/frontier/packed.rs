@@ -222,9 +222,31 @@ pub(crate) enum Edges<K> {
 }
 
 /// The labels of the cells of `y` in `window` numbered 3, 4, ... in order of first appearance from
-/// the newest cell (the highest) back: only the label cells are visited.
+/// the newest cell (the highest) back: a piece at a time, both its ends (the two cells of its
+/// label) renumbered at once. Where a map from old labels to new visited every label cell and
+/// branched on whether its label was new (as often as not: a mispredicted branch a cell), this
+/// visits each piece once, without that branch.
 #[inline(always)]
 fn normalize<K: Key>(y: K, window: K) -> K {
+    let plain = y.cells_equal(EMPTY) | y.cells_equal(DONE) | y.cells_equal(TAIL);
+    let mut labels = window & !plain;
+    let mut next = FIRST_LABEL;
+    let mut out = y;
+    while labels != K::default() {
+        let label = y.cell(labels.highest());
+        // the piece's two ends, the newest first: a label is on the two ends of one piece
+        let ends = y.cells_equal(label) & labels;
+        debug_assert_eq!(ends.ones(), 2, "a label on two cells of {y:?}");
+        out = out ^ (ends * K::from(label ^ next));
+        labels = labels ^ ends;
+        next += 1;
+    }
+    out
+}
+
+/// The slow twin of [`normalize`]: a map from old labels to new, one label cell at a time.
+#[cfg(test)]
+fn normalize_slowly<K: Key>(y: K, window: K) -> K {
     let plain = y.cells_equal(EMPTY) | y.cells_equal(DONE) | y.cells_equal(TAIL);
     let mut labels = window & !plain;
     let mut map = [0u8; 16];
@@ -334,6 +356,61 @@ mod tests {
             }
         }
         checked
+    }
+
+    /// Renumbering a piece at a time gives what the map of labels gives, on windows of paired
+    /// labels in every order, with plain cells among them, on both keys.
+    #[test]
+    fn normalize_numbers_as_its_slow_twin() {
+        fn check<K: Key>(cells: &[u8], w: usize) {
+            let y = K::pack(cells, 0, w);
+            let window = K::low_bits(|p| p < w);
+            let fast = normalize(y, window);
+            assert_eq!(fast, normalize_slowly(y, window), "{cells:?}");
+            // numbered from the newest cell back: the first label met is 3
+            let labels: Vec<u8> = (0..w)
+                .rev()
+                .map(|k| fast.cell(k))
+                .filter(|&c| c >= 3)
+                .collect();
+            assert!(labels.is_empty() || labels[0] == FIRST_LABEL);
+        }
+        for seed in 0..3000u64 {
+            let w = 5 + (seed % 13) as usize;
+            // pieces with old labels 3..=10 and FRESH, their ends at pseudo-random cells
+            let mut cells: Vec<u8> = (0..w as u64)
+                .map(|k| [EMPTY, DONE, TAIL][((seed * 7 + k * 13) % 3) as usize])
+                .collect();
+            let mut order: Vec<usize> = (0..w).collect();
+            let mut r = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            for i in (1..w).rev() {
+                r ^= r << 13;
+                r ^= r >> 7;
+                r ^= r << 17;
+                order.swap(i, (r % (i as u64 + 1)) as usize);
+            }
+            let pieces = (seed as usize / 7) % (w / 2 + 1);
+            let names = [FRESH, 3, 4, 5, 6, 7, 8, 9, 10];
+            for (p, pair) in order.chunks(2).take(pieces).enumerate() {
+                if let [a, b] = pair {
+                    let label = names[(p + seed as usize) % names.len()];
+                    cells[*a] = label;
+                    cells[*b] = label;
+                }
+            }
+            // two pieces never share a label
+            let mut seen = std::collections::BTreeMap::new();
+            for &c in cells.iter().filter(|&&c| c >= 3) {
+                *seen.entry(c).or_insert(0) += 1;
+            }
+            if seen.values().any(|&n| n != 2) {
+                continue;
+            }
+            if w <= 16 {
+                check::<u64>(&cells, w);
+            }
+            check::<u128>(&cells, w);
+        }
     }
 
     #[test]
