@@ -180,6 +180,12 @@ fn missing_peers_time_out_and_other_arguments_are_refused() {
             .unwrap(),
         "is not below --shards",
     );
+    refused(
+        count(5, 6, true, &other(&["--shards", "2"]))
+            .output()
+            .unwrap(),
+        "--shard I",
+    );
     let mut search = Command::new(ktour_path());
     search.args([
         "count", "--rows", "5", "--cols", "6", "--shards", "2", "--shard", "1",

@@ -187,6 +187,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitStatus> {
             format: args.format,
             shards,
             shard: args.shard,
+            collect: args.collect,
             shared: args.shared.as_deref(),
             wait: args.wait,
             max_states: args.max_states,

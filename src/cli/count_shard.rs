@@ -25,6 +25,7 @@ pub(super) struct Sharded<'a> {
     pub(super) shards: u32,
     /// `None` with `--collect`.
     pub(super) shard: Option<u32>,
+    pub(super) collect: bool,
     pub(super) shared: Option<&'a Path>,
     pub(super) wait: Option<u64>,
     pub(super) max_states: usize,
@@ -86,7 +87,10 @@ pub(super) fn run(args: &Sharded) -> anyhow::Result<ExitStatus> {
         spill: args.spill,
     };
     match args.shard {
-        None => collect(args, &options),
+        None if args.collect => collect(args, &options),
+        None => anyhow::bail!(
+            "--shards needs --shard I (0 to K - 1) to run a shard, or --collect to print the count"
+        ),
         Some(shard) => {
             let done = count_shard(args.board, args.closure, &options, &mut reporter(shard))?;
             match args.format {

@@ -52,8 +52,9 @@ pub const DEFAULT_WAIT: Duration = Duration::from_secs(3600);
 /// Bytes of memory a shard's merges take for their files' buffers when its states stay in memory.
 const BUFFERS: u64 = 16 << 20;
 
-/// The shard of a state: [`mix`] of its key, reduced to `0..shards` by a multiply-shift. Fixed
-/// and documented, so that shards built apart agree on it.
+/// The shard of a state: SplitMix64's finalizer of the key's low 64 bits xor its high 64 bits
+/// times the golden ratio's 64-bit constant, reduced to `0..shards` by a multiply-shift. Fixed and
+/// documented, so that shards built apart agree on it.
 pub fn shard_of(key: u128, shards: u32) -> u32 {
     ((u128::from(mix(key)) * u128::from(shards)) >> 64) as u32
 }
