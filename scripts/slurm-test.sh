@@ -19,6 +19,11 @@
 #   for the folder (the spec's name line carries a comment with quotes); shard 2 is cancelled in its
 #   first member, resubmitted alone (it resumes), and the merge, member by member, equals the single
 #   run of each member.
+# - Round 4: scripts/slurm-count.sh, a frontier count (6x6 open) on a job array of four shards over a
+#   shared folder and a collect job with afterok, equal to the count of one process; then again with
+#   shard 2 cancelled with scancel mid-run and submitted again alone: it resumes, and the collected
+#   count still equals the single count. The shards must run at once, so this round's partition lets
+#   four one-CPU tasks share the node's CPUs (OverSubscribe=FORCE:4) whatever their number.
 # Exit: 0 pass (or skip), 1 fail, 2 usage.
 set -euo pipefail
 
@@ -102,6 +107,7 @@ AccountingStorageType=accounting_storage/none
 KillWait=5
 NodeName=$host CPUs=$(nproc) RealMemory=$memory State=UNKNOWN
 PartitionName=ktourtest Nodes=$host Default=YES MaxTime=INFINITE State=UP
+PartitionName=ktourshare Nodes=$host Default=NO MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
 EOF
 export SLURM_CONF=$work/slurm.conf
 for _ in $(seq 50); do [ -S "$work/run/munge.sock" ] && break; sleep 0.1; done
@@ -268,4 +274,44 @@ for member in zebra giraffe; do
   same "$out/merged/$member" "$work/single-family/$member"
 done
 say "round 3 passed: a family's shards, one cancelled and resumed, merge member by member equal to the single run"
+
+# --- round 4: a frontier count on four array tasks over a shared folder, one cancelled -----------
+count_script=$root/scripts/slurm-count.sh
+board=(--rows 6 --cols 6)
+"$ktour" count --method frontier "${board[@]}" >"$work/single-count.out" 2>/dev/null &
+single=$!
+submit_count() { # SHARED ARGS...: a job of slurm-count.sh over SHARED; its id
+  local shared=$1
+  shift
+  sbatch --parsable --chdir="$work/jobs" --partition=ktourshare --cpus-per-task=1 \
+    --export=ALL,KTOUR="$ktour",SHARED="$shared",K=4,WAIT=120 "$@" "$count_script" "${board[@]}" | cut -d';' -f1
+}
+shared=$work/count-whole
+array=$(submit_count "$shared" --array=0-3 --output="$work/jobs/count-%A_%a.log")
+collect=$(submit_count "$shared" --dependency=afterok:"$array" --export=ALL,KTOUR="$ktour",SHARED="$shared",K=4,COLLECT=1 \
+  --output="$work/jobs/count-collect-%j.log")
+wait_jobs "$array" "$collect"
+wait "$single" || fail "round 4: the single count failed"
+want=$(tail -n 1 "$work/single-count.out")
+got=$(tail -n 1 "$work/jobs/count-collect-$collect.log")
+[ -n "$want" ] && [ "$got" = "$want" ] ||
+  fail "round 4: the collected count '$got' is not the single count '$want': $(tail -n 3 "$work"/jobs/count-*.log)"
+say "round 4: 4 array tasks, collected with afterok, count $got tours as one process does"
+shared=$work/count-cancelled
+array=$(submit_count "$shared" --array=0-3 --output="$work/jobs/count-b-%A_%a.log")
+marker=$shared/pass-0/step-12/2.done
+for _ in $(seq 1200); do [ -f "$marker" ] && break; sleep 0.05; done
+[ -f "$marker" ] || fail "round 4: shard 2 never published square 12: $(cat "$work"/jobs/count-b-*.log)"
+scancel "${array}_2"
+for _ in $(seq 300); do [ -z "$(squeue -h -j "${array}_2" 2>/dev/null)" ] && break; sleep 0.1; done
+[ ! -f "$shared/pass-0/2.result" ] || fail "round 4: shard 2 finished before it was cancelled"
+say "round 4: cancelled shard 2 after square $(ls -d "$shared"/pass-0/step-*/2.done | sed 's/.*step-\([0-9]*\).*/\1/' | sort -n | tail -n 1)"
+again=$(submit_count "$shared" --array=2 --output="$work/jobs/count-again-%A_%a.log")
+wait_jobs "$array" "$again"
+grep -q 'resumed pass 0 before square' "$work"/jobs/count-again-"$again"_2.log ||
+  fail "round 4: the resubmitted shard did not resume: $(cat "$work"/jobs/count-again-"$again"_2.log)"
+got=$(KTOUR="$ktour" SHARED="$shared" K=4 COLLECT=1 "$count_script" "${board[@]}" | tail -n 1) ||
+  fail "round 4: collecting after the resumed shard failed"
+[ "$got" = "$want" ] || fail "round 4: after the cancelled shard resumed, the count '$got' is not '$want'"
+say "round 4 passed: a cancelled shard resubmitted alone resumed, and the collected count equals the single count"
 say "PASS"

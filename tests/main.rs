@@ -11,6 +11,7 @@ mod cli_count;
 mod construct;
 mod count;
 mod count_frontier;
+mod count_shard;
 mod count_spill;
 mod count_symmetric;
 mod damaged_files;

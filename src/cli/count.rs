@@ -106,6 +106,26 @@ pub struct CountArgs {
     /// quotient board (docs/counting.md, "Symmetric closed tours"); --max-states bounds its states.
     #[arg(long, value_name = "DEGREES", conflicts_with_all = ["start", "per_start", "directed", "checkpoint", "no_symmetry", "endgame_cache", "leaper", "mask", "memory"])]
     symmetric: Option<u32>,
+    /// With --method frontier: split the count's states across K processes (shards) that share
+    /// the folder --shared, exchanged after every square; each is started with --shard I
+    /// (0..K-1), all must run at once, and --collect prints the count once all have finished
+    /// (docs/cluster.md, "A sharded count").
+    #[arg(long, value_name = "K", requires = "shared", conflicts_with_all = ["start", "per_start", "checkpoint", "symmetric", "no_symmetry", "endgame_cache", "leaper", "mask"])]
+    shards: Option<u32>,
+    /// With --shards: this process's shard, 0 to K-1.
+    #[arg(long, value_name = "I", requires = "shards")]
+    shard: Option<u32>,
+    /// With --shards: the folder the shards share (made if need be; every shard must reach it).
+    #[arg(long, value_name = "DIR", requires = "shards")]
+    shared: Option<std::path::PathBuf>,
+    /// With --shards: give up (exit status 2) after waiting this long for the other shards at one
+    /// exchange; a shard run again resumes where it stopped.
+    #[arg(long, value_name = "SECONDS", requires = "shards")]
+    wait: Option<u64>,
+    /// With --shards: print the count of the shards in --shared once all have finished (refused,
+    /// exit status 2, while one has not).
+    #[arg(long, requires = "shards", conflicts_with = "shard")]
+    collect: bool,
     /// Log2 of the endgame cache's slots per thread.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=30))]
     cache_bits: u32,
@@ -150,6 +170,30 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitStatus> {
         let board = args.board.board()?;
         let format = args.format;
         return super::count_symmetric::run(board, args.closed, degrees, args.max_states, format);
+    }
+    if let Some(shards) = args.shards {
+        if args.board.lengths().is_some() {
+            anyhow::bail!("--shards counts one board: give --cols C, not a range");
+        }
+        let sharded = super::count_shard::Sharded {
+            board: args.board.board()?,
+            frontier: args.method == CountMethod::Frontier,
+            closure: Closure::of(args.closed),
+            orientation: Orientation::asked(
+                Closure::of(args.closed),
+                args.undirected,
+                args.directed,
+            ),
+            format: args.format,
+            shards,
+            shard: args.shard,
+            collect: args.collect,
+            shared: args.shared.as_deref(),
+            wait: args.wait,
+            max_states: args.max_states,
+            spill: frontier_options(&args).spill,
+        };
+        return super::count_shard::run(&sharded);
     }
     if let Some((rows, cols)) = args.board.lengths() {
         return count_lengths_of(&args, rows, cols);

@@ -131,6 +131,7 @@ pub(crate) mod plan;
 mod reference;
 mod spill;
 pub use spill::{Spill, SpillProblem, MIN_MEMORY};
+pub mod shard;
 mod step;
 
 use super::CountError;

@@ -213,7 +213,10 @@ impl RunFile {
 
 impl Drop for RunFile {
     fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
+        // an empty path is a run given up by `keep`
+        if !self.path.as_os_str().is_empty() {
+            let _ = std::fs::remove_file(&self.path);
+        }
     }
 }
 
@@ -269,6 +272,36 @@ impl<E: Entry> RunWriter<E> {
         file.seek(SeekFrom::Start(0))?;
         file.write_all(&header::<E>(run.entries))?;
         Ok(run)
+    }
+}
+
+// A sharded count (`shard/`) writes runs at names of its own in a shared folder and reads runs
+// other processes wrote: these three hooks give it the format and the merge without a second one.
+impl SpillDir {
+    /// A writer of a run at `path` (not one of this folder's numbered files).
+    pub(super) fn writer_at<E: Entry>(&self, path: PathBuf) -> Result<RunWriter<E>, SpillProblem> {
+        RunWriter::create(path, self.buffer())
+    }
+}
+
+impl RunFile {
+    /// The run at `path`, written by [`RunWriter`] (here or by another process), its header checked
+    /// against the entries `E` and the file's length; removed when dropped, like any run.
+    pub(super) fn adopt<E: Entry>(path: PathBuf) -> Result<RunFile, SpillProblem> {
+        let mut h = [0u8; HEADER];
+        let mut file = std::fs::File::open(&path)?;
+        file.read_exact(&mut h).map_err(|_| SpillProblem::Damaged)?;
+        let entries = u64::from_le_bytes(h[32..40].try_into().expect("8 bytes"));
+        let length = file.metadata()?.len();
+        if h != header::<E>(entries) || length != HEADER as u64 + entries * E::DISK_BYTES as u64 {
+            return Err(SpillProblem::Damaged);
+        }
+        Ok(RunFile { path, entries })
+    }
+
+    /// The file's path, the file no longer removed when this is dropped (it is published).
+    pub(super) fn keep(mut self) -> PathBuf {
+        std::mem::take(&mut self.path)
     }
 }
 
