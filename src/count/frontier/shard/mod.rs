@@ -39,6 +39,7 @@ use super::{admit, bound_bits, wide, FrontierCount, FrontierOptions, FrontierPro
 use super::{PrimeSet, Residues};
 use crate::board::{Board, Closure};
 use crate::count::CountError;
+use crate::util::splitmix::{mix64, GOLDEN_GAMMA};
 use folder::{Folder, Tallied};
 use num_bigint::BigUint;
 use std::path::{Path, PathBuf};
@@ -62,10 +63,7 @@ pub fn shard_of(key: u128, shards: u32) -> u32 {
 /// SplitMix64's finalizer of the key's low 64 bits xor its high 64 bits times the golden ratio's
 /// 64-bit constant.
 fn mix(key: u128) -> u64 {
-    let mut z = (key as u64) ^ ((key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    mix64((key as u64) ^ ((key >> 64) as u64).wrapping_mul(GOLDEN_GAMMA))
 }
 
 /// One shard's part of a sharded count.
