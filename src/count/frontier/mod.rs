@@ -626,6 +626,23 @@ impl FrontierProgress {
     /// Progress after square `i` of `plan`, `held` states now, in a pass of `ways_bits`-bit ways
     /// that `run` runs and that resumed before square `start` (0: from the beginning).
     fn after(plan: &Plan, i: usize, held: usize, run: &Run, start: usize, ways_bits: u32) -> Self {
+        FrontierProgress {
+            elapsed: run.began.elapsed(),
+            ..Self::at(plan, i, held, run.pass, run.modulus, start, ways_bits)
+        }
+    }
+
+    /// Progress after square `i` of `plan`, `held` states now, in pass `pass` (modulo `modulus`) of
+    /// `ways_bits`-bit ways that resumed before square `start`; no time elapsed yet.
+    fn at(
+        plan: &Plan,
+        i: usize,
+        held: usize,
+        pass: u32,
+        modulus: Modulus,
+        start: usize,
+        ways_bits: u32,
+    ) -> Self {
         let cols = plan.cols as usize;
         FrontierProgress {
             squares_done: i as u32 + 1,
@@ -634,10 +651,10 @@ impl FrontierProgress {
             rows: plan.rows,
             row_end: (i + 1) % cols == 0,
             states: held,
-            elapsed: run.began.elapsed(),
+            elapsed: Duration::ZERO,
             ways_bits,
-            pass: run.pass,
-            modulus: run.modulus.0,
+            pass,
+            modulus: modulus.0,
             resumed_from: start as u32,
             spilled_runs: 0,
         }

@@ -195,7 +195,7 @@ impl Shard<'_> {
                 folder.mark(pass, i + 1, &tally)?;
                 folder.remove_inputs(pass, i + 1)?;
             }
-            let mut told = progress(plan, i, held, pass, modulus, start, E::WAYS_BITS);
+            let mut told = FrontierProgress::at(plan, i, held, pass, modulus, start, E::WAYS_BITS);
             told.elapsed = began.elapsed();
             events(ShardEvent::Square(&told));
         }
@@ -293,32 +293,5 @@ impl Shard<'_> {
             Folder::publish(&temporary, path)?;
         }
         Ok(written)
-    }
-}
-
-/// Progress after square `i` of a pass that resumed before square `start` (0: from the start).
-fn progress(
-    plan: &Plan,
-    i: usize,
-    held: usize,
-    pass: u32,
-    modulus: Modulus,
-    start: usize,
-    ways_bits: u32,
-) -> FrontierProgress {
-    let cols = plan.cols as usize;
-    FrontierProgress {
-        squares_done: i as u32 + 1,
-        squares: plan.n as u32,
-        rows_done: ((i + 1) / cols) as u32,
-        rows: plan.rows,
-        row_end: (i + 1) % cols == 0,
-        states: held,
-        elapsed: Duration::ZERO,
-        ways_bits,
-        pass,
-        modulus: modulus.0,
-        resumed_from: start as u32,
-        spilled_runs: 0,
     }
 }
