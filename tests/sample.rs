@@ -370,6 +370,8 @@ fn the_committed_open_7x7_draw_verifies() {
         assert!(seen.insert(tour), "a tour drawn twice");
     }
     assert_eq!(seen.len(), 10_000);
+    let corner = |q: &Square| matches!((q.row(), q.col()), (0 | 6, 0 | 6));
+    let from_corner = seen.iter().filter(|t| corner(&t[0])).count();
     let (c, cl, ch) = mean_interval(&cross);
     let (s, sl, sh) = mean_interval(&straight);
     let row = format!(
@@ -377,4 +379,13 @@ fn the_committed_open_7x7_draw_verifies() {
     );
     let readme = std::fs::read_to_string(root.join("results/samples/README.md")).unwrap();
     assert!(readme.contains(&row), "the README's row should read {row}");
+    let sentence = format!(
+        "{},{:03} of the 10,000 start at a corner",
+        from_corner / 1000,
+        from_corner % 1000
+    );
+    assert!(
+        readme.contains(&sentence),
+        "the README should say {sentence}"
+    );
 }
