@@ -3,6 +3,8 @@
 //! numbers out of the README text and compares each with the same figure computed from the CSV it
 //! cites, rounded as the README writes it. A README figure edited without its data, or data re-run
 //! without the README, fails here. No sweep is run: the committed files are read, in milliseconds.
+//! The counting page's Luschny figures are read back the same way from the bench's run kept in
+//! `results/counts/luschny.txt`.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -820,4 +822,71 @@ fn exact_readme_10x10_every_start() {
             &[b[0], b[1], value(best), wo[0], wo[1], value(worst)],
         );
     }
+}
+
+/// The Luschny section of the counting page (and the bench page's row) quotes the bench's run kept
+/// in `results/counts/luschny.txt`: the three totals, their ratios, the plan's groups' times and
+/// the frontier alone's time on 6x6 and on 5x8 with its turn.
+#[test]
+fn counting_luschny_figures() {
+    let run = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("results/counts/luschny.txt"),
+    )
+    .unwrap();
+    let line = |start: &str| -> Vec<f64> {
+        let l = run.lines().find(|l| l.starts_with(start)).unwrap();
+        numbers(l).iter().map(|n| n.value).collect()
+    };
+    // "plan: 40 boards, 80 counts, 0.396 s in all (best of 5 rounds, 2 threads)"
+    let plan = line("plan: ")[2];
+    let alone = line("frontier alone: ")[0];
+    let search = line("search alone: ")[0];
+    let group = |w: &str| *line(&format!("  {w} x ")).last().unwrap();
+    let board = |name: &str| line(&format!("{name} "))[3];
+    let page = readme("docs/counting.md");
+    let seg = segment(
+        &page,
+        "The plan and the frontier alone are timed",
+        "## Toward",
+    );
+    // the figures after the machine: the plan, the frontier alone, its ratio, the search, its ratio
+    same(
+        "counting.md, Luschny's totals",
+        &numbers_after(seg, "family 6, model 167;", 5),
+        &[plan, alone, alone / plan, search, search / plan],
+    );
+    same(
+        "benches/README.md, Luschny's totals",
+        &numbers_after(
+            &readme("benches/README.md"),
+            "best of 5 alternated rounds (the search one round) |",
+            5,
+        ),
+        &[plan, alone, search, alone / plan, search / plan],
+    );
+    same(
+        "counting.md, the plan's 5 x 8 and 6 x 6",
+        &numbers_after(seg, "The plan's time is 5 x 8 (", 1),
+        &[group("5")],
+    );
+    same(
+        "counting.md, 6 x 6 by the search",
+        &numbers_after(seg, "and 6 x 6 by the search (", 1),
+        &[group("6")],
+    );
+    same(
+        "counting.md, the narrow groups",
+        &numbers_after(seg, "4 x 4..10 take ", 1),
+        &[1000.0 * (group("3") + group("4"))],
+    );
+    same(
+        "counting.md, the frontier alone's large boards",
+        &numbers_after(seg, "The frontier alone spends ", 1),
+        &[board("6x6")],
+    );
+    same(
+        "counting.md, the frontier alone's 5 x 8 and its turn",
+        &numbers_after(seg, "s on 6 x 6 and ", 1),
+        &[board("5x8") + board("8x5")],
+    );
 }

@@ -4,9 +4,6 @@
 mod animate;
 mod args;
 mod count;
-mod count_format;
-mod count_shard;
-mod count_symmetric;
 mod estimate;
 mod exact;
 mod exists;

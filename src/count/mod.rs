@@ -199,7 +199,7 @@ pub enum CountError {
         max: u32,
     },
     /// The frontier counter passed its limit on states.
-    #[error("the frontier count of {board} passed {max_states} states at square {square} (row-major, shorter side across): raise --max-states if memory allows (16 bytes per state, 24 on boards 8 wide, and half as much again while a step's parts are merged)")]
+    #[error("the frontier count of {board} passed {max_states} states at square {square} (row-major, shorter side across): raise --max-states if memory allows (16 bytes a state, and half as much again while a step's parts are merged)")]
     TooManyStates {
         /// The board.
         board: Board,

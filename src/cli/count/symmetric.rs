@@ -1,9 +1,9 @@
 //! `ktour count --closed --symmetric 180|90`: the closed tours a rotation of the board maps onto
 //! themselves, counted by [`crate::count::symmetric`]; this file only prints.
 
-use super::count_format::CountFormat;
-use super::ExitStatus;
+use super::format::CountFormat;
 use crate::board::Board;
+use crate::cli::ExitStatus;
 use crate::count::symmetric::{count_symmetric, rotation_of, Rotation};
 use serde::Serialize;
 use std::time::{Duration, Instant};

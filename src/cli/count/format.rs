@@ -1,5 +1,6 @@
-//! The output formats of `ktour count`, shared by the plain counts (`count.rs`) and the symmetric
-//! ones (`count_symmetric.rs`), which `count.rs` hands its flags to.
+//! The output formats of `ktour count`, shared by the plain counts (`mod.rs`, `frontier.rs`), the
+//! sharded ones (`shard.rs`) and the symmetric ones (`symmetric.rs`), which `mod.rs` hands its
+//! flags to.
 
 use clap::ValueEnum;
 

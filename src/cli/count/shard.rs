@@ -2,9 +2,9 @@
 //! `ktour count --shards K --shared DIR --collect` (their count): parses and prints; the policy is
 //! [`crate::count::frontier::shard`]'s.
 
-use super::count_format::CountFormat;
-use super::ExitStatus;
+use super::format::CountFormat;
 use crate::board::{Board, Closure};
+use crate::cli::ExitStatus;
 use crate::count::frontier::shard::{
     collect_shards, count_shard, ShardEvent, ShardOptions, DEFAULT_WAIT,
 };
