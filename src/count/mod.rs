@@ -199,13 +199,14 @@ pub enum CountError {
         max: u32,
     },
     /// The frontier counter passed its limit on states.
-    #[error("the frontier count of {board} passed {max_states} states at square {square} (row-major, shorter side across): raise --max-states if memory allows (16 bytes a state, and half as much again while a step's parts are merged)")]
+    #[error("the frontier count of {board} passed {max_states} states adding square {} (counted from 1 as the progress lines count, row-major, shorter side across): raise --max-states if memory allows (16 bytes a state, and half as much again while a step's parts are merged)", .square + 1)]
     TooManyStates {
         /// The board.
         board: Board,
         /// The limit.
         max_states: usize,
-        /// The index of the square being added when the limit was passed.
+        /// The index (from 0) of the square being added when the limit was passed; the message
+        /// counts from 1, as the progress lines do.
         square: u32,
     },
     /// The start square is not on the board.
@@ -286,11 +287,11 @@ pub enum CountError {
         available_mib: u64,
     },
     /// A frontier step's states passed what memory holds before its limit on states did.
-    #[error("the frontier count of {board} ran out of memory at square {square} (row-major, shorter side across): the next states held {held} entries of {state_bytes} bytes with {available_mib} MiB available when the square began; this board needs more memory than this machine has: bound it with --memory and spill to disk with --temp")]
+    #[error("the frontier count of {board} ran out of memory adding square {} (counted from 1, row-major, shorter side across): the next states held {held} entries of {state_bytes} bytes with {available_mib} MiB available when the square began; this board needs more memory than this machine has: bound it with --memory and spill to disk with --temp", .square + 1)]
     FrontierMemory {
         /// The board.
         board: Board,
-        /// The square being added.
+        /// The index (from 0) of the square being added; the message counts from 1.
         square: u32,
         /// Entries the next step's lists held when it stopped.
         held: usize,
