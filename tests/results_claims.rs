@@ -890,3 +890,52 @@ fn counting_luschny_figures() {
         &[board("5x8") + board("8x5")],
     );
 }
+
+/// The counting page's open 8x8 figures are those of the table kept in
+/// `results/counts/8x8-open-states.txt`: the open/closed ratios at the ends of rows 2, 3 and 4 and
+/// at the largest ratio, and row 4's states.
+#[test]
+fn counting_open_8x8_states() {
+    let table = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("results/counts/8x8-open-states.txt"),
+    )
+    .unwrap();
+    // square, row end, open, closed: the squares both closures reached
+    let rows: Vec<(u32, String, f64, f64)> = table
+        .lines()
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            Some((
+                f[0].parse().ok()?,
+                f[1].into(),
+                f[2].parse().ok()?,
+                f[3].parse().ok()?,
+            ))
+        })
+        .collect();
+    let at_row = |r: &str| rows.iter().find(|x| x.1 == r).unwrap();
+    let ratio = |x: &(u32, String, f64, f64)| x.2 / x.3;
+    let peak = rows
+        .iter()
+        .max_by(|a, b| ratio(a).total_cmp(&ratio(b)))
+        .unwrap();
+    let page = readme("docs/counting.md");
+    let seg = segment(&page, "- open 8x8 (A165134:", "## Symmetric");
+    same(
+        "counting.md, open 8x8 against closed",
+        &numbers_after(seg, "open holds ", 10),
+        &[
+            ratio(at_row("row2")),
+            2.0,
+            ratio(at_row("row3")),
+            3.0,
+            ratio(peak),
+            f64::from(peak.0),
+            ratio(at_row("row4")),
+            4.0,
+            at_row("row4").2,
+            at_row("row4").3,
+        ],
+    );
+}
