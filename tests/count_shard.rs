@@ -204,3 +204,48 @@ fn missing_peers_time_out_and_other_arguments_are_refused() {
     let want = last_line(&count::<&str>(5, 6, true, &[]).output().unwrap());
     assert_eq!(last_line(&collect(board, 2, tmp.path(), &[])), want);
 }
+
+/// `--collect --wait S` started before the shards waits for the folder and the shards, then
+/// prints their count; with a short wait on an unfinished folder it names the shards missing,
+/// exit status 2.
+#[test]
+fn a_collector_waits_for_the_shards() {
+    let board = (6, 6, true);
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("shared");
+    let shared = dir.display().to_string();
+    let collector = count(
+        6,
+        6,
+        true,
+        &["--shards", "2", "--shared", &shared, "--collect"],
+    )
+    .args(["--wait", "120"])
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    // the collector starts first: the folder does not exist yet
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let shard0 = start(board, 2, 0, &dir, &["--wait", "120"]);
+    let shard1 = start(board, 2, 1, &dir, &["--wait", "120"]);
+    for child in [shard0, shard1] {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let out = collector.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(last_line(&out), "9862");
+
+    // one shard of two, and nobody to run the other: the first gives up at its first exchange,
+    // neither finishes, and the collector gives up after its wait
+    let tmp = tempfile::tempdir().unwrap();
+    let lone = start(board, 2, 0, tmp.path(), &["--wait", "1"]);
+    let lone = lone.wait_with_output().unwrap();
+    assert_eq!(lone.status.code(), Some(2), "{}", stderr(&lone));
+    let out = collect(board, 2, tmp.path(), &["--wait", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("shard(s) 0, 1 have not finished pass 0"), "{err}");
+}

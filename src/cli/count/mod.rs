@@ -122,11 +122,12 @@ pub struct CountArgs {
     #[arg(long, value_name = "DIR", requires = "shards")]
     shared: Option<std::path::PathBuf>,
     /// With --shards: give up (exit status 2) after waiting this long for the other shards at one
-    /// exchange; a shard run again resumes where it stopped.
+    /// exchange (default 3600); a shard run again resumes where it stopped. With --collect: wait
+    /// this long in all for the shards to start and finish (default 0: collect what is there).
     #[arg(long, value_name = "SECONDS", requires = "shards")]
     wait: Option<u64>,
     /// With --shards: print the count of the shards in --shared once all have finished (refused,
-    /// exit status 2, while one has not).
+    /// exit status 2, while one has not, after --wait if given).
     #[arg(long, requires = "shards", conflicts_with = "shard")]
     collect: bool,
     /// Log2 of the endgame cache's slots per thread.

@@ -6,7 +6,7 @@ use super::format::CountFormat;
 use crate::board::{Board, Closure};
 use crate::cli::ExitStatus;
 use crate::count::frontier::shard::{
-    collect_shards, count_shard, ShardEvent, ShardOptions, DEFAULT_WAIT,
+    collect_shards_with, count_shard, ShardEvent, ShardOptions, DEFAULT_WAIT,
 };
 use crate::count::frontier::{PrimeSet, Spill};
 use crate::count::{tours_label, Orientation};
@@ -81,7 +81,12 @@ pub(super) fn run(args: &Sharded) -> anyhow::Result<ExitStatus> {
         shards: args.shards,
         shard: args.shard.unwrap_or(0),
         shared,
-        wait: args.wait.map_or(DEFAULT_WAIT, Duration::from_secs),
+        // a shard waits for its peers an hour unless told; the collector only when told
+        wait: match args.wait {
+            Some(seconds) => Duration::from_secs(seconds),
+            None if args.shard.is_none() => Duration::ZERO,
+            None => DEFAULT_WAIT,
+        },
         max_states: args.max_states,
         primes: PrimeSet::default(),
         spill: args.spill,
@@ -119,7 +124,13 @@ pub(super) fn run(args: &Sharded) -> anyhow::Result<ExitStatus> {
 
 /// `--collect`: the count, printed as `ktour count` prints it.
 fn collect(args: &Sharded, options: &ShardOptions) -> anyhow::Result<ExitStatus> {
-    let collected = collect_shards(args.board, args.closure, options)?;
+    let mut waiting = |missing: &[u32], waited: Duration| {
+        eprintln!(
+            "collect: waiting {:.0} s for shard(s) {missing:?}",
+            waited.as_secs_f64()
+        )
+    };
+    let collected = collect_shards_with(args.board, args.closure, options, &mut waiting)?;
     let result = collected.count;
     let total = match args.orientation {
         Orientation::Undirected => result.undirected.clone(),

@@ -43,7 +43,7 @@ use crate::util::splitmix::{mix64, GOLDEN_GAMMA};
 use folder::{Folder, Tallied};
 use num_bigint::BigUint;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long a shard waits for the others at a barrier by default: an hour, long enough for the
 /// tasks of a batch array to start one after another, short enough that a shard whose peers never
@@ -291,17 +291,44 @@ pub use run::count_shard;
 
 /// The count of the shards in `options.shared`, once all have finished: the sum of their tours
 /// (over the residues of each pass, recombined, for a count past its ways' bits). Refused with
-/// [`ShardError::Unfinished`] while one has not, and when the folder holds another count.
+/// [`ShardError::Unfinished`] while one has not, and when the folder holds another count. Waits
+/// for nothing; [`collect_shards_with`] waits up to `options.wait`.
 pub fn collect_shards(
     board: Board,
     closure: Closure,
     options: &ShardOptions,
 ) -> Result<ShardedCount, ShardError> {
+    let now = ShardOptions {
+        wait: Duration::ZERO,
+        ..*options
+    };
+    collect_shards_with(board, closure, &now, &mut |_, _| {})
+}
+
+/// [`collect_shards`], waiting up to `options.wait` in all for the shards: for the folder's
+/// manifest (the shards may start after the collector), then for each pass's results, telling
+/// `waiting` every ten seconds which shards it waits for. Past the wait, the shards still missing
+/// are [`ShardError::Unfinished`]; a zero wait reads what is there.
+pub fn collect_shards_with(
+    board: Board,
+    closure: Closure,
+    options: &ShardOptions,
+    waiting: &mut dyn FnMut(&[u32], Duration),
+) -> Result<ShardedCount, ShardError> {
     let plan = plan_of(board);
     admit_shard(board, &plan, options)?;
+    let began = Instant::now();
+    let left = || options.wait.saturating_sub(began.elapsed());
     let path = options.shared.join("manifest");
-    let Ok(theirs) = std::fs::read_to_string(&path) else {
-        return Err(ShardError::NoCount(options.shared.to_path_buf()));
+    // the manifest is published whole (written aside, then linked into place) by the first shard
+    let theirs = loop {
+        match std::fs::read_to_string(&path) {
+            Ok(theirs) => break theirs,
+            Err(_) if !left().is_zero() => {
+                std::thread::sleep(left().min(Duration::from_millis(100)));
+            }
+            Err(_) => return Err(ShardError::NoCount(options.shared.to_path_buf())),
+        }
     };
     let mine = manifest(board, closure, options);
     if theirs != mine {
@@ -316,9 +343,19 @@ pub fn collect_shards(
         shards: options.shards,
         me: 0,
     };
-    let results = |pass| match folder.results(pass)? {
-        Ok(results) => Ok(results),
-        Err(missing) => Err(ShardError::Unfinished { pass, missing }),
+    let mut results = |pass| {
+        if !options.wait.is_zero() {
+            folder
+                .barrier(pass, None, left(), waiting)
+                .map_err(|e| match e {
+                    ShardError::Timeout { missing, .. } => ShardError::Unfinished { pass, missing },
+                    e => e,
+                })?;
+        }
+        match folder.results(pass)? {
+            Ok(results) => Ok(results),
+            Err(missing) => Err(ShardError::Unfinished { pass, missing }),
+        }
     };
     let first = results(0)?;
     let ways_bits = first[0].ways_bits;
