@@ -247,5 +247,8 @@ fn a_collector_waits_for_the_shards() {
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("shard(s) 0, 1 have not finished pass 0"), "{err}");
+    assert!(
+        err.contains("shard(s) 0, 1 have not finished pass 0"),
+        "{err}"
+    );
 }

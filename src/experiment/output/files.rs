@@ -29,6 +29,12 @@ pub enum OutputError {
         /// Why.
         source: std::io::Error,
     },
+    /// A file the sweep appends to was replaced or removed while it ran.
+    #[error("{path} was replaced or removed while this sweep ran (a checkout, a copy or a move over it?): stopped rather than go on writing rows no name reaches; run the sweep again with --resume to run the chunks since again")]
+    Replaced {
+        /// The file.
+        path: PathBuf,
+    },
     /// The folder holds results of another spec or shard.
     #[error("{dir} holds results of a different experiment ({what}); choose another --out, or pass --force to replace them")]
     OtherSpec {

@@ -198,14 +198,18 @@ impl Writers {
         Ok(())
     }
 
-    /// Flush runs first, then the journal rows of the chunks whose runs are now on disk.
+    /// Flush runs first, then the journal rows of the chunks whose runs are now on disk; refused
+    /// with [`OutputError::Replaced`] when a file's name no longer reaches the file this sweep
+    /// appends to.
     pub fn flush(&mut self) -> Result<(), OutputError> {
         if let Some(w) = &mut self.runs {
+            still_named(w.get_ref(), &self.runs_path)?;
             w.flush().map_err(io(&self.runs_path))?;
         }
         if self.pending.is_empty() {
             return Ok(());
         }
+        still_named(&self.journal, &self.journal_path)?;
         // one write per flush: a crash leaves at most one torn line, which --resume drops
         self.journal
             .write_all(&self.pending)
@@ -213,6 +217,29 @@ impl Writers {
         self.pending.clear();
         self.journal.flush().map_err(io(&self.journal_path))
     }
+}
+
+/// Refuse to go on appending to `file` when `path` no longer names it: a checkout, a copy or a
+/// move over `runs.csv` or the journal while a sweep runs would leave every later row in a file
+/// no name reaches, lost when the sweep closes it. Stopped here, the sweep is as after a crash:
+/// `--resume` cuts the files back to the chunks the journal lists and runs the rest again.
+fn still_named(file: &File, path: &Path) -> Result<(), OutputError> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let open = file.metadata().map_err(io(path))?;
+        let same = match fs::metadata(path) {
+            Ok(named) => named.dev() == open.dev() && named.ino() == open.ino(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
+            Err(e) => return Err(io(path)(e)),
+        };
+        if !same {
+            return Err(OutputError::Replaced { path: path.into() });
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (file, path);
+    Ok(())
 }
 
 /// Write `summary.csv` at `path` (atomically) from `tallies`, in pieces.
@@ -524,6 +551,41 @@ mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// A journal or `runs.csv` replaced under a running sweep (a file renamed over it, or the name
+    /// removed) stops the next flush with [`OutputError::Replaced`], naming the file, before a
+    /// row goes to the file no name reaches; untouched files flush as before.
+    #[cfg(unix)]
+    #[test]
+    fn a_file_replaced_under_the_sweep_stops_the_next_flush() {
+        for (record, name) in [
+            (RecordLevel::Summary, CHUNKS),
+            (RecordLevel::Runs, CHUNKS),
+            (RecordLevel::Runs, RUNS),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let mut w = Writers::open(dir.path(), record).unwrap();
+            w.pending.extend_from_slice(b"a row\n");
+            w.flush().unwrap();
+            let path = dir.path().join(name);
+            let aside = dir.path().join("aside");
+            std::fs::write(&aside, "an older copy\n").unwrap();
+            std::fs::rename(&aside, &path).unwrap();
+            w.pending.extend_from_slice(b"another row\n");
+            match w.flush() {
+                Err(OutputError::Replaced { path: p }) => assert_eq!(p, path),
+                other => panic!("{name}: {other:?}"),
+            }
+            // the replacing file is left as it was
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), "an older copy\n");
+            // a name removed is the same
+            let dir = tempfile::tempdir().unwrap();
+            let mut w = Writers::open(dir.path(), record).unwrap();
+            std::fs::remove_file(dir.path().join(name)).unwrap();
+            w.pending.extend_from_slice(b"a row\n");
+            assert!(matches!(w.flush(), Err(OutputError::Replaced { .. })));
+        }
+    }
 
     /// A chunk's run rows are kept whole or dropped whole: a rollback leaves the rows before the
     /// mark, whether the run rows' writer was made before the mark or only after it (it is made
