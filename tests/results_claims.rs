@@ -939,3 +939,74 @@ fn counting_open_8x8_states() {
         ],
     );
 }
+
+/// The counting page's first sitting of closed 8 x n to 12 quotes its log,
+/// `results/counts/8xn-closed.txt`: the states after rows 5 to 8, the peaks of rows 7 and 8 and
+/// their squares, each row's time, and the most memory held.
+#[test]
+fn counting_8xn_closed_sitting() {
+    let log = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("results/counts/8xn-closed.txt"),
+    )
+    .unwrap();
+    // "frontier: row 7/12: 135805257 states, 2890.8 s", "frontier: square 53/96: 696790791 states ..."
+    let progress: Vec<(&str, f64, f64, f64)> = log
+        .lines()
+        .filter_map(|l| {
+            let what = l.strip_prefix("frontier: ")?.split(' ').next()?;
+            let n: Vec<f64> = numbers(l).iter().map(|n| n.value).collect();
+            Some((what, n[0], n[2], *n.last()?))
+        })
+        .collect();
+    let row = |r: f64| *progress.iter().find(|p| p.0 == "row" && p.1 == r).unwrap();
+    let peak = |first: f64, last: f64| {
+        *progress
+            .iter()
+            .filter(|p| p.0 == "square" && (first..=last).contains(&p.1))
+            .max_by(|a, b| a.2.total_cmp(&b.2))
+            .unwrap()
+    };
+    let (p7, p8) = (peak(49.0, 56.0), peak(57.0, 64.0));
+    let resident = log
+        .lines()
+        .find(|l| l.contains("Maximum resident set size (kbytes)"))
+        .map(|l| numbers(l)[0].value / 1_048_576.0)
+        .unwrap();
+    let page = readme("docs/counting.md");
+    let seg = segment(
+        &page,
+        "The closed run to n = 12 has begun",
+        "What is known besides",
+    );
+    same(
+        "counting.md, the sitting's rows and time",
+        &numbers_after(seg, "for rows 1 to 8 of the first pass (", 1),
+        &[row(8.0).3],
+    );
+    same(
+        "counting.md, rows 5 and 6",
+        &numbers_after(seg, "those of 8x8 for r <= 6 (", 4),
+        &[row(5.0).2, 5.0, row(6.0).2, 6.0],
+    );
+    same(
+        "counting.md, the peaks of rows 7 and 8",
+        &numbers_after(seg, "middle rows, peak at ", 4),
+        &[p7.2, p7.1, p8.2, p8.1],
+    );
+    same(
+        "counting.md, the ends of rows 7 and 8, and the memory",
+        &numbers_after(seg, "they end at ", 3),
+        &[row(7.0).2, row(8.0).2, resident],
+    );
+    same(
+        "counting.md, the rows' times",
+        &numbers_after(seg, "rows 1 to 6 took ", 5),
+        &[
+            row(6.0).3,
+            7.0,
+            row(7.0).3 - row(6.0).3,
+            8.0,
+            row(8.0).3 - row(7.0).3,
+        ],
+    );
+}
