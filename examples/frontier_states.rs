@@ -9,11 +9,12 @@
 use ktour::board::{Board, Closure};
 use ktour::count::frontier::count_frontier_with;
 
-/// States after each square, until the count ended or passed `cap`.
-fn states(board: Board, closure: Closure, cap: usize) -> Vec<(u32, bool, usize)> {
+/// Square, the row it ends (if it ends one) and the states after it, until the count ended or
+/// passed `cap`.
+fn states(board: Board, closure: Closure, cap: usize) -> Vec<(u32, Option<u32>, usize)> {
     let mut seen = Vec::new();
     let _ = count_frontier_with(board, closure, cap, &mut |p| {
-        seen.push((p.squares_done, p.row_end, p.states));
+        seen.push((p.squares_done, p.row_end.then_some(p.rows_done), p.states));
     });
     seen
 }
@@ -29,7 +30,6 @@ fn main() {
     };
     let cap = args.get(2).copied().unwrap_or(50_000_000) as usize;
     let board = Board::new(rows, cols).expect("a valid board");
-    let width = rows.min(cols);
     let open = states(board, Closure::Open, cap);
     let closed = states(board, Closure::Closed, cap);
     println!("# frontier states after each square of {board} (open undirected, closed), cap {cap}");
@@ -48,11 +48,7 @@ fn main() {
         let shown = |x: Option<usize>| x.map_or("-".into(), |x| x.to_string());
         println!(
             "{square} {} {} {} {}",
-            if row_end {
-                format!("row{}", u64::from(square) / width)
-            } else {
-                "-".into()
-            },
+            row_end.map_or("-".into(), |r| format!("row{r}")),
             shown(o),
             shown(c),
             ratio.map_or("-".into(), |r| format!("{r:.1}"))
