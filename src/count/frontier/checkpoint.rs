@@ -5,9 +5,10 @@
 //! The file: one header line of text, `ktour-frontier-checkpoint 2` and `key=value` fields (the board
 //! as counted, turned; open or closed; the entry's ways bits; folding; whether every length is
 //! counted; the pass's modulus, 0 for the exact pass; the squares done; transitions and peak so
-//! far; the number of states; the residues of the passes already done, `done=M:R/R/..,M:R/..`, and
+//! far; the number of states; the residues of the passes already done, `done=M:R/R/..,M:R/..`,
 //! the current pass's tours of the boards cut at each row end so far, `lengths=R/R/..`, `-` for
-//! none), then every state as 32 bytes (its key and its ways, each a little-endian `u128`), then
+//! none, and `wrapped=1` if a sum of the pass's ways has wrapped, missing in older files and then
+//! taken as 1), then every state as 32 bytes (its key and its ways, each a little-endian `u128`), then
 //! the CRC-32 of those bytes. It is written beside its path and renamed
 //! over it, so a checkpoint is either the last one whole or the one before.
 //!
@@ -41,12 +42,14 @@ pub(super) struct Identity {
 /// prime) and the residues of its counts (one, or one a length).
 pub(super) type Done = (u128, Vec<u128>);
 
-/// What a checkpoint carries besides the states: the passes done before this one, and this pass's
-/// tours of the boards cut at the rows' ends so far.
+/// What a checkpoint carries besides the states: the passes done before this one, this pass's
+/// tours of the boards cut at the rows' ends so far, and whether a sum of its ways wrapped
+/// before the checkpoint (an exact pass resumed after a wrap must still go on modulo primes).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct Carried {
     pub(super) done: Vec<Done>,
     pub(super) lengths: Vec<u128>,
+    pub(super) wrapped: bool,
 }
 
 /// Where a resumed count stands (its states given, sorted, to [`read`]'s caller as they are read).
@@ -133,7 +136,11 @@ impl Carried {
         } else {
             done.join(",")
         };
-        format!(" done={done} lengths={}", join(&self.lengths))
+        format!(
+            " done={done} lengths={} wrapped={}",
+            join(&self.lengths),
+            u8::from(self.wrapped)
+        )
     }
 
     fn parse(fields: &str) -> Option<Carried> {
@@ -148,9 +155,17 @@ impl Carried {
                 })
                 .collect::<Option<Vec<Done>>>()?
         };
+        // a file written before the flag was kept may have wrapped: taken as wrapped, a
+        // resumed exact pass costs the primes' passes instead of risking a wrong count
+        let wrapped = match text_field(fields, "wrapped") {
+            None | Some("1") => true,
+            Some("0") => false,
+            Some(_) => return None,
+        };
         Some(Carried {
             done,
             lengths: split(text_field(fields, "lengths")?)?,
+            wrapped,
         })
     }
 }

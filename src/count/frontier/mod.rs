@@ -558,6 +558,7 @@ fn count_rows<E: Entry>(
             let carried = Carried {
                 done: run.done.to_vec(),
                 lengths: count.lengths.clone(),
+                wrapped: count.wrapped,
             };
             let (transitions, peak) = (count.transitions, count.peak_states);
             let reached = (i + 1, transitions, peak);
@@ -610,6 +611,7 @@ fn first_states<E: Entry>(
             count.transitions = reached.transitions;
             count.peak_states = reached.peak_states;
             count.lengths = reached.carried.lengths;
+            count.wrapped = reached.carried.wrapped;
             let states = states.map_err(|problem| CountError::FrontierSpill { problem })?;
             Ok((reached.squares, states))
         }
@@ -925,6 +927,75 @@ mod tests {
             (resumed.undirected, resumed.passes),
             (full.undirected, full.passes)
         );
+    }
+
+    /// An exact pass whose ways wrapped before its checkpoint still knows it when resumed: from
+    /// every row's checkpoint of 3 x 40 open's exact pass (its ways pass 64 bits), the resumed
+    /// count goes on modulo primes and gives the count from scratch. A checkpoint written without
+    /// the flag (older files) is taken as wrapped: the resumed count takes the primes' passes and
+    /// still gives the exact count, where one that did not wrap needs none (4 x 12 open, whose
+    /// bound, 70 bits, passes the ways' 64 and asks for a prime once the exact pass wrapped).
+    #[test]
+    fn a_resumed_exact_pass_remembers_that_it_wrapped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("count.ckpt");
+        let long = Board::new(3, 40).unwrap();
+        let full = count_frontier(long, Closure::Open).unwrap();
+        assert!(full.passes > 1);
+        let mut saved = Vec::new();
+        let mut save = |p: &FrontierProgress| {
+            if p.pass == 0 && p.row_end && p.rows_done < p.rows {
+                let copy = dir.path().join(format!("row{}.ckpt", p.rows_done));
+                std::fs::copy(&path, &copy).unwrap();
+                saved.push(copy);
+            }
+        };
+        count_frontier_resumable(long, Closure::Open, usize::MAX, Some(&path), &mut save).unwrap();
+        assert_eq!(saved.len(), 39);
+        for copy in &saved {
+            std::fs::copy(copy, &path).unwrap();
+            let resumed =
+                count_frontier_resumable(long, Closure::Open, usize::MAX, Some(&path), &mut |_| {})
+                    .unwrap();
+            assert_eq!(resumed.undirected, full.undirected, "from {copy:?}");
+        }
+        // a header without the flag: the last row's checkpoint of a count that never wraps
+        let board = Board::new(4, 12).unwrap();
+        let exact = count_frontier(board, Closure::Open).unwrap();
+        assert_eq!(exact.passes, 1);
+        let mut last = None;
+        let mut keep = |p: &FrontierProgress| {
+            if p.row_end && p.rows_done + 1 == p.rows {
+                std::fs::copy(&path, dir.path().join("last-row.ckpt")).unwrap();
+                last = Some(p.rows_done);
+            }
+        };
+        count_frontier_resumable(board, Closure::Open, usize::MAX, Some(&path), &mut keep).unwrap();
+        assert!(last.is_some());
+        let bytes = std::fs::read(dir.path().join("last-row.ckpt")).unwrap();
+        let newline = bytes.iter().position(|&b| b == b'\n').unwrap();
+        let header = String::from_utf8(bytes[..newline].to_vec()).unwrap();
+        for (flag, wraps) in [(" wrapped=0", false), (" wrapped=1", true), ("", true)] {
+            let header = header.replace(" wrapped=0", flag);
+            let mut edited = header.into_bytes();
+            edited.extend_from_slice(&bytes[newline..]);
+            std::fs::write(&path, &edited).unwrap();
+            let resumed = count_frontier_resumable(
+                board,
+                Closure::Open,
+                usize::MAX,
+                Some(&path),
+                &mut |_| {},
+            )
+            .unwrap();
+            assert_eq!(resumed.undirected, exact.undirected, "{flag:?}");
+            assert_eq!(
+                resumed.passes > 1,
+                wraps,
+                "{flag:?}: {} passes",
+                resumed.passes
+            );
+        }
     }
 
     /// An 8-wide board is counted with the wide key, and refused cleanly past its state limit.
