@@ -210,7 +210,8 @@ fn spills_that_cannot_work_are_refused() {
 }
 
 /// `ktour count --memory --temp --checkpoint` killed (SIGKILL) during a count resumes from its
-/// checkpoint when run again, to the count the in-memory run prints.
+/// checkpoint when run again, to the count the in-memory run prints; the folder the killed count
+/// left under `--temp` is removed by the count run again.
 #[cfg(unix)]
 #[test]
 fn a_killed_spilled_count_resumes() {
@@ -264,10 +265,18 @@ fn a_killed_spilled_count_resumes() {
         return;
     }
     assert!(squares() >= 18, "no checkpoint of row 3 within 2 minutes");
+    // the killed count's folder is left in --temp, with its runs: the next count removes it
+    let folders = || std::fs::read_dir(&temp).unwrap().count();
+    assert_eq!(folders(), 1);
     let again = Command::new(bin).args(args(true)).output().unwrap();
     assert!(again.status.success());
     assert_eq!(last_line(&again), want);
     let said = String::from_utf8_lossy(&again.stderr);
     assert!(said.contains("resumed from the checkpoint"), "{said}");
     assert!(!ckpt.exists());
+    assert_eq!(
+        folders(),
+        0,
+        "the killed count's folder and the resumed count's own are gone"
+    );
 }

@@ -10,7 +10,8 @@
 //! its state and of its ways, a reserved word, the number of entries, all little-endian), then the
 //! entries in increasing order of state, each [`Entry::DISK_BYTES`] bytes (its key's and its ways'
 //! own bytes). A file is removed when the states it holds are read (its [`RunFile`] dropped), and
-//! the count's folder under `--temp` when the count ends.
+//! the count's folder under `--temp` when the count ends; a folder left by a count stopped by force
+//! (its `lock` file no longer locked) is removed by the next count there ([`remove_stale`]).
 //!
 //! Source: the external merge sort (D. E. Knuth, TAOCP vol. 3, section 5.4: runs, then a multiway
 //! merge), with the reduction of equal keys during the merge; the bound's accounting is ktour's own.
@@ -109,6 +110,44 @@ pub(super) struct SpillDir {
     files: AtomicU64,
     /// Runs written so far (sorted buffers, and merges of a round past [`FANIN`]).
     runs: AtomicU64,
+    /// The folder's [`LOCK`] file, locked while the count lives (none where the filesystem has no
+    /// locks): a folder whose lock is free is a stopped count's, which the next count removes.
+    _lock: Option<std::fs::File>,
+}
+
+/// The start of the name of a count's own folder under `--temp`.
+const FOLDER: &str = "ktour-spill-";
+
+/// The file in a count's folder that its count holds locked.
+const LOCK: &str = "lock";
+
+/// Remove the folders under `temp` that counts stopped by force left behind (killed, or cut off
+/// with the machine): those named as a count's whose lock file no process holds. A folder with no
+/// lock file (being made, or not ktour's) is left alone. Returns the folders removed.
+pub(super) fn remove_stale(temp: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(temp) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let ours = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with(FOLDER));
+        if !ours || !entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let Ok(lock) = std::fs::File::open(entry.path().join(LOCK)) else {
+            continue;
+        };
+        // taken at once: its holder is gone (a live count's lock is refused, as is any lock
+        // on a filesystem that has none, and those folders stay)
+        if fs4::FileExt::try_lock(&lock).is_ok() {
+            drop(lock);
+            removed += usize::from(std::fs::remove_dir_all(entry.path()).is_ok());
+        }
+    }
+    removed
 }
 
 impl SpillDir {
@@ -123,15 +162,23 @@ impl SpillDir {
         let unique = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos());
-        let path = spill
-            .temp
-            .join(format!("ktour-spill-{}-{unique}", std::process::id()));
-        std::fs::create_dir_all(&path).map_err(|e| SpillProblem::NotWritable(e.kind()))?;
+        let name = format!("{FOLDER}{}-{unique}", std::process::id());
+        let not_writable = |e: std::io::Error| SpillProblem::NotWritable(e.kind());
+        // made under a name the sweep passes over, locked, then named: no sweep of another
+        // count sees it unlocked
+        let making = spill.temp.join(format!(".{name}"));
+        std::fs::create_dir_all(&making).map_err(not_writable)?;
+        let lock = std::fs::File::create(making.join(LOCK)).map_err(not_writable)?;
+        let lock = fs4::FileExt::try_lock(&lock).is_ok().then_some(lock);
+        let path = spill.temp.join(name);
+        std::fs::rename(&making, &path).map_err(not_writable)?;
+        remove_stale(spill.temp);
         let dir = SpillDir {
             path,
             memory: spill.memory,
             files: AtomicU64::new(0),
             runs: AtomicU64::new(0),
+            _lock: lock,
         };
         let probe = dir.path.join("probe");
         std::fs::write(&probe, b"ktour")
@@ -603,8 +650,8 @@ mod tests {
         let run = d.write_run(&packed).unwrap();
         assert_eq!(back::<Packed68>(&d, run), packed);
         assert_eq!(d.runs(), 2);
-        // read back and dropped: removed
-        assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 0);
+        // read back and dropped: removed (the folder's lock file stays)
+        assert_eq!(std::fs::read_dir(&d.path).unwrap().count(), 1);
         // another layout, a cut, a changed byte of the header
         let run = d.write_run(&pairs).unwrap();
         assert!(matches!(
@@ -709,5 +756,39 @@ mod tests {
         drop(d);
         assert!(!path.exists());
         assert!(check_memory(MIN_MEMORY - 1).is_err() && check_memory(u64::MAX).is_err());
+    }
+
+    /// A count's folder left by a count stopped by force (its lock free, its runs there) is
+    /// removed by the next count under the same `--temp`; a live count's folder, a folder with no
+    /// lock file and one not named as a count's are left.
+    #[test]
+    fn the_folders_of_stopped_counts_are_removed_by_the_next() {
+        let tmp = tempfile::tempdir().unwrap();
+        let live = dir(tmp.path(), MIN_MEMORY);
+        let _run = live.write_run(&[Pair::new(1u64, 1u64)]).unwrap();
+        let stale = tmp.path().join(format!("{FOLDER}1-2"));
+        std::fs::create_dir(&stale).unwrap();
+        std::fs::write(stale.join(LOCK), b"").unwrap();
+        std::fs::write(stale.join("0.run"), [0u8; 4096]).unwrap();
+        let unlocked = tmp.path().join(format!("{FOLDER}3-4"));
+        let other = tmp.path().join("results");
+        for kept in [&unlocked, &other] {
+            std::fs::create_dir(kept).unwrap();
+            std::fs::write(kept.join(LOCK), b"").unwrap();
+        }
+        std::fs::remove_file(unlocked.join(LOCK)).unwrap();
+        let next = dir(tmp.path(), MIN_MEMORY);
+        assert!(!stale.exists());
+        for kept in [&live.path, &next.path, &unlocked, &other] {
+            assert!(kept.exists(), "{kept:?}");
+        }
+        assert_eq!(remove_stale(tmp.path()), 0);
+        // a count gone without its drop: its lock released, its folder left
+        let mut live = live;
+        let path = live.path.clone();
+        drop(live._lock.take());
+        std::mem::forget(live);
+        assert_eq!(remove_stale(tmp.path()), 1);
+        assert!(!path.exists() && next.path.exists());
     }
 }
