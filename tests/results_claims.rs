@@ -1010,3 +1010,89 @@ fn counting_8xn_closed_sitting() {
         ],
     );
 }
+
+/// The counting page's table of spilled counts is `results/counts/spill.txt`'s: for each of its
+/// runs, the table's row of that board and bound gives the runs spilled, the CPU time (user +
+/// sys), the most memory held and the board's peak of states in millions (and the 8x8 count's
+/// wall time); every run of the file has its row.
+#[test]
+fn counting_spill_table() {
+    let log = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("results/counts/spill.txt"),
+    )
+    .unwrap();
+    // "6x6 open directed 6637920 none 0 3809751 2.21+0.12 s 7.1 s 100.5 MiB"
+    struct Run {
+        board: String,
+        bound: String,
+        runs: f64,
+        peak: f64,
+        cpu: f64,
+        wall: f64,
+        resident: f64,
+    }
+    let runs: Vec<Run> = log
+        .lines()
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            let b = (2..t.len())
+                .find(|&i| t[i] == "none" || t[i].ends_with(['K', 'M', 'G']))
+                .unwrap();
+            let (user, sys) = t[b + 3].split_once('+').unwrap();
+            let n = |s: &str| s.parse::<f64>().unwrap();
+            Run {
+                board: format!("{} {}", t[0], t[1]),
+                bound: t[b].into(),
+                runs: n(t[b + 1]),
+                peak: n(t[b + 2]),
+                // a sum of two-decimal figures, a half rounded up as the page does (2.40 + 1.15
+                // is 3.55 exactly, 3.5499.. in binary)
+                cpu: n(user) + n(sys) + 1e-9,
+                wall: n(t[b + 5]),
+                resident: n(t[b + 7]),
+            }
+        })
+        .collect();
+    assert!(runs.len() >= 8);
+    let page =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/counting.md"))
+            .unwrap();
+    let table = &page[page.find("| count | bound |").unwrap()..];
+    let mut board = String::new();
+    let mut first = String::new();
+    let mut rows = Vec::new();
+    for line in table.lines().skip(2).take_while(|l| l.starts_with('|')) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        if !cells[1].is_empty() {
+            let words: Vec<&str> = cells[1].split_whitespace().collect();
+            board = format!("{} {}", words[0], words[1]);
+            first = cells[1].to_string();
+        }
+        let bound = cells[2].split_whitespace().next().unwrap().to_string();
+        rows.push((board.clone(), bound, first.clone(), line.to_string()));
+    }
+    for run in &runs {
+        let (_, _, first, line) = rows
+            .iter()
+            .find(|r| r.0 == run.board && r.1 == run.bound)
+            .unwrap_or_else(|| {
+                panic!(
+                    "counting.md has no row of {} under {}",
+                    run.board, run.bound
+                )
+            });
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let what = format!("counting.md, {} under {}", run.board, run.bound);
+        same(&what, &numbers(cells[3]), &[run.runs]);
+        same(&what, &numbers(cells[4]), &[run.cpu]);
+        same(&what, &numbers(cells[5]), &[run.resident]);
+        // "6x6 open (3.8 M states at the peak)", "8x8 closed (568 M states; ..., 1,803 s wall)":
+        // the board's first number, then the peak (a number after a letter is no number here)
+        let told = numbers(first);
+        same(&what, &told[1..2], &[run.peak / 1e6]);
+        if first.contains(" s wall") {
+            same(&what, &told[2..3], &[run.wall]);
+        }
+    }
+}
