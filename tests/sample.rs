@@ -279,6 +279,15 @@ fn the_command_writes_tours_that_verify_accepts() {
         .assert()
         .code(2)
         .stderr(contains("--dir"));
+    // ten million tours of 180,000 squares hold terabytes: refused before the forward pass
+    ktour()
+        .args([
+            "sample", "--rows", "3", "--cols", "60000", "--tours", "10000000",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("--tours 10000000: drawing them holds about"))
+        .stderr(contains("MiB free: draw fewer a run"));
 }
 
 /// The statistics of a tour (crossings, consecutive moves in the same direction): their means

@@ -166,6 +166,16 @@ pub enum SampleError {
         /// What was asked.
         tours: usize,
     },
+    /// The tours asked for would not fit in memory while they are drawn.
+    #[error("--tours {tours}: drawing them holds about {needed_mib} MiB (their edges and squares), but memory has {free_mib} MiB free: draw fewer a run (runs with other seeds draw independent tours)")]
+    DrawsMemory {
+        /// What was asked.
+        tours: usize,
+        /// What the draws hold at the most.
+        needed_mib: u64,
+        /// Memory usable now.
+        free_mib: u64,
+    },
     /// A sum of ways passed 2^128 - 1.
     #[error("the ways of a partial tour passed 2^128 - 1: the sampler's exact integers cannot hold this board's counts")]
     Overflow,
@@ -233,12 +243,31 @@ pub fn sample_with(
         });
     }
     let plan = Plan::new(rows.max(cols), width);
+    // checked before the forward pass, which may take an hour: the draws come after it
+    let needed = draws_bytes(request.tours, plan.n);
+    let free = crate::memory::usable_share(crate::memory::available_bytes());
+    if needed > free {
+        return Err(SampleError::DrawsMemory {
+            tours: request.tours,
+            needed_mib: needed >> 20,
+            free_mib: free >> 20,
+        });
+    }
     let transposed = cols > rows;
     if 2 * plan.w + 2 > u64::CELLS {
         run::<u128>(request, &plan, transposed, progress)
     } else {
         run::<u64>(request, &plan, transposed, progress)
     }
+}
+
+/// The most memory `tours` draws on a board of `squares` squares hold: each draw's state and its
+/// edges (one a square at the most), and each tour's squares once turned into one, both held at
+/// the end.
+fn draws_bytes(tours: usize, squares: usize) -> u64 {
+    let edges = squares * std::mem::size_of::<(u32, u32)>();
+    let tour = squares * std::mem::size_of::<Square>();
+    (tours as u64).saturating_mul((std::mem::size_of::<Draw>() + edges + tour) as u64)
 }
 
 /// A bound, in bits, on the number of partial tours of the board (sets of edges of its knight graph
