@@ -132,6 +132,25 @@ fn a_killed_shard_resumes_and_the_count_is_unchanged() {
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["count"], want.as_str());
     assert_eq!(json["shards"], 2);
+    // the collected object is the single count's, with the shards' fields besides
+    let one = count(board.0, board.1, board.2, &["--format", "json"])
+        .output()
+        .unwrap();
+    let one: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
+    let keys = |v: &serde_json::Value| {
+        let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+        k.sort();
+        k
+    };
+    let mut besides = keys(&one);
+    besides.extend(["shards".to_string(), "written_bytes".to_string()]);
+    besides.sort();
+    assert_eq!(keys(&json), besides);
+    for same in [
+        "rows", "cols", "closed", "directed", "method", "count", "passes",
+    ] {
+        assert_eq!(json[same], one[same], "{same}");
+    }
 }
 
 /// A shard whose peer never comes gives up after --wait with one line and exit status 2, and run

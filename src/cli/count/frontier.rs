@@ -152,6 +152,7 @@ pub(super) fn count_by_frontier(
         result.transitions,
     );
     json.peak_states = Some(result.peak_states);
+    json.passes = Some(result.passes);
     json.elapsed_ns = result.elapsed.as_nanos();
     let kind = tours_label(closure, request.orientation);
     Ok(Printed {

@@ -135,7 +135,7 @@ pub struct CountArgs {
     cache_bits: u32,
 }
 
-/// The JSON output of `ktour count --format json`.
+/// The JSON output of `ktour count --format json` (and the first fields of `--collect`'s).
 #[derive(Debug, Serialize)]
 struct CountJson {
     /// Board rows.
@@ -160,9 +160,12 @@ struct CountJson {
     /// The search nodes estimated before the search (search only; without the endgame cache).
     #[serde(skip_serializing_if = "Option::is_none")]
     estimated_nodes: Option<f64>,
-    /// The largest number of frontier states held (frontier only).
+    /// The largest number of frontier states held (frontier only; one shard's, sharded).
     #[serde(skip_serializing_if = "Option::is_none")]
     peak_states: Option<usize>,
+    /// Passes over the board: 1 exact, more modulo primes (frontier only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    passes: Option<u32>,
     /// Wall-clock time of the count, nanoseconds.
     elapsed_ns: u128,
 }
@@ -309,6 +312,7 @@ impl CountJson {
             nodes,
             estimated_nodes: None,
             peak_states: None,
+            passes: None,
             elapsed_ns: 0,
         }
     }

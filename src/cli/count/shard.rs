@@ -3,13 +3,15 @@
 //! [`crate::count::frontier::shard`]'s.
 
 use super::format::CountFormat;
+use super::CountJson;
 use crate::board::{Board, Closure};
 use crate::cli::ExitStatus;
+use crate::count::engine::Engine;
 use crate::count::frontier::shard::{
     collect_shards_with, count_shard, ShardEvent, ShardOptions, DEFAULT_WAIT,
 };
 use crate::count::frontier::{PrimeSet, Spill};
-use crate::count::{tours_label, Orientation};
+use crate::count::{tours_label, CountRequest, Orientation, Starts};
 use serde::Serialize;
 use std::path::Path;
 use std::time::Duration;
@@ -32,29 +34,16 @@ pub(super) struct Sharded<'a> {
     pub(super) spill: Option<Spill<'a>>,
 }
 
-/// The JSON of `--collect --format json`: `ktour count`'s fields, and the shards'.
+/// The JSON of `--collect --format json`: `ktour count`'s object (its nodes the transitions of
+/// all shards and passes, its peak one shard's, its time the shards' summed, waits included), and
+/// the shards'.
 #[derive(Debug, Serialize)]
 struct CollectedJson {
-    rows: u32,
-    cols: u32,
-    closed: bool,
-    directed: bool,
-    /// Always null: every start.
-    start: Option<[u16; 2]>,
-    method: &'static str,
-    /// The number of tours, a decimal string.
-    count: String,
-    /// State transitions, all shards and passes.
-    nodes: u64,
-    /// The most states one shard held after a square.
-    peak_states: usize,
-    /// Passes over the board.
-    passes: u32,
+    #[serde(flatten)]
+    count: CountJson,
     shards: u32,
     /// Bytes of runs the shards wrote to the shared folder.
     written_bytes: u64,
-    /// The shards' times summed (waits included), nanoseconds.
-    elapsed_ns: u128,
 }
 
 /// The JSON of one shard's `--format json`.
@@ -138,20 +127,25 @@ fn collect(args: &Sharded, options: &ShardOptions) -> anyhow::Result<ExitStatus>
     };
     match args.format {
         CountFormat::Json => {
+            let request = CountRequest {
+                board: args.board,
+                closure: args.closure,
+                orientation: args.orientation,
+                starts: Starts::All,
+            };
+            let mut count = CountJson::new(
+                &request,
+                Engine::Frontier,
+                total.to_string().into(),
+                result.transitions,
+            );
+            count.peak_states = Some(result.peak_states);
+            count.passes = Some(result.passes);
+            count.elapsed_ns = result.elapsed.as_nanos();
             let json = CollectedJson {
-                rows: args.board.rows(),
-                cols: args.board.cols(),
-                closed: args.closure.is_closed(),
-                directed: args.orientation == Orientation::Directed,
-                start: None,
-                method: "frontier",
-                count: total.to_string(),
-                nodes: result.transitions,
-                peak_states: result.peak_states,
-                passes: result.passes,
+                count,
                 shards: args.shards,
                 written_bytes: collected.written_bytes,
-                elapsed_ns: result.elapsed.as_nanos(),
             };
             println!("{}", serde_json::to_string(&json)?);
         }
