@@ -358,7 +358,8 @@ fn endgame_caches_that_cannot_fit_are_refused() {
 }
 
 /// `--checkpoint`: a count stopped after some rows says where it resumes, gives the count, and
-/// removes its file; a search refuses the flag.
+/// removes its file; a search refuses the flag. `--status` tells the row a checkpoint reached
+/// and whether the file is whole, and refuses a file that is none.
 #[test]
 fn frontier_counts_resume_from_a_checkpoint() {
     let tmp = tempfile::tempdir().unwrap();
@@ -374,6 +375,41 @@ fn frontier_counts_resume_from_a_checkpoint() {
         .code(2)
         .stderr(contains("--max-states"));
     assert!(std::path::Path::new(file).exists());
+    // --status tells where it stands, without counting, and the file stays
+    let status = ktour()
+        .args(args)
+        .args(["--checkpoint", file, "--status"])
+        .assert()
+        .success()
+        .stdout(contains(
+            "checkpoint of the open tours of a board 6 long and 5 wide (whole)\npass 0 (exact in 64 bits): after row ",
+        ))
+        .get_output()
+        .stdout
+        .clone();
+    let status = String::from_utf8(status).unwrap();
+    let row: u32 = status
+        .split("after row ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..6).contains(&row), "{status}");
+    assert!(
+        status.contains(&format!("(square {} of 30)", 5 * row)),
+        "{status}"
+    );
+    let whole = std::fs::read(file).unwrap();
+    std::fs::write(file, &whole[..whole.len() - 1]).unwrap();
+    ktour()
+        .args(["count", "--checkpoint", file, "--status"])
+        .assert()
+        .success()
+        .stdout(contains("(NOT whole: cut short or grown"));
+    std::fs::write(file, &whole).unwrap();
     ktour()
         .args(args)
         .args(["--checkpoint", file])
@@ -393,6 +429,16 @@ fn frontier_counts_resume_from_a_checkpoint() {
         .stderr(contains(
             "is not a ktour frontier checkpoint; nothing was overwritten",
         ));
+    ktour()
+        .args(["count", "--checkpoint", file, "--status"])
+        .assert()
+        .code(2)
+        .stderr(contains("is not a ktour frontier checkpoint"));
+    ktour()
+        .args(["count", "-n", "5", "--status"])
+        .assert()
+        .code(2)
+        .stderr(contains("--checkpoint"));
     ktour()
         .args(["count", "-n", "5", "--checkpoint", file])
         .assert()

@@ -5,6 +5,7 @@
 mod format;
 mod frontier;
 mod shard;
+mod status;
 mod symmetric;
 
 pub use format::CountFormat;
@@ -57,6 +58,11 @@ pub struct CountArgs {
     /// closed writes up to 4.2 GB there.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<std::path::PathBuf>,
+    /// With --checkpoint: print where the count saved in FILE stands (its pass, the row it
+    /// reached, its states, the residues of the passes done and the lengths counted so far) and
+    /// exit, without counting.
+    #[arg(long, requires = "checkpoint", conflicts_with_all = ["shards", "symmetric", "memory"])]
+    status: bool,
     /// With --method frontier: keep at most about this much of the states in memory (like 8G, 512M
     /// or 65536; at least 4K) and spill the rest to sorted runs in --temp, merged step by step:
     /// the same count, slower, with the disk holding what memory does not (--max-states still
@@ -173,6 +179,12 @@ struct CountJson {
 /// Run `ktour count`: the engine the library chooses for the request ([`engine::choose`]) counts,
 /// and its count is printed.
 pub fn run(args: CountArgs) -> anyhow::Result<ExitStatus> {
+    if let (true, Some(path)) = (args.status, &args.checkpoint) {
+        if args.format != CountFormat::Text {
+            anyhow::bail!("--status prints text only: leave out --format");
+        }
+        return status::run(path);
+    }
     if let Some(degrees) = args.symmetric {
         let board = args.board.board()?;
         let format = args.format;

@@ -239,6 +239,73 @@ fn field(fields: &str, name: &str) -> Option<u64> {
     }
 }
 
+/// What a checkpoint says of its count, from its header and its length (its states are not read):
+/// for a long count's owner, where it stands between sittings (`ktour count --status`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckpointStatus {
+    /// The board as counted: `rows` long and `cols` wide (the shorter side, turned).
+    pub rows: u32,
+    /// The board's width as counted.
+    pub cols: u32,
+    /// Closed tours.
+    pub closed: bool,
+    /// The tours of the board cut after every row are counted too (`--cols A..=B`).
+    pub every_length: bool,
+    /// The pass's modulus: 0 for the exact pass, else a prime.
+    pub modulus: u64,
+    /// The bits of the exact pass's ways (64, or 60 beside an 8-wide board's state).
+    pub ways_bits: u32,
+    /// Squares added (a row's end), of `rows * cols`.
+    pub squares: usize,
+    /// States held there.
+    pub states: usize,
+    /// The most states held after a square, this pass so far.
+    pub peak_states: usize,
+    /// Transitions generated, over the passes so far.
+    pub transitions: u64,
+    /// The passes done before this one: their moduli (`2^bits` for an exact pass that wrapped,
+    /// else a prime) and residues (one a length).
+    pub done: Vec<(u128, Vec<u128>)>,
+    /// This pass's tours of the boards cut at the rows' ends so far.
+    pub lengths: Vec<u128>,
+    /// A sum of this pass's ways has wrapped (or the file is older than the flag).
+    pub wrapped: bool,
+    /// The file's length is its header's, its states' and its checksum's (the checksum itself is
+    /// checked only when the count resumes).
+    pub whole: bool,
+}
+
+/// The status of the checkpoint at `path`, or why it is none.
+pub fn checkpoint_status(path: &Path) -> Result<CheckpointStatus, CheckpointProblem> {
+    let file = std::fs::File::open(path).map_err(|e| CheckpointProblem::Io(e.kind()))?;
+    let length = file
+        .metadata()
+        .map_err(|e| CheckpointProblem::Io(e.kind()))?
+        .len();
+    let fields =
+        header_fields(&mut BufReader::new(file)).ok_or(CheckpointProblem::NotACheckpoint)?;
+    let field = |name: &str| field(&fields, name).ok_or(CheckpointProblem::NotACheckpoint);
+    let carried = Carried::parse(&fields).ok_or(CheckpointProblem::NotACheckpoint)?;
+    let states = field("states")? as usize;
+    let header = (MAGIC.len() + fields.len() + 1) as u64;
+    Ok(CheckpointStatus {
+        rows: field("rows")? as u32,
+        cols: field("cols")? as u32,
+        closed: field("closed")? == 1,
+        every_length: field("every_length")? == 1,
+        modulus: field("modulus")?,
+        ways_bits: field("ways_bits")? as u32,
+        squares: field("squares")? as usize,
+        states,
+        peak_states: field("peak")? as usize,
+        transitions: field("transitions")?,
+        done: carried.done,
+        lengths: carried.lengths,
+        wrapped: carried.wrapped,
+        whole: length == header + 32 * states as u64 + 4,
+    })
+}
+
 /// The passes done of the count `id` (its modulus aside) that the checkpoint at `path` holds
 /// states of, if it is one of this count's: the passes before its own to skip.
 pub(super) fn passes_of(path: &Path, id: Identity) -> Option<Vec<Done>> {

@@ -120,7 +120,7 @@
 
 pub(crate) mod cells;
 mod checkpoint;
-pub use checkpoint::CheckpointProblem;
+pub use checkpoint::{checkpoint_status, CheckpointProblem, CheckpointStatus};
 mod gather;
 mod modular;
 pub use modular::{bound_bits, PrimeSet, Residues};
