@@ -6,7 +6,6 @@ use super::{CountArgs, CountFormat, CountJson, CountMethod, Printed};
 use crate::board::{Board, Closure};
 use crate::cli::args::Cols;
 use crate::cli::ExitStatus;
-use crate::count::engine::Engine;
 use crate::count::frontier::{
     count_frontier_opts, count_lengths, FrontierOptions, FrontierProgress, Spill,
 };
@@ -130,7 +129,7 @@ fn checkpoint_named(args: &CountArgs, e: CountError) -> anyhow::Error {
     }
 }
 
-/// The frontier method on a whole knight's board ([`Engine::Frontier`]), saying how it goes on
+/// The frontier method on a whole knight's board ([`crate::count::engine::Engine::Frontier`]), saying how it goes on
 /// standard error ([`frontier_reporter`]).
 pub(super) fn count_by_frontier(
     args: &CountArgs,
@@ -141,19 +140,11 @@ pub(super) fn count_by_frontier(
     let result = count_frontier_opts(board, closure, &frontier_options(args), &mut report)
         .map_err(|e| checkpoint_named(args, e))?;
     let total = match request.orientation {
-        Orientation::Undirected => result.undirected,
+        Orientation::Undirected => result.undirected.clone(),
         Orientation::Directed => result.directed(),
     };
     let count = total.to_string();
-    let mut json = CountJson::new(
-        request,
-        Engine::Frontier,
-        count.clone().into(),
-        result.transitions,
-    );
-    json.peak_states = Some(result.peak_states);
-    json.passes = Some(result.passes);
-    json.elapsed_ns = result.elapsed.as_nanos();
+    let json = CountJson::of_frontier(request, &total, &result);
     let kind = tours_label(closure, request.orientation);
     Ok(Printed {
         json,

@@ -307,6 +307,25 @@ struct Printed {
 }
 
 impl CountJson {
+    /// The object of a frontier count of `request` (in one process, or its shards collected),
+    /// `total` its tours as the request orients them.
+    fn of_frontier(
+        request: &CountRequest,
+        total: &num_bigint::BigUint,
+        result: &crate::count::frontier::FrontierCount,
+    ) -> Self {
+        let mut json = Self::new(
+            request,
+            Engine::Frontier,
+            total.to_string().into(),
+            result.transitions,
+        );
+        json.peak_states = Some(result.peak_states);
+        json.passes = Some(result.passes);
+        json.elapsed_ns = result.elapsed.as_nanos();
+        json
+    }
+
     /// The object of a count of `request` by `engine`, with what every engine reports.
     fn new(request: &CountRequest, engine: Engine, count: serde_json::Value, nodes: u64) -> Self {
         CountJson {

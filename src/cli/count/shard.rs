@@ -6,7 +6,6 @@ use super::format::CountFormat;
 use super::CountJson;
 use crate::board::{Board, Closure};
 use crate::cli::ExitStatus;
-use crate::count::engine::Engine;
 use crate::count::frontier::shard::{
     collect_shards_with, count_shard, ShardEvent, ShardOptions, DEFAULT_WAIT,
 };
@@ -133,17 +132,8 @@ fn collect(args: &Sharded, options: &ShardOptions) -> anyhow::Result<ExitStatus>
                 orientation: args.orientation,
                 starts: Starts::All,
             };
-            let mut count = CountJson::new(
-                &request,
-                Engine::Frontier,
-                total.to_string().into(),
-                result.transitions,
-            );
-            count.peak_states = Some(result.peak_states);
-            count.passes = Some(result.passes);
-            count.elapsed_ns = result.elapsed.as_nanos();
             let json = CollectedJson {
-                count,
+                count: CountJson::of_frontier(&request, &total, &result),
                 shards: args.shards,
                 written_bytes: collected.written_bytes,
             };
