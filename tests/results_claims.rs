@@ -940,24 +940,32 @@ fn counting_open_8x8_states() {
     );
 }
 
-/// The counting page's first sitting of closed 8 x n to 12 quotes its log,
+/// Each progress line of a frontier count's log (`frontier: row 7/12: 135805257 states, 2890.8 s`,
+/// `frontier: square 53/96: 696790791 states ...`): its kind, its row or square, its states and
+/// its time.
+fn frontier_progress(log: &str) -> Vec<(&str, f64, f64, f64)> {
+    log.lines()
+        .filter_map(|l| {
+            let what = l.strip_prefix("frontier: ")?.split(' ').next()?;
+            let n: Vec<f64> = numbers(l).iter().map(|n| n.value).collect();
+            matches!(what, "row" | "square").then(|| (what, n[0], n[2], *n.last().unwrap()))
+        })
+        .collect()
+}
+
+/// The counting page's sittings of closed 8 x n to 12 quote their log,
 /// `results/counts/8xn-closed.txt`: the states after rows 5 to 8, the peaks of rows 7 and 8 and
-/// their squares, each row's time, and the most memory held.
+/// their squares, each row's time in each sitting (the second sitting's rows of the second pass
+/// after its first pass's end), the most memory held, the first pass's residues of 8 x 5 to 8 x 8
+/// and the time counted so far.
 #[test]
 fn counting_8xn_closed_sitting() {
     let log = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("results/counts/8xn-closed.txt"),
     )
     .unwrap();
-    // "frontier: row 7/12: 135805257 states, 2890.8 s", "frontier: square 53/96: 696790791 states ..."
-    let progress: Vec<(&str, f64, f64, f64)> = log
-        .lines()
-        .filter_map(|l| {
-            let what = l.strip_prefix("frontier: ")?.split(' ').next()?;
-            let n: Vec<f64> = numbers(l).iter().map(|n| n.value).collect();
-            Some((what, n[0], n[2], *n.last()?))
-        })
-        .collect();
+    let (first, second) = log.split_at(log.find("# SITTING 2").unwrap());
+    let progress = frontier_progress(first);
     let row = |r: f64| *progress.iter().find(|p| p.0 == "row" && p.1 == r).unwrap();
     let peak = |first: f64, last: f64| {
         *progress
@@ -967,21 +975,34 @@ fn counting_8xn_closed_sitting() {
             .unwrap()
     };
     let (p7, p8) = (peak(49.0, 56.0), peak(57.0, 64.0));
-    let resident = log
+    let resident = first
         .lines()
         .find(|l| l.contains("Maximum resident set size (kbytes)"))
         .map(|l| numbers(l)[0].value / 1_048_576.0)
         .unwrap();
+    // the second sitting: rows 9 to 12 of pass 0, then rows 1 to 8 of pass 1 (after the pass line)
+    let (rest, next) = second.split_at(second.find("pass 1 counts modulo").unwrap());
+    let rows2 = frontier_progress(rest);
+    let rows3 = frontier_progress(next);
+    let at = |rows: &[(&str, f64, f64, f64)], r: f64| {
+        rows.iter().find(|p| p.0 == "row" && p.1 == r).unwrap().3
+    };
+    let pass_end = at(&rows2, 12.0);
     let page = readme("docs/counting.md");
     let seg = segment(
         &page,
-        "The closed run to n = 12 has begun",
+        "The closed run to n = 12 is under way",
         "What is known besides",
     );
     same(
-        "counting.md, the sitting's rows and time",
-        &numbers_after(seg, "for rows 1 to 8 of the first pass (", 1),
+        "counting.md, the sittings' rows and times",
+        &numbers_after(seg, "ran rows 1 to 8 of the first pass (", 1),
         &[row(8.0).3],
+    );
+    same(
+        "counting.md, the second sitting",
+        &numbers_after(seg, "the second, rows 9 to 12 (", 4),
+        &[pass_end, 1.0, 8.0, at(&rows3, 8.0)],
     );
     same(
         "counting.md, rows 5 and 6",
@@ -999,8 +1020,8 @@ fn counting_8xn_closed_sitting() {
         &[row(7.0).2, row(8.0).2, resident],
     );
     same(
-        "counting.md, the rows' times",
-        &numbers_after(seg, "rows 1 to 6 took ", 5),
+        "counting.md, the first sitting's rows' times",
+        &numbers_after(seg, "in the first sitting rows 1 to 6 took ", 5),
         &[
             row(6.0).3,
             7.0,
@@ -1008,6 +1029,43 @@ fn counting_8xn_closed_sitting() {
             8.0,
             row(8.0).3 - row(7.0).3,
         ],
+    );
+    same(
+        "counting.md, the second sitting's rows' times",
+        &numbers_after(seg, "in the second, rows 9 and 10 ", 13),
+        &[
+            at(&rows2, 9.0),
+            at(&rows2, 10.0) - at(&rows2, 9.0),
+            11.0,
+            12.0,
+            at(&rows2, 11.0) - at(&rows2, 10.0),
+            at(&rows2, 12.0) - at(&rows2, 11.0),
+            1.0,
+            6.0,
+            at(&rows3, 6.0) - pass_end,
+            7.0,
+            at(&rows3, 7.0) - at(&rows3, 6.0),
+            8.0,
+            at(&rows3, 8.0) - at(&rows3, 7.0),
+        ],
+    );
+    same(
+        "counting.md, the time counted so far",
+        &numbers_after(seg, "counted so far (", 2),
+        &[row(8.0).3, at(&rows3, 8.0)],
+    );
+    // the first pass's residues of 8 x 5 to 8 x 8, as the log's --status line gives them
+    let residues: Vec<f64> = second
+        .lines()
+        .skip_while(|l| !l.contains("pass 0 done, modulo 2^60"))
+        .take(2)
+        .flat_map(|l| numbers(l.split(':').next_back().unwrap()))
+        .map(|n| n.value)
+        .collect();
+    same(
+        "counting.md, 8 x 5 to 8 x 8",
+        &numbers_after(seg, "gave 8 x 5 to 8 x 8 equal to A193055 (", 4),
+        &residues[4..8],
     );
 }
 
