@@ -259,7 +259,8 @@ fn expand_chunk<E: Entry>(
 ) -> Emitted {
     let start = buffer.len();
     let filler = E::new(Default::default(), Default::default());
-    buffer.resize(start + part.len() * MAX_SUCCESSORS, filler);
+    // filled on all threads: one thread writing a step's room was a twentieth of a spilled step
+    buffer.par_extend(rayon::iter::repeat_n(filler, part.len() * MAX_SUCCESSORS));
     let pieces = if threads == 1 || part.len() < 1 << 10 {
         1
     } else {
