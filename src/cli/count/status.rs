@@ -94,6 +94,7 @@ mod tests {
             cols: 8,
             closed: true,
             every_length: true,
+            fold: true,
             modulus: 1_152_921_504_606_846_801,
             ways_bits: 60,
             squares: 56,

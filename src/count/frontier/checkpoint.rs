@@ -251,6 +251,8 @@ pub struct CheckpointStatus {
     pub closed: bool,
     /// The tours of the board cut after every row are counted too (`--cols A..=B`).
     pub every_length: bool,
+    /// The states are folded onto their mirror images at the rows' ends.
+    pub fold: bool,
     /// The pass's modulus: 0 for the exact pass, else a prime.
     pub modulus: u64,
     /// The bits of the exact pass's ways (64, or 60 beside an 8-wide board's state).
@@ -284,25 +286,34 @@ pub fn checkpoint_status(path: &Path) -> Result<CheckpointStatus, CheckpointProb
         .len();
     let fields =
         header_fields(&mut BufReader::new(file)).ok_or(CheckpointProblem::NotACheckpoint)?;
-    let field = |name: &str| field(&fields, name).ok_or(CheckpointProblem::NotACheckpoint);
-    let carried = Carried::parse(&fields).ok_or(CheckpointProblem::NotACheckpoint)?;
-    let states = field("states")? as usize;
+    let mut status = status_of(&fields).ok_or(CheckpointProblem::NotACheckpoint)?;
     let header = (MAGIC.len() + fields.len() + 1) as u64;
-    Ok(CheckpointStatus {
+    status.whole = length == header + 32 * status.states as u64 + 4;
+    Ok(status)
+}
+
+/// What a header's `fields` say (`whole` left false: the header alone cannot tell), or `None` if
+/// one is missing or unreadable: the one reading of a header, for [`read`], [`passes_of`] and
+/// [`checkpoint_status`].
+fn status_of(fields: &str) -> Option<CheckpointStatus> {
+    let field = |name: &str| field(fields, name);
+    let carried = Carried::parse(fields)?;
+    Some(CheckpointStatus {
         rows: field("rows")? as u32,
         cols: field("cols")? as u32,
         closed: field("closed")? == 1,
         every_length: field("every_length")? == 1,
+        fold: field("fold")? == 1,
         modulus: field("modulus")?,
         ways_bits: field("ways_bits")? as u32,
         squares: field("squares")? as usize,
-        states,
+        states: field("states")? as usize,
         peak_states: field("peak")? as usize,
         transitions: field("transitions")?,
         done: carried.done,
         lengths: carried.lengths,
         wrapped: carried.wrapped,
-        whole: length == header + 32 * states as u64 + 4,
+        whole: false,
     })
 }
 
@@ -310,20 +321,10 @@ pub fn checkpoint_status(path: &Path) -> Result<CheckpointStatus, CheckpointProb
 /// states of, if it is one of this count's: the passes before its own to skip.
 pub(super) fn passes_of(path: &Path, id: Identity) -> Option<Vec<Done>> {
     let fields = header_fields(&mut BufReader::new(std::fs::File::open(path).ok()?))?;
-    let same = [
-        ("rows", u64::from(id.rows)),
-        ("cols", u64::from(id.cols)),
-        ("closed", u64::from(id.closed)),
-        ("every_length", u64::from(id.every_length)),
-        ("fold", u64::from(id.fold)),
-    ];
-    if same
-        .iter()
-        .any(|&(name, v)| field(&fields, name) != Some(v))
-    {
-        return None;
-    }
-    Some(Carried::parse(&fields)?.done)
+    let s = status_of(&fields)?;
+    let same = (s.rows, s.cols, s.closed, s.every_length, s.fold)
+        == (id.rows, id.cols, id.closed, id.every_length, id.fold);
+    same.then_some(s.done)
 }
 
 /// Read the checkpoint at `path` for the count `id`, telling `expect` how many states it holds
@@ -340,24 +341,20 @@ pub(super) fn read<E: Entry>(
     let file = std::fs::File::open(path).map_err(|e| refused(CheckpointProblem::Io(e.kind())))?;
     let mut input = BufReader::with_capacity(1 << 20, file);
     let fields = header_fields(&mut input).ok_or(refused(NotACheckpoint))?;
-    let field = |name: &str| field(&fields, name).ok_or(refused(NotACheckpoint));
-    let (rows, cols, closed) = (field("rows")?, field("cols")?, field("closed")? == 1);
-    if (rows, cols, closed) != (u64::from(id.rows), u64::from(id.cols), id.closed) {
+    let s = status_of(&fields).ok_or(refused(NotACheckpoint))?;
+    if (s.rows, s.cols, s.closed) != (id.rows, id.cols, id.closed) {
         return Err(refused(CheckpointProblem::OtherCount {
-            rows: rows as u32,
-            cols: cols as u32,
-            closed,
+            rows: s.rows,
+            cols: s.cols,
+            closed: s.closed,
         }));
     }
-    let other = field("ways_bits")? != u64::from(id.ways_bits)
-        || (field("fold")? == 1) != id.fold
-        || (field("every_length")? == 1) != id.every_length
-        || field("modulus")? != id.modulus;
-    if other {
+    if (s.ways_bits, s.fold, s.every_length, s.modulus)
+        != (id.ways_bits, id.fold, id.every_length, id.modulus)
+    {
         return Err(Unreadable::OtherEntries);
     }
-    let carried = Carried::parse(&fields).ok_or(refused(NotACheckpoint))?;
-    let states = field("states")? as usize;
+    let states = s.states;
     expect(states);
     let mut crc = crc32fast::Hasher::new();
     let mut last: Option<E::Key> = None;
@@ -387,9 +384,13 @@ pub(super) fn read<E: Entry>(
         return Err(refused(Damaged));
     }
     Ok(Reached {
-        squares: field("squares")? as usize,
-        transitions: field("transitions")?,
-        peak_states: field("peak")? as usize,
-        carried,
+        squares: s.squares,
+        transitions: s.transitions,
+        peak_states: s.peak_states,
+        carried: Carried {
+            done: s.done,
+            lengths: s.lengths,
+            wrapped: s.wrapped,
+        },
     })
 }
