@@ -306,6 +306,17 @@ pub enum CountError {
         /// What is wrong with it.
         problem: frontier::CheckpointProblem,
     },
+    /// The residues of a count's passes recombine to a number past the count's bound: a pass
+    /// miscounted, or a checkpoint it resumed from was damaged. Nothing is reported.
+    #[error("the residues of the passes over {board} recombine, for the board {length} long, to a number past Bregman's bound of {bound:.1} bits: a pass miscounted or a checkpoint was damaged, so no count is reported")]
+    ResiduesPastBound {
+        /// The board.
+        board: Board,
+        /// The length (the long side) whose residues disagree.
+        length: u32,
+        /// The bound, in bits.
+        bound: f64,
+    },
     /// A frontier count under a bound on memory could not spill its states to disk.
     #[error("the frontier count's spill {problem}")]
     FrontierSpill {

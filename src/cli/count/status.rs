@@ -73,6 +73,27 @@ fn describe(s: &CheckpointStatus) -> String {
             join(&s.lengths)
         );
     }
+    for settled in s.settled() {
+        let how = if settled.bits.is_finite() {
+            format!(
+                "moduli of {:.1} bits past its bound of {:.1}",
+                settled.bits, settled.bound
+            )
+        } else {
+            "the exact pass, not wrapped".to_string()
+        };
+        out += &if settled.agrees {
+            format!(
+                "settled: {} x {} = {} ({how})\n",
+                s.cols, settled.rows, settled.value
+            )
+        } else {
+            format!(
+                "DISAGREE: {} x {}: the residues recombine to {}, past the bound of {:.1} bits (a pass miscounted or the file is damaged; the count will refuse them)\n",
+                s.cols, settled.rows, settled.value, settled.bound
+            )
+        };
+    }
     out
 }
 
@@ -85,11 +106,12 @@ fn join(values: &[u128]) -> String {
 mod tests {
     use super::*;
 
-    /// A count of every length in its third pass: the passes done, named by their moduli, and
-    /// this pass's lengths so far.
+    /// A count of every length in its third pass: the passes done, named by their moduli, this
+    /// pass's lengths so far, and the lengths the moduli settle (all three here: 8 x 3's bound is
+    /// 23.2 bits) or find in disagreement.
     #[test]
     fn a_later_pass_lists_the_passes_done() {
-        let status = CheckpointStatus {
+        let mut status = CheckpointStatus {
             rows: 12,
             cols: 8,
             closed: true,
@@ -103,7 +125,7 @@ mod tests {
             transitions: 9,
             done: vec![
                 (1 << 60, vec![0, 5, 7]),
-                (1_152_921_504_606_846_883, vec![0, 5, 8]),
+                (1_152_921_504_606_846_883, vec![0, 5, 7]),
             ],
             lengths: vec![0, 5],
             wrapped: true,
@@ -117,9 +139,20 @@ mod tests {
                 "checkpoint of the closed tours of the boards 8 wide and 1 to 12 long (whole)",
                 "pass 2 (modulo the prime 1152921504606846801): after row 7 of 12 (square 56 of 96), 135805257 states; peak 696790791 states this pass, 9 transitions in all",
                 "pass 0 done, modulo 2^60 (the exact pass, wrapped), lengths 1..3: 0 5 7",
-                "pass 1 done, modulo the prime 1152921504606846883, lengths 1..3: 0 5 8",
+                "pass 1 done, modulo the prime 1152921504606846883, lengths 1..3: 0 5 7",
                 "pass 2 so far, lengths 1..2: 0 5",
+                "settled: 8 x 1 = 0 (moduli of 180.0 bits past its bound of 2.0)",
+                "settled: 8 x 2 = 5 (moduli of 180.0 bits past its bound of 6.0)",
+                "settled: 8 x 3 = 7 (moduli of 120.0 bits past its bound of 23.2)",
             ]
+        );
+        // one residue off: 7 modulo 2^60 and 8 modulo the prime make a number of 120 bits
+        status.done[1].1[2] = 8;
+        let text = describe(&status);
+        let last = text.lines().last().unwrap();
+        assert!(
+            last.starts_with("DISAGREE: 8 x 3: the residues recombine to 13149"),
+            "{last}"
         );
     }
 }

@@ -17,8 +17,10 @@
 
 use super::cells::Key;
 use super::gather::{Entry, Ways};
+use super::modular::{bound_bits, Residues};
 use super::spill::{SpillDir, SpillProblem, States};
 use crate::count::CountError;
+use num_bigint::BigUint;
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
@@ -275,6 +277,94 @@ pub struct CheckpointStatus {
     /// The file's length is its header's, its states' and its checksum's (the checksum itself is
     /// checked only when the count resumes).
     pub whole: bool,
+}
+
+/// A length whose count the passes so far settle: the product of their moduli passes its bound.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settled {
+    /// The board's long side (its width is the status's `cols`).
+    pub rows: u32,
+    /// The count, recombined from the residues (an exact pass that never wrapped gives it at once).
+    pub value: BigUint,
+    /// Bits of the moduli's product (`f64::INFINITY` for an exact pass that never wrapped).
+    pub bits: f64,
+    /// Bits of the board's [`bound_bits`], which the count is below.
+    pub bound: f64,
+    /// The value is below the bound, as a count is: residues that recombine past it disagree (a
+    /// pass miscounted, or the file was damaged), and the count would refuse them.
+    pub agrees: bool,
+}
+
+impl CheckpointStatus {
+    /// The lengths whose count is known before the count ends: those for which the moduli of the
+    /// passes done, and of this pass where it has reached them, multiply past the length's
+    /// [`bound_bits`], so that the Chinese remainder theorem gives the count itself. A long
+    /// count's early lengths settle passes before its last.
+    pub fn settled(&self) -> Vec<Settled> {
+        let power = 1u128 << self.ways_bits;
+        let known = self
+            .done
+            .iter()
+            .map(|(_, r)| r.len())
+            .chain([self.lengths.len()])
+            .max()
+            .unwrap_or(0);
+        let mut settled = Vec::new();
+        for i in 0..known {
+            let rows = if self.every_length {
+                i as u32 + 1
+            } else {
+                self.rows
+            };
+            let bound = bound_bits(rows, self.cols, self.closed);
+            let mut pairs: Vec<(u128, u128)> = Vec::new();
+            for (m, residues) in &self.done {
+                match residues.get(i) {
+                    Some(&r) => pairs.push((*m, r % m)),
+                    None => break,
+                }
+            }
+            if pairs.len() < self.done.len() {
+                continue;
+            }
+            if let Some(&v) = self.lengths.get(i) {
+                if self.modulus == 0 && !self.wrapped {
+                    // no sum has passed the ways' bits: the exact pass's value is the count
+                    let value = BigUint::from(v);
+                    let bits = f64::INFINITY;
+                    let agrees = value.bits() as f64 <= bound.ceil();
+                    settled.push(Settled {
+                        rows,
+                        value,
+                        bits,
+                        bound,
+                        agrees,
+                    });
+                    continue;
+                }
+                let m = if self.modulus == 0 {
+                    power
+                } else {
+                    u128::from(self.modulus)
+                };
+                pairs.push((m, v % m));
+            }
+            let residues = Residues { pairs };
+            let bits = residues.bits();
+            if bits > bound {
+                let value = residues.value();
+                let agrees = value.bits() as f64 <= bound.ceil();
+                settled.push(Settled {
+                    rows,
+                    value,
+                    bits,
+                    bound,
+                    agrees,
+                });
+            }
+        }
+        settled
+    }
 }
 
 /// The status of the checkpoint at `path`, or why it is none.

@@ -120,7 +120,7 @@
 
 pub(crate) mod cells;
 mod checkpoint;
-pub use checkpoint::{checkpoint_status, CheckpointProblem, CheckpointStatus};
+pub use checkpoint::{checkpoint_status, CheckpointProblem, CheckpointStatus, Settled};
 mod gather;
 mod modular;
 pub use modular::{bound_bits, PrimeSet, Residues};
@@ -995,6 +995,118 @@ mod tests {
                 "{flag:?}: {} passes",
                 resumed.passes
             );
+        }
+    }
+
+    /// What a checkpoint settles is what the count gives: from every row's checkpoint of every
+    /// pass of 3 x 1..40 open (its ways pass 64 bits, so primes' passes follow), each length
+    /// `--status` calls settled equals the sequence's term: every length so far while the exact
+    /// pass has not wrapped; once it has, only the short lengths (bounds below 64 bits, so their
+    /// residues are their counts); the long ones with a prime's residues, settled lengths never
+    /// shrinking from one of the primes' checkpoints to the next.
+    #[test]
+    fn a_checkpoint_settles_the_lengths_its_moduli_bound() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("count.ckpt");
+        let board = Board::new(3, 40).unwrap();
+        let mut saved = Vec::new();
+        let mut save = |p: &FrontierProgress| {
+            if p.row_end && p.rows_done < p.rows {
+                let copy = dir.path().join(format!("{}-{}.ckpt", p.pass, p.rows_done));
+                std::fs::copy(&path, &copy).unwrap();
+                saved.push((p.pass, copy));
+            }
+        };
+        let options = FrontierOptions {
+            checkpoint: Some(&path),
+            ..FrontierOptions::default()
+        };
+        let sequence = count_lengths(board, Closure::Open, &options, &mut save).unwrap();
+        assert!(sequence.passes > 1);
+        let past_64 = (1..=40).find(|&n| bound_bits(n, 3, false) > 64.0).unwrap();
+        let (mut before, mut wrapped_exact, mut in_primes) = (0, 0, 0);
+        for (pass, copy) in &saved {
+            let status = checkpoint_status(copy).unwrap();
+            let settled = status.settled();
+            for s in &settled {
+                assert_eq!(
+                    s.value,
+                    sequence.undirected[s.rows as usize - 1],
+                    "{copy:?}"
+                );
+                assert!(s.bits > s.bound);
+            }
+            let longest = settled.iter().map(|s| s.rows).max().unwrap_or(0);
+            if *pass == 0 && !status.wrapped {
+                assert_eq!(longest as usize, status.lengths.len(), "{copy:?}");
+            } else if *pass == 0 {
+                wrapped_exact = longest;
+            } else {
+                assert!(longest >= before, "{copy:?}: {longest} after {before}");
+                before = longest;
+                in_primes = longest;
+            }
+        }
+        assert_eq!(wrapped_exact + 1, past_64);
+        assert!(in_primes >= 39, "{in_primes}");
+    }
+
+    /// Residues that disagree are refused, not recombined into a wrong count: a checkpoint of 3 x
+    /// 1..40 open in its first prime's pass, whose header's exact-pass residue of one length is
+    /// changed by one, resumes to [`CountError::ResiduesPastBound`] for that length; unchanged, it
+    /// resumes to the sequence.
+    #[test]
+    fn residues_that_disagree_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("count.ckpt");
+        let copy = dir.path().join("prime.ckpt");
+        let board = Board::new(3, 40).unwrap();
+        let mut kept = false;
+        let mut keep = |p: &FrontierProgress| {
+            if p.pass == 1 && p.row_end && p.rows_done == 30 {
+                std::fs::copy(&path, &copy).unwrap();
+                kept = true;
+            }
+        };
+        let options = FrontierOptions {
+            checkpoint: Some(&path),
+            ..FrontierOptions::default()
+        };
+        let sequence = count_lengths(board, Closure::Open, &options, &mut keep).unwrap();
+        assert!(kept);
+        let bytes = std::fs::read(&copy).unwrap();
+        let newline = bytes.iter().position(|&b| b == b'\n').unwrap();
+        let header = String::from_utf8(bytes[..newline].to_vec()).unwrap();
+        // the exact pass's residues, `done=M:R/R/..`, the 20th of which is 3 x 20's count
+        let done = header.split(' ').find(|f| f.starts_with("done=")).unwrap();
+        let (modulus, residues) = done["done=".len()..].split_once(':').unwrap();
+        let mut residues: Vec<u128> = residues
+            .split(',')
+            .next()
+            .unwrap()
+            .split('/')
+            .map(|r| r.parse().unwrap())
+            .collect();
+        assert_eq!(BigUint::from(residues[19]), sequence.undirected[19]);
+        for (change, refused) in [(0, false), (1, true)] {
+            residues[19] += change;
+            let text: Vec<String> = residues.iter().map(u128::to_string).collect();
+            let edited = header.replace(done, &format!("done={modulus}:{}", text.join("/")));
+            let mut file = edited.into_bytes();
+            file.extend_from_slice(&bytes[newline..]);
+            std::fs::write(&path, &file).unwrap();
+            let resumed = count_lengths(board, Closure::Open, &options, &mut |_| {});
+            match resumed {
+                Ok(again) => {
+                    assert!(!refused);
+                    assert_eq!(again.undirected, sequence.undirected);
+                }
+                Err(CountError::ResiduesPastBound { length, .. }) => {
+                    assert!(refused);
+                    assert_eq!(length, 20);
+                }
+                Err(other) => panic!("{other}"),
+            }
         }
     }
 

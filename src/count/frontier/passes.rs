@@ -158,12 +158,27 @@ fn count_passes<E: Entry>(
         done.push((u128::from(p), residues));
     }
     let lengths = done[0].1.len();
-    let values = (0..lengths)
-        .map(|n| {
-            let pairs = done.iter().map(|(m, r)| (*m, r[n])).collect();
-            Residues { pairs }.value()
-        })
-        .collect();
+    let mut values = Vec::with_capacity(lengths);
+    for n in 0..lengths {
+        let pairs = done.iter().map(|(m, r)| (*m, r[n])).collect();
+        let value = Residues { pairs }.value();
+        // the count of every length is below its own bound: residues that recombine past it
+        // disagree, which the moduli's slack over the bound catches for all but a few errors
+        let length = if run.every_length {
+            n as u32 + 1
+        } else {
+            plan.rows
+        };
+        let own = bound_bits(length, plan.cols, closure.is_closed());
+        if value.bits() as f64 > own.ceil() {
+            return Err(CountError::ResiduesPastBound {
+                board,
+                length,
+                bound: own,
+            });
+        }
+        values.push(value);
+    }
     Ok(Counted {
         values,
         peak_states,
