@@ -1069,6 +1069,37 @@ fn counting_8xn_closed_sitting() {
     );
 }
 
+/// The counting page's row for closed 6 x 1..40 quotes its log, `results/counts/6xn-closed.txt`:
+/// the CPU time (user + system, rounded to the second), the most memory held (MiB, rounded) and
+/// the passes (one a finished last row in the progress lines).
+#[test]
+fn counting_6xn_closed_row() {
+    let log = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("results/counts/6xn-closed.txt"),
+    )
+    .unwrap();
+    let cpu = log
+        .lines()
+        .find(|l| l.starts_with("# CPU "))
+        .map(|l| numbers(l)[0].value)
+        .unwrap();
+    let resident = log
+        .lines()
+        .find(|l| l.starts_with("# CPU "))
+        .map(|l| numbers(l.split("wall").nth(1).unwrap())[2].value)
+        .unwrap();
+    let passes = log
+        .lines()
+        .filter(|l| l.starts_with("frontier: row 40/40"))
+        .count();
+    let page = readme("docs/counting.md");
+    same(
+        "counting.md, the 6 x n row",
+        &numbers_after(&page, "| 6 x n closed, n = 1..40 (", 3),
+        &[cpu.round(), resident.round(), passes as f64],
+    );
+}
+
 /// The counting page's table of spilled counts is `results/counts/spill.txt`'s: for each of its
 /// runs, the table's row of that board and bound gives the runs spilled, the CPU time (user +
 /// sys), the most memory held and the board's peak of states in millions (and the 8x8 count's
