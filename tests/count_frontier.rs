@@ -360,14 +360,29 @@ fn one_run_counts_lengths_past_u128() {
     }
 }
 
+/// A committed file of the repository.
+fn committed(path: &str) -> String {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(root.join(path)).unwrap()
+}
+
+/// The `(n, a(n))` lines of a b-file.
+fn bfile(text: &str) -> Vec<(u32, BigUint)> {
+    text.lines()
+        .map(|l| {
+            let (n, a) = l.split_once(' ').unwrap();
+            (n.parse().unwrap(), big(a))
+        })
+        .collect()
+}
+
 /// The committed b-file of closed 6 x n, n = 1..40 (`results/counts/6xn-closed.b`, one run of
 /// `ktour count --rows 6 --cols 1..=40 --closed --format bfile`: minutes of CPU, so not re-run
 /// here) against OEIS A175881, the closed tours of 6 x n (de Ruiter), every term: 6 x 40 passes
 /// 2^217, so the run took an exact pass and four primes' passes.
 #[test]
 fn the_committed_6xn_closed_bfile_matches_a175881() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(root.join("results/counts/6xn-closed.b")).unwrap();
+    let text = committed("results/counts/6xn-closed.b");
     let a175881 = [
         "0",
         "0",
@@ -410,13 +425,7 @@ fn the_committed_6xn_closed_bfile_matches_a175881() {
         "5883582334056740305836749071273843581025553554521365508472081512",
         "377031597006006571424070743308269493020186682009428464253448495336",
     ];
-    let lines: Vec<(u32, BigUint)> = text
-        .lines()
-        .map(|l| {
-            let (n, a) = l.split_once(' ').unwrap();
-            (n.parse().unwrap(), big(a))
-        })
-        .collect();
+    let lines = bfile(&text);
     assert_eq!(lines.len(), a175881.len());
     for (i, (n, a)) in lines.iter().enumerate() {
         assert_eq!(*n as usize, i + 1);
@@ -431,8 +440,7 @@ fn the_committed_6xn_closed_bfile_matches_a175881() {
 /// 22, the last past 2^128; odd n, with an odd number of squares, and n <= 4 have none.
 #[test]
 fn the_committed_7xn_closed_bfile_matches_a193054() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(root.join("results/counts/7xn-closed.b")).unwrap();
+    let text = committed("results/counts/7xn-closed.b");
     let a193054 = [
         "1067638",
         "34524432316",
@@ -444,13 +452,7 @@ fn the_committed_7xn_closed_bfile_matches_a193054() {
         "41575689378315795601749194654016984354",
         "1337089200028352592236847382536061361269314",
     ];
-    let lines: Vec<(u32, BigUint)> = text
-        .lines()
-        .map(|l| {
-            let (n, a) = l.split_once(' ').unwrap();
-            (n.parse().unwrap(), big(a))
-        })
-        .collect();
+    let lines = bfile(&text);
     assert_eq!(lines.len(), 22);
     for (i, (n, a)) in lines.iter().enumerate() {
         assert_eq!(*n as usize, i + 1);

@@ -327,41 +327,35 @@ impl CheckpointStatus {
             if pairs.len() < self.done.len() {
                 continue;
             }
-            if let Some(&v) = self.lengths.get(i) {
-                if self.modulus == 0 && !self.wrapped {
-                    // no sum has passed the ways' bits: the exact pass's value is the count
-                    let value = BigUint::from(v);
-                    let bits = f64::INFINITY;
-                    let agrees = value.bits() as f64 <= bound.ceil();
-                    settled.push(Settled {
-                        rows,
-                        value,
-                        bits,
-                        bound,
-                        agrees,
-                    });
-                    continue;
+            let exact = self.modulus == 0 && !self.wrapped;
+            let (value, bits) = match self.lengths.get(i) {
+                // no sum has passed the ways' bits: the exact pass's value is the count
+                Some(&v) if exact => (BigUint::from(v), f64::INFINITY),
+                this => {
+                    if let Some(&v) = this {
+                        let m = if self.modulus == 0 {
+                            power
+                        } else {
+                            u128::from(self.modulus)
+                        };
+                        pairs.push((m, v % m));
+                    }
+                    let residues = Residues { pairs };
+                    let bits = residues.bits();
+                    if bits <= bound {
+                        continue;
+                    }
+                    (residues.value(), bits)
                 }
-                let m = if self.modulus == 0 {
-                    power
-                } else {
-                    u128::from(self.modulus)
-                };
-                pairs.push((m, v % m));
-            }
-            let residues = Residues { pairs };
-            let bits = residues.bits();
-            if bits > bound {
-                let value = residues.value();
-                let agrees = value.bits() as f64 <= bound.ceil();
-                settled.push(Settled {
-                    rows,
-                    value,
-                    bits,
-                    bound,
-                    agrees,
-                });
-            }
+            };
+            let agrees = value.bits() as f64 <= bound.ceil();
+            settled.push(Settled {
+                rows,
+                value,
+                bits,
+                bound,
+                agrees,
+            });
         }
         settled
     }
