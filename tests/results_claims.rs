@@ -964,7 +964,8 @@ fn counting_8xn_closed_sitting() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("results/counts/8xn-closed.txt"),
     )
     .unwrap();
-    let (first, second) = log.split_at(log.find("# SITTING 2").unwrap());
+    let (first, rest) = log.split_at(log.find("# SITTING 2").unwrap());
+    let (second, third) = rest.split_at(rest.find("# SITTING 3").unwrap());
     let progress = frontier_progress(first);
     let row = |r: f64| *progress.iter().find(|p| p.0 == "row" && p.1 == r).unwrap();
     let peak = |first: f64, last: f64| {
@@ -1049,10 +1050,37 @@ fn counting_8xn_closed_sitting() {
             at(&rows3, 8.0) - at(&rows3, 7.0),
         ],
     );
+    // the third sitting: rows 9 to 12 of pass 1, then rows 1 to 6 of pass 2 (after its line)
+    let (rest3, next3) = third.split_at(third.find("pass 2 counts modulo").unwrap());
+    let (rows4, rows5) = (frontier_progress(rest3), frontier_progress(next3));
+    let pass1_end = at(&rows4, 12.0);
+    same(
+        "counting.md, the third sitting",
+        &numbers_after(seg, "rows 9 to 12 of the second pass (to ", 1),
+        &[pass1_end],
+    );
+    same(
+        "counting.md, the third sitting's stop",
+        &numbers_after(seg, "rows 1 to 6 of the third pass (to ", 1),
+        &[at(&rows5, 6.0)],
+    );
+    same(
+        "counting.md, the third sitting's rows' times",
+        &numbers_after(seg, "second pass's rows 9 to 12 took ", 7),
+        &[
+            at(&rows4, 9.0),
+            at(&rows4, 10.0) - at(&rows4, 9.0),
+            at(&rows4, 11.0) - at(&rows4, 10.0),
+            pass1_end - at(&rows4, 11.0),
+            1.0,
+            6.0,
+            at(&rows5, 6.0) - pass1_end,
+        ],
+    );
     same(
         "counting.md, the time counted so far",
-        &numbers_after(seg, "counted so far (", 2),
-        &[row(8.0).3, at(&rows3, 8.0)],
+        &numbers_after(seg, "counted so far (", 3),
+        &[row(8.0).3, at(&rows3, 8.0), at(&rows5, 6.0)],
     );
     // the first pass's residues of 8 x 5 to 8 x 8, as the log's --status line gives them
     let residues: Vec<f64> = second
@@ -1067,6 +1095,102 @@ fn counting_8xn_closed_sitting() {
         &numbers_after(seg, "gave 8 x 5 to 8 x 8 equal to A193055 (", 4),
         &residues[4..8],
     );
+}
+
+/// Closed 8 x 9 to 8 x 12 against their two published readings. OEIS A193055's data (Zhao Hui
+/// Du; as mirrored in the public harvest of the OEIS data, GitHub fallk/integers) and the 2011
+/// table of the same program's run on the emath forum (thread 3231, reposted in 2019) agree to
+/// 8 x 10 and differ from 8 x 11 on, by exactly 2^65 and 2^64. The run's third sitting's
+/// `--status` (quoted in the log) settles 8 x 9 and 8 x 10, equal to both; its first prime's
+/// residues of 8 x 11 and 8 x 12 are the OEIS reading's modulo that prime and not the forum's,
+/// and both readings agree with the exact pass modulo 2^60. The counting page quotes every value
+/// and residue as the log and these readings give them.
+#[test]
+fn counting_8xn_published_readings() {
+    use num_bigint::BigUint;
+    let log = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("results/counts/8xn-closed.txt"),
+    )
+    .unwrap();
+    let third = &log[log.find("# SITTING 3").unwrap()..];
+    let quoted = |prefix: &str| {
+        third
+            .lines()
+            .map(|l| l.trim_start_matches(['#', ' ']))
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix:?} in the third sitting"))
+            .to_string()
+    };
+    let residues = |line: &str| -> Vec<BigUint> {
+        line.rsplit(": ")
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .map(|r| r.parse().unwrap())
+            .collect()
+    };
+    let exact = residues(&quoted("pass 0 done, modulo 2^60"));
+    let first = quoted("pass 1 done, modulo the prime ");
+    let prime: BigUint = first["pass 1 done, modulo the prime ".len()..]
+        .split(',')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let first = residues(&first);
+    let oeis = [
+        "7112881119092574",
+        "4235482818156697040",
+        "2122880233853945590892",
+        "1105420672289849239070962",
+    ];
+    let forum = [
+        "7112881119092574",
+        "4235482818156697040",
+        "2085986745706526487660",
+        "1105402225545775529519346",
+    ];
+    let big = |s: &str| s.parse::<BigUint>().unwrap();
+    let two60 = BigUint::from(1u8) << 60;
+    for (i, n) in (9..=12).enumerate() {
+        let (o, f) = (big(oeis[i]), big(forum[i]));
+        assert_eq!(&o % &two60, exact[n - 1], "8 x {n}, OEIS, modulo 2^60");
+        assert_eq!(&f % &two60, exact[n - 1], "8 x {n}, forum, modulo 2^60");
+        assert_eq!(&o % &prime, first[n - 1], "8 x {n}, OEIS, modulo the prime");
+        if n >= 11 {
+            assert_ne!(
+                &f % &prime,
+                first[n - 1],
+                "8 x {n}, forum, modulo the prime"
+            );
+            let gap = &o - &f;
+            assert!(gap == BigUint::from(1u8) << 64 || gap == BigUint::from(1u8) << 65);
+        } else {
+            assert_eq!(o, f);
+            assert!(quoted(&format!("settled: 8 x {n} = "))
+                .starts_with(&format!("settled: 8 x {n} = {} (", oeis[i])));
+        }
+    }
+    // the page quotes them, in groups of three digits
+    let grouped = |digits: &str| {
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    let page = readme("docs/counting.md");
+    let mut quotes: Vec<String> = oeis.iter().chain(&forum[2..]).map(|v| grouped(v)).collect();
+    for n in [11, 12] {
+        quotes.push(grouped(&first[n - 1].to_string()));
+        quotes.push(grouped(&(big(forum[n - 9]) % &prime).to_string()));
+    }
+    for q in quotes {
+        assert!(page.contains(&q), "counting.md does not quote {q}");
+    }
 }
 
 /// The counting page's row for closed 6 x 1..40 quotes its log, `results/counts/6xn-closed.txt`:
