@@ -1098,7 +1098,7 @@ fn counting_8xn_closed_sitting() {
 }
 
 /// Closed 8 x 9 to 8 x 12 against their two published readings. OEIS A193055's data (Zhao Hui
-/// Du; as mirrored in the public harvest of the OEIS data, GitHub fallk/integers) and the 2011
+/// Du; the OEIS's data repository, GitHub oeis/oeisdata, seq/A193/A193055.seq) and the 2011
 /// table of the same program's run on the emath forum (thread 3231, reposted in 2019) agree to
 /// 8 x 10 and differ from 8 x 11 on, by exactly 2^65 and 2^64. The run's third sitting's
 /// `--status` (quoted in the log) settles 8 x 9 and 8 x 10, equal to both; its first prime's
