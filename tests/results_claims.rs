@@ -1193,6 +1193,42 @@ fn counting_8xn_published_readings() {
     }
 }
 
+/// The counting page's account of 8x10 alone quotes its log, `results/counts/8x10-closed.txt`:
+/// the exact pass's time, its rows 1 to 8 and its two closing rows, that its ways wrapped (the
+/// line that starts the prime's pass), and the row and time the prime's pass reached.
+#[test]
+fn counting_8x10_alone() {
+    let log = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("results/counts/8x10-closed.txt"),
+    )
+    .unwrap();
+    let (exact, prime) = log.split_at(log.find("pass 1 counts modulo").unwrap());
+    let (rows0, rows1) = (frontier_progress(exact), frontier_progress(prime));
+    let at = |rows: &[(&str, f64, f64, f64)], r: f64| {
+        rows.iter().find(|p| p.0 == "row" && p.1 == r).unwrap().3
+    };
+    let last = rows1.iter().rfind(|p| p.0 == "row").unwrap();
+    let page = readme("docs/counting.md");
+    same(
+        "counting.md, 8x10 alone's exact pass",
+        &numbers_after(&page, "8x10-closed.txt`): its exact pass took ", 7),
+        &[
+            at(&rows0, 10.0),
+            1.0,
+            8.0,
+            at(&rows0, 8.0),
+            at(&rows0, 10.0) - at(&rows0, 8.0),
+            2.0,
+            60.0,
+        ],
+    );
+    same(
+        "counting.md, 8x10 alone's prime pass",
+        &numbers_after(&page, "The second pass reached row ", 2),
+        &[last.1, last.3],
+    );
+}
+
 /// The counting page's row for closed 6 x 1..40 quotes its log, `results/counts/6xn-closed.txt`:
 /// the CPU time (user + system, rounded to the second), the most memory held (MiB, rounded) and
 /// the passes (one a finished last row in the progress lines).
