@@ -17,7 +17,7 @@
 
 use super::cells::Key;
 use super::gather::{Entry, Ways};
-use super::modular::{bound_bits, Residues};
+use super::modular::{bound_bits, within_bound, Residues};
 use super::spill::{SpillDir, SpillProblem, States};
 use crate::count::CountError;
 use num_bigint::BigUint;
@@ -348,7 +348,7 @@ impl CheckpointStatus {
                     (residues.value(), bits)
                 }
             };
-            let agrees = value.bits() as f64 <= bound.ceil();
+            let agrees = within_bound(&value, bound);
             settled.push(Settled {
                 rows,
                 value,

@@ -171,6 +171,12 @@ impl Residues {
     }
 }
 
+/// Whether `value` can be a count whose bound is `bound` bits ([`bound_bits`]): residues that
+/// recombine past it disagree (a pass miscounted, or a checkpoint was damaged).
+pub(super) fn within_bound(value: &BigUint, bound: f64) -> bool {
+    value.bits() as f64 <= bound.ceil()
+}
+
 /// `a * b mod m` for `a, b < m <= 2^128`: by doubling where the product passes a `u128`.
 fn mul_mod(a: u128, b: u128, m: u128) -> u128 {
     if let Some(p) = a.checked_mul(b) {

@@ -10,7 +10,7 @@
 
 use super::checkpoint::{self, Done};
 use super::gather::Entry;
-use super::modular::{Modulus, PrimeSet, Residues};
+use super::modular::{within_bound, Modulus, PrimeSet, Residues};
 use super::plan::Plan;
 use super::spill::SpillDir;
 use super::{bound_bits, count_rows, wide, FrontierOptions, FrontierProgress, Run};
@@ -170,7 +170,7 @@ fn count_passes<E: Entry>(
             plan.rows
         };
         let own = bound_bits(length, plan.cols, closure.is_closed());
-        if value.bits() as f64 > own.ceil() {
+        if !within_bound(&value, own) {
             return Err(CountError::ResiduesPastBound {
                 board,
                 length,
