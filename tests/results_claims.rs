@@ -68,9 +68,16 @@ fn numbers(text: &str) -> Vec<Num> {
 /// A README's text with every run of white space one space, so a sentence reads the same however
 /// its lines are wrapped.
 fn readme(path: &str) -> String {
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
-        .unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    committed(path)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A committed file's text, `path` from the repository's root.
+fn committed(path: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 /// The text from `from` (which must occur once) to the next `to` after it.
@@ -300,9 +307,8 @@ fn results_readme_gfg_closing() {
         );
     }
     let exact = |size: u32| -> f64 {
-        let path = format!("results/exact/{size}x{size}-gfg.json");
-        let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path));
-        let j: serde_json::Value = serde_json::from_str(&text.unwrap()).unwrap();
+        let text = committed(&format!("results/exact/{size}x{size}-gfg.json"));
+        let j: serde_json::Value = serde_json::from_str(&text).unwrap();
         j["closed_decimal"].as_f64().unwrap()
     };
     let w = numbers_after(&t, "the exact probabilities are", 4);
@@ -781,10 +787,8 @@ fn atlas_readme_corner_10000() {
 fn exact_readme_10x10_every_start() {
     let t = readme("results/exact/README.md");
     for rule in ["random", "gfg"] {
-        let path =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("results/exact/10x10-{rule}.json"));
-        let j: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let text = committed(&format!("results/exact/10x10-{rule}.json"));
+        let j: serde_json::Value = serde_json::from_str(&text).unwrap();
         let anchor = format!("Every start of 10x10 under `{rule}` (`10x10-{rule}.json`");
         let s = segment(&t, &anchor, ").");
         let exact = format!(
@@ -829,10 +833,7 @@ fn exact_readme_10x10_every_start() {
 /// the frontier alone's time on 6x6 and on 5x8 with its turn.
 #[test]
 fn counting_luschny_figures() {
-    let run = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("results/counts/luschny.txt"),
-    )
-    .unwrap();
+    let run = committed("results/counts/luschny.txt");
     let line = |start: &str| -> Vec<f64> {
         let l = run.lines().find(|l| l.starts_with(start)).unwrap();
         numbers(l).iter().map(|n| n.value).collect()
@@ -896,10 +897,7 @@ fn counting_luschny_figures() {
 /// at the largest ratio, and row 4's states.
 #[test]
 fn counting_open_8x8_states() {
-    let table = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("results/counts/8x8-open-states.txt"),
-    )
-    .unwrap();
+    let table = committed("results/counts/8x8-open-states.txt");
     // square, row end, open, closed: the squares both closures reached
     let rows: Vec<(u32, String, f64, f64)> = table
         .lines()
@@ -960,10 +958,7 @@ fn frontier_progress(log: &str) -> Vec<(&str, f64, f64, f64)> {
 /// and the time counted so far.
 #[test]
 fn counting_8xn_closed_sitting() {
-    let log = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("results/counts/8xn-closed.txt"),
-    )
-    .unwrap();
+    let log = committed("results/counts/8xn-closed.txt");
     let (first, rest) = log.split_at(log.find("# SITTING 2").unwrap());
     let (second, third) = rest.split_at(rest.find("# SITTING 3").unwrap());
     let progress = frontier_progress(first);
@@ -1108,10 +1103,7 @@ fn counting_8xn_closed_sitting() {
 #[test]
 fn counting_8xn_published_readings() {
     use num_bigint::BigUint;
-    let log = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("results/counts/8xn-closed.txt"),
-    )
-    .unwrap();
+    let log = committed("results/counts/8xn-closed.txt");
     let third = &log[log.find("# SITTING 3").unwrap()..];
     let quoted = |prefix: &str| {
         third
@@ -1198,10 +1190,7 @@ fn counting_8xn_published_readings() {
 /// line that starts the prime's pass), and the row and time the prime's pass reached.
 #[test]
 fn counting_8x10_alone() {
-    let log = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("results/counts/8x10-closed.txt"),
-    )
-    .unwrap();
+    let log = committed("results/counts/8x10-closed.txt");
     let (exact, prime) = log.split_at(log.find("pass 1 counts modulo").unwrap());
     let (rows0, rows1) = (frontier_progress(exact), frontier_progress(prime));
     let at = |rows: &[(&str, f64, f64, f64)], r: f64| {
@@ -1234,10 +1223,7 @@ fn counting_8x10_alone() {
 /// the passes (one a finished last row in the progress lines).
 #[test]
 fn counting_6xn_closed_row() {
-    let log = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("results/counts/6xn-closed.txt"),
-    )
-    .unwrap();
+    let log = committed("results/counts/6xn-closed.txt");
     let cpu = log
         .lines()
         .find(|l| l.starts_with("# CPU "))
@@ -1266,10 +1252,7 @@ fn counting_6xn_closed_row() {
 /// wall time); every run of the file has its row.
 #[test]
 fn counting_spill_table() {
-    let log = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("results/counts/spill.txt"),
-    )
-    .unwrap();
+    let log = committed("results/counts/spill.txt");
     // "6x6 open directed 6637920 none 0 3809751 2.21+0.12 s 7.1 s 100.5 MiB"
     struct Run {
         board: String,
@@ -1304,9 +1287,7 @@ fn counting_spill_table() {
         })
         .collect();
     assert!(runs.len() >= 8);
-    let page =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/counting.md"))
-            .unwrap();
+    let page = committed("docs/counting.md");
     let table = &page[page.find("| count | bound |").unwrap()..];
     let mut board = String::new();
     let mut first = String::new();

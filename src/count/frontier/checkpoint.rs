@@ -17,7 +17,7 @@
 
 use super::cells::Key;
 use super::gather::{Entry, Ways};
-use super::modular::{bound_bits, within_bound, Residues};
+use super::modular::{bound_bits, length_at, within_bound, Residues};
 use super::spill::{SpillDir, SpillProblem, States};
 use crate::count::CountError;
 use num_bigint::BigUint;
@@ -311,11 +311,7 @@ impl CheckpointStatus {
             .unwrap_or(0);
         let mut settled = Vec::new();
         for i in 0..known {
-            let rows = if self.every_length {
-                i as u32 + 1
-            } else {
-                self.rows
-            };
+            let rows = length_at(i, self.every_length, self.rows);
             let bound = bound_bits(rows, self.cols, self.closed);
             let mut pairs: Vec<(u128, u128)> = Vec::new();
             for (m, residues) in &self.done {

@@ -177,6 +177,16 @@ pub(super) fn within_bound(value: &BigUint, bound: f64) -> bool {
     value.bits() as f64 <= bound.ceil()
 }
 
+/// The board length whose count stands at `index` of a run's values: a run over every length
+/// (`--cols 1..=N`) keeps one value a length, `1..=rows`; any other run only its board's.
+pub(super) fn length_at(index: usize, every_length: bool, rows: u32) -> u32 {
+    if every_length {
+        index as u32 + 1
+    } else {
+        rows
+    }
+}
+
 /// `a * b mod m` for `a, b < m <= 2^128`: by doubling where the product passes a `u128`.
 fn mul_mod(a: u128, b: u128, m: u128) -> u128 {
     if let Some(p) = a.checked_mul(b) {

@@ -10,7 +10,7 @@
 
 use super::checkpoint::{self, Done};
 use super::gather::Entry;
-use super::modular::{within_bound, Modulus, PrimeSet, Residues};
+use super::modular::{length_at, within_bound, Modulus, PrimeSet, Residues};
 use super::plan::Plan;
 use super::spill::SpillDir;
 use super::{bound_bits, count_rows, wide, FrontierOptions, FrontierProgress, Run};
@@ -164,11 +164,7 @@ fn count_passes<E: Entry>(
         let value = Residues { pairs }.value();
         // the count of every length is below its own bound: residues that recombine past it
         // disagree, which the moduli's slack over the bound catches for all but a few errors
-        let length = if run.every_length {
-            n as u32 + 1
-        } else {
-            plan.rows
-        };
+        let length = length_at(n, run.every_length, plan.rows);
         let own = bound_bits(length, plan.cols, closure.is_closed());
         if !within_bound(&value, own) {
             return Err(CountError::ResiduesPastBound {
