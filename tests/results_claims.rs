@@ -1187,16 +1187,38 @@ fn counting_8xn_published_readings() {
 
 /// The counting page's account of 8x10 alone quotes its log, `results/counts/8x10-closed.txt`:
 /// the exact pass's time, its rows 1 to 8 and its two closing rows, that its ways wrapped (the
-/// line that starts the prime's pass), and the row and time the prime's pass reached.
+/// line that starts the prime's pass), the row and time the prime's pass reached in the first
+/// sitting, the second sitting's time and count, their sum in seconds and hours, its excess over
+/// two hours, and the sittings' wall times.
 #[test]
 fn counting_8x10_alone() {
     let log = committed("results/counts/8x10-closed.txt");
-    let (exact, prime) = log.split_at(log.find("pass 1 counts modulo").unwrap());
+    let (first, second) = log.split_at(log.find("# SITTING 2").unwrap());
+    let (exact, prime) = first.split_at(first.find("pass 1 counts modulo").unwrap());
     let (rows0, rows1) = (frontier_progress(exact), frontier_progress(prime));
     let at = |rows: &[(&str, f64, f64, f64)], r: f64| {
         rows.iter().find(|p| p.0 == "row" && p.1 == r).unwrap().3
     };
-    let last = rows1.iter().rfind(|p| p.0 == "row").unwrap();
+    let last = |rows: &[(&str, f64, f64, f64)]| {
+        let (_, row, _, time) = *rows.iter().rfind(|p| p.0 == "row").unwrap();
+        (row, time)
+    };
+    let (reached, resumed) = (last(&rows1), last(&frontier_progress(second)));
+    let wall = |sitting: &str| -> f64 {
+        let l = sitting
+            .lines()
+            .find(|l| l.contains("Elapsed (wall clock)"))
+            .unwrap();
+        let clock = l.rsplit(' ').next().unwrap();
+        clock
+            .split(':')
+            .fold(0.0, |t, x| t * 60.0 + x.parse::<f64>().unwrap())
+    };
+    let count = second
+        .lines()
+        .find(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit()))
+        .unwrap();
+    let total = reached.1 + resumed.1;
     let page = readme("docs/counting.md");
     same(
         "counting.md, 8x10 alone's exact pass",
@@ -1214,7 +1236,41 @@ fn counting_8x10_alone() {
     same(
         "counting.md, 8x10 alone's prime pass",
         &numbers_after(&page, "The second pass reached row ", 2),
-        &[last.1, last.3],
+        &[reached.0, reached.1],
+    );
+    same(
+        "counting.md, 8x10 alone's second sitting",
+        &numbers_after(&page, "counted rows 7 to 10 in ", 1),
+        &[resumed.1],
+    );
+    // the count itself, too long for an f64: compared as its digits, grouped in threes
+    let digits: Vec<String> = count
+        .as_bytes()
+        .rchunks(3)
+        .rev()
+        .map(|c| String::from_utf8(c.to_vec()).unwrap())
+        .collect();
+    assert!(page.contains(&format!("giving {}, A193055's 8 x 10", digits.join(","))));
+    same(
+        "counting.md, 8x10 alone's time",
+        &numbers_after(&page, "The count's time is ", 5),
+        &[
+            total,
+            total / 3600.0,
+            2.0,
+            100.0 * (total / 7200.0 - 1.0),
+            wall(first) - reached.1,
+        ],
+    );
+    same(
+        "counting.md, 8x10 alone's sittings",
+        &numbers_after(&page, "before the stop, is ", 1),
+        &[wall(first) + wall(second)],
+    );
+    same(
+        "counting.md, 8x10 alone's rows 7 to 10",
+        &numbers_after(&page, "The second sitting's rows 7 to 10 took ", 2),
+        &[resumed.1, at(&rows0, 10.0) - at(&rows0, 6.0)],
     );
 }
 
