@@ -240,8 +240,8 @@ fn frontier_method_gives_the_same_counts() {
 
 #[test]
 fn frontier_counts_past_u128_are_exact() {
-    // Directed open tours of 3 x 74 are twice a number above 2^127: counted modulo primes past
-    // the first pass's 64 bits, each pass said, and recombined.
+    // Directed open tours of 3 x 74 are twice a number above 2^127: counted again with 128-bit
+    // ways past the first pass's 64 bits, the pass said.
     ktour()
         .args([
             "count", "--rows", "3", "--cols", "74", "--method", "frontier",
@@ -250,7 +250,25 @@ fn frontier_counts_past_u128_are_exact() {
         .success()
         .stdout(contains("\n354870346526040314551073349490335301008\n"))
         .stderr(contains(
-            "frontier: a state's ways passed 2^64; pass 1 counts modulo the prime 1152921504606846883",
+            "frontier: a state's ways passed 2^64; the exact pass again with 128-bit ways",
+        ));
+    // 3 x 90's undirected count passes 2^128 too: the wider pass wraps, then the primes' passes,
+    // each said, and the residues recombine to the committed b-file's term (a run of the primes
+    // alone, `results/counts/3xn-open.b`)
+    let bfile = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/counts/3xn-open.b"),
+    )
+    .unwrap();
+    let term = bfile.lines().find_map(|l| l.strip_prefix("90 ")).unwrap();
+    ktour()
+        .args([
+            "count", "--rows", "3", "--cols", "90", "--method", "frontier",
+        ])
+        .assert()
+        .success()
+        .stdout(contains(format!("\n{term}\n")))
+        .stderr(contains(
+            "frontier: a state's ways passed 2^128; pass 1 counts modulo the prime 1152921504606846883",
         ));
     // Below 2^128 the counts are those the u128 counter gave.
     assert_eq!(

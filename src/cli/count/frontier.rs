@@ -168,12 +168,27 @@ pub(super) fn count_by_frontier(
 /// a count resumed.
 fn frontier_reporter() -> impl FnMut(&FrontierProgress) {
     let mut last_line = std::time::Duration::ZERO;
-    let mut pass = 0;
+    let (mut pass, mut exact_bits) = (0, 0);
     move |p: &FrontierProgress| {
+        if p.pass == 0 && p.ways_bits != exact_bits {
+            if exact_bits != 0 {
+                eprintln!(
+                    "frontier: a state's ways passed 2^{exact_bits}; the exact pass again with {}-bit ways",
+                    p.ways_bits
+                );
+            }
+            exact_bits = p.ways_bits;
+        }
         if p.pass != pass {
             pass = p.pass;
             let why = if pass == 1 {
-                format!("a state's ways passed 2^{}; ", p.ways_bits)
+                // a count resumed in a prime's pass saw no exact pass: its ways' bits are the same
+                let bits = if exact_bits == 0 {
+                    p.ways_bits
+                } else {
+                    exact_bits
+                };
+                format!("a state's ways passed 2^{bits}; ")
             } else {
                 String::new()
             };

@@ -257,7 +257,8 @@ pub struct CheckpointStatus {
     pub fold: bool,
     /// The pass's modulus: 0 for the exact pass, else a prime.
     pub modulus: u64,
-    /// The bits of the exact pass's ways (64, or 60 beside an 8-wide board's state).
+    /// The bits of this pass's ways (64, or 60 beside an 8-wide board's state; 128 in the exact
+    /// pass run again with wider ways).
     pub ways_bits: u32,
     /// Squares added (a row's end), of `rows * cols`.
     pub squares: usize,
@@ -301,7 +302,8 @@ impl CheckpointStatus {
     /// [`bound_bits`], so that the Chinese remainder theorem gives the count itself. A long
     /// count's early lengths settle passes before its last.
     pub fn settled(&self) -> Vec<Settled> {
-        let power = 1u128 << self.ways_bits;
+        // the exact pass with 128-bit ways is right modulo 2^128, so modulo 2^127
+        let power = 1u128 << self.ways_bits.min(127);
         let known = self
             .done
             .iter()
@@ -334,6 +336,8 @@ impl CheckpointStatus {
                         } else {
                             u128::from(self.modulus)
                         };
+                        // a wider exact pass's residue holds the first's: one power of two
+                        pairs.retain(|&(d, _)| !(m.is_power_of_two() && d.is_power_of_two()));
                         pairs.push((m, v % m));
                     }
                     let residues = Residues { pairs };

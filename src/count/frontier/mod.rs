@@ -257,7 +257,8 @@ pub struct FrontierProgress {
     pub states: usize,
     /// Time since the count began.
     pub elapsed: Duration,
-    /// Bits of the states' ways: 64, or 60 beside an 8-wide board's state.
+    /// Bits of the states' ways: 64, or 60 beside an 8-wide board's state; 128 in a narrow
+    /// board's exact pass run again where 64 wrapped ([`FrontierOptions::wide_pass`]).
     pub ways_bits: u32,
     /// The pass: 0 counts exactly in `ways_bits`; pass `k > 0` counts modulo the `k`-th prime of
     /// the [`PrimeSet`] (a sum passed `ways_bits` in pass 0).
@@ -281,6 +282,11 @@ pub struct FrontierOptions<'a> {
     pub checkpoint: Option<&'a Path>,
     /// The primes of the passes a count past its ways' bits takes.
     pub primes: PrimeSet,
+    /// Where a narrow board's exact pass wraps and its bound asks for two primes or more, count
+    /// exactly once more with 128-bit ways (24-byte entries) before any prime: the count itself
+    /// if it is below 2^128, else its residue modulo 2^127 (on by default; off, the primes' passes
+    /// follow at once, the second method the tests compare it with).
+    pub wide_pass: bool,
     /// A bound on the memory the states take, and the folder they spill to past it (`None`: the
     /// states stay in memory, as much as the count needs).
     pub spill: Option<Spill<'a>>,
@@ -292,6 +298,7 @@ impl Default for FrontierOptions<'_> {
             max_states: usize::MAX,
             checkpoint: None,
             primes: PrimeSet::default(),
+            wide_pass: true,
             spill: None,
         }
     }
@@ -902,7 +909,7 @@ mod tests {
             CheckpointProblem::NotACheckpoint
         );
         // a count of several passes, stopped in its second prime's, resumes there with the
-        // residues of the passes before
+        // residues of the passes before (the primes' passes at once, no wider exact pass)
         std::fs::remove_file(&path).unwrap();
         let long = Board::new(3, 40).unwrap();
         let saved = dir.path().join("saved.ckpt");
@@ -911,17 +918,19 @@ mod tests {
                 std::fs::copy(&path, &saved).unwrap();
             }
         };
-        let full =
-            count_frontier_resumable(long, Closure::Open, usize::MAX, Some(&path), &mut save)
-                .unwrap();
+        let primes = FrontierOptions {
+            checkpoint: Some(&path),
+            wide_pass: false,
+            ..FrontierOptions::default()
+        };
+        let full = count_frontier_opts(long, Closure::Open, &primes, &mut save).unwrap();
         assert!(full.passes >= 3 && !path.exists());
         std::fs::copy(&saved, &path).unwrap();
         let mut first = None;
-        let resumed =
-            count_frontier_resumable(long, Closure::Open, usize::MAX, Some(&path), &mut |p| {
-                first.get_or_insert((p.pass, p.resumed_from));
-            })
-            .unwrap();
+        let resumed = count_frontier_opts(long, Closure::Open, &primes, &mut |p| {
+            first.get_or_insert((p.pass, p.resumed_from));
+        })
+        .unwrap();
         assert_eq!(first, Some((2, 60)));
         assert_eq!(
             (resumed.undirected, resumed.passes),
@@ -944,7 +953,7 @@ mod tests {
         assert!(full.passes > 1);
         let mut saved = Vec::new();
         let mut save = |p: &FrontierProgress| {
-            if p.pass == 0 && p.row_end && p.rows_done < p.rows {
+            if (p.pass, p.ways_bits) == (0, 64) && p.row_end && p.rows_done < p.rows {
                 let copy = dir.path().join(format!("row{}.ckpt", p.rows_done));
                 std::fs::copy(&path, &copy).unwrap();
                 saved.push(copy);
@@ -1017,8 +1026,10 @@ mod tests {
                 saved.push((p.pass, copy));
             }
         };
+        // the primes' passes at once (a wider exact pass is `a_wider_exact_pass_...`'s)
         let options = FrontierOptions {
             checkpoint: Some(&path),
+            wide_pass: false,
             ..FrontierOptions::default()
         };
         let sequence = count_lengths(board, Closure::Open, &options, &mut save).unwrap();
@@ -1068,8 +1079,10 @@ mod tests {
                 kept = true;
             }
         };
+        // the primes' passes at once (a wider exact pass is `a_wider_exact_pass_...`'s)
         let options = FrontierOptions {
             checkpoint: Some(&path),
+            wide_pass: false,
             ..FrontierOptions::default()
         };
         let sequence = count_lengths(board, Closure::Open, &options, &mut keep).unwrap();
@@ -1107,6 +1120,66 @@ mod tests {
                 }
                 Err(other) => panic!("{other}"),
             }
+        }
+    }
+
+    /// A narrow count past its 64-bit ways whose bound asks for two primes or more counts once
+    /// more with 128-bit ways: 3 x 40 open (bound 168 bits, count below 2^128) takes two passes
+    /// where the primes alone take three, and 3 x 1..100 open (past 2^128 from 3 x 74) gives every
+    /// length the primes alone give. From every row's checkpoint of the wider pass and of the
+    /// primes' after it, the count resumes to the same sequence, and each length `--status`
+    /// settles there is the sequence's.
+    #[test]
+    fn a_wider_exact_pass_counts_what_the_primes_count() {
+        let options = |wide_pass| FrontierOptions {
+            wide_pass,
+            ..FrontierOptions::default()
+        };
+        let b = |r, c| Board::new(r, c).unwrap();
+        let wider = count_frontier_opts(b(3, 40), Closure::Open, &options(true), &mut |_| {});
+        let primes = count_frontier_opts(b(3, 40), Closure::Open, &options(false), &mut |_| {});
+        let (wider, primes) = (wider.unwrap(), primes.unwrap());
+        assert_eq!(wider.undirected, primes.undirected);
+        assert_eq!((wider.passes, primes.passes), (2, 3));
+        assert!(wider.undirected.bits() > 64 && wider.undirected.bits() <= 128);
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("count.ckpt");
+        let long = b(3, 100);
+        let (mut saved, mut wide_bits) = (Vec::new(), false);
+        let mut save = |p: &FrontierProgress| {
+            wide_bits |= p.ways_bits == 128;
+            if p.row_end && p.rows_done < p.rows && (p.ways_bits == 128 || p.pass > 0) {
+                let copy = dir
+                    .path()
+                    .join(format!("{}-{}-{}.ckpt", p.ways_bits, p.pass, p.rows_done));
+                std::fs::copy(&path, &copy).unwrap();
+                saved.push(copy);
+            }
+        };
+        let with_path = FrontierOptions {
+            checkpoint: Some(&path),
+            ..options(true)
+        };
+        let sequence = count_lengths(long, Closure::Open, &with_path, &mut save).unwrap();
+        let alone = count_lengths(long, Closure::Open, &options(false), &mut |_| {}).unwrap();
+        assert!(wide_bits);
+        assert_eq!(sequence.undirected, alone.undirected);
+        assert!(sequence.undirected[99].bits() > 128);
+        assert!(saved.len() > 99, "{} checkpoints", saved.len());
+        for copy in saved.iter().step_by(7) {
+            for s in checkpoint_status(copy).unwrap().settled() {
+                assert_eq!(
+                    s.value,
+                    sequence.undirected[s.rows as usize - 1],
+                    "{copy:?}"
+                );
+                assert!(s.agrees);
+            }
+            std::fs::copy(copy, &path).unwrap();
+            let resumed = count_lengths(long, Closure::Open, &with_path, &mut |_| {}).unwrap();
+            assert_eq!(resumed.undirected, sequence.undirected, "from {copy:?}");
+            assert_eq!(resumed.passes, sequence.passes, "from {copy:?}");
         }
     }
 

@@ -124,9 +124,17 @@ fn pow_mod(mut a: u128, mut e: u128, m: u128) -> u128 {
     r
 }
 
-/// The inverse of `a` modulo `m` (`gcd(a, m) = 1`, `m <= 2^64`), by the extended Euclidean
-/// algorithm.
+/// The inverse of `a` modulo `m` (`gcd(a, m) = 1`): by the extended Euclidean algorithm for
+/// `m <= 2^64`; modulo a power of two up to 2^127 (a wider exact pass's), by Newton's iteration.
 fn inverse(a: u128, m: u128) -> u128 {
+    if m.is_power_of_two() && m > 1 << 64 {
+        // a * x = 1 modulo 2^b doubles b each step: right to 3 bits at x = a (a odd), 2^128 after 6
+        let mut x = a;
+        for _ in 0..6 {
+            x = x.wrapping_mul(2u128.wrapping_sub(a.wrapping_mul(x)));
+        }
+        return x & (m - 1);
+    }
     let (mut r0, mut r1) = (m as i128, (a % m) as i128);
     let (mut t0, mut t1) = (0i128, 1i128);
     while r1 != 0 {
@@ -301,6 +309,27 @@ mod tests {
         assert_eq!(one.value(), BigUint::from(12345u32));
         assert_eq!(inverse(3, 1 << 64), 0xAAAA_AAAA_AAAA_AAAB);
         assert_eq!(mul_mod(u128::MAX - 1, u128::MAX - 1, u128::MAX), 1);
+        // a wider exact pass's modulus, 2^127, first or last among primes (its inverses by
+        // Newton's iteration, each checked by its product)
+        let big = (BigUint::from(1u32) << 200u32) + BigUint::from(987_654_321u64);
+        let primes: Vec<u128> = PrimeSet::default()
+            .primes()
+            .take(2)
+            .map(u128::from)
+            .collect();
+        for order in [
+            [1u128 << 127, primes[0], primes[1]],
+            [primes[0], primes[1], 1 << 127],
+        ] {
+            let pairs = order
+                .iter()
+                .map(|&m| (m, u128::try_from(&big % BigUint::from(m)).unwrap()))
+                .collect();
+            assert_eq!(Residues { pairs }.value(), big);
+        }
+        for a in [3u128, primes[0], primes[0] * primes[1], (1 << 127) - 1] {
+            assert_eq!(mul_mod(a, inverse(a, 1 << 127), 1 << 127), 1, "{a}");
+        }
     }
 
     #[test]

@@ -83,9 +83,28 @@ pub(super) fn count(
         spill: dir.as_ref(),
     };
     let counted = if wide(plan.cols) {
-        count_passes::<Packed68>(plan, board, closure, run, options.primes, done, progress)
+        count_passes::<Packed68>(
+            plan,
+            board,
+            closure,
+            run,
+            options.primes,
+            false,
+            done,
+            progress,
+        )
     } else {
-        count_passes::<Pair<u64, u64>>(plan, board, closure, run, options.primes, done, progress)
+        let wide = options.wide_pass;
+        count_passes::<Pair<u64, u64>>(
+            plan,
+            board,
+            closure,
+            run,
+            options.primes,
+            wide,
+            done,
+            progress,
+        )
     }?;
     if let Some(path) = options.checkpoint {
         // what is counted needs no resuming; a file that is already gone is no error
@@ -94,48 +113,109 @@ pub(super) fn count(
     Ok(counted)
 }
 
-/// The passes with entries `E`: the exact one, then one a prime until the bound is passed, each
-/// skipped if `done` (a checkpoint's) holds its residues.
+/// What the passes of a count have done so far, over all of them.
+#[derive(Default)]
+struct Totals {
+    peak_states: usize,
+    transitions: u64,
+    spilled_runs: u64,
+}
+
+impl Totals {
+    /// One pass with entries `F`, summed as `run` says, its work added to the totals.
+    fn pass<F: Entry>(
+        &mut self,
+        plan: &Plan,
+        board: Board,
+        closure: Closure,
+        run: Run,
+        progress: &mut dyn FnMut(&FrontierProgress),
+    ) -> Result<Tally, CountError> {
+        let tally = count_rows::<F>(plan, board, closure, run, progress)?;
+        self.peak_states = tally.peak_states.max(self.peak_states);
+        self.transitions += tally.transitions;
+        self.spilled_runs += tally.runs;
+        Ok(tally)
+    }
+
+    fn counted(self, values: Vec<BigUint>, passes: u32) -> Counted {
+        Counted {
+            values,
+            peak_states: self.peak_states,
+            transitions: self.transitions,
+            passes,
+            spilled_runs: self.spilled_runs,
+        }
+    }
+}
+
+/// The modulus the exact pass with 128-bit ways ([`wide_pass_pays`]) leaves when it wraps: its
+/// sums are right modulo 2^128, and 2^127 is the largest power of two a `u128` modulus holds.
+pub(super) const WIDE_MODULUS: u128 = 1 << 127;
+
+/// Whether a count whose exact pass wrapped (the residues `done`), with entries `E` and a bound
+/// of `bound` bits, counts exactly once more with 128-bit ways before the primes' passes: only on
+/// a narrow board (a `u64` key: 24-byte entries, where a prime's pass takes 16) whose bound asks
+/// for two primes or more. Such a pass gives the count itself when it is below 2^128, as most
+/// are (Bregman's bound is loose: 7 x 20 open's is 244 bits), and else 127 bits of residue where a
+/// prime gives 60: it never costs a pass.
+fn wide_pass_pays<E: Entry>(bound: f64, done: &[Done]) -> bool {
+    let narrow = std::mem::size_of::<E::Key>() == 8 && E::WAYS_BITS == 64;
+    let only_exact = matches!(done, [(m, _)] if *m == 1u128 << E::WAYS_BITS.min(127));
+    narrow && only_exact && bound > f64::from(E::WAYS_BITS) + 60.0
+}
+
+/// The passes with entries `E`: the exact one; where it wraps, on a narrow board, one more exact
+/// pass with 128-bit ways if it pays ([`wide_pass_pays`]); then one a prime until the bound is
+/// passed. Each is skipped if `done` (a checkpoint's) holds its residues.
+#[allow(clippy::too_many_arguments)]
 fn count_passes<E: Entry>(
     plan: &Plan,
     board: Board,
     closure: Closure,
     run: Run,
     primes: PrimeSet,
+    wide_pass: bool,
     mut done: Vec<Done>,
     progress: &mut dyn FnMut(&FrontierProgress),
 ) -> Result<Counted, CountError> {
     let power = 1u128 << E::WAYS_BITS;
-    let mut peak_states = 0;
-    let mut transitions = 0;
-    let mut spilled_runs = 0;
-    let mut pass = |modulus: Modulus, number: u32, done: &[Done]| {
-        let run = Run {
+    let mut totals = Totals::default();
+    fn at<'a>(run: Run<'a>, modulus: Modulus, number: u32, done: &'a [Done]) -> Run<'a> {
+        Run {
             modulus,
             pass: number,
             done,
             ..run
-        };
-        let tally = count_rows::<E>(plan, board, closure, run, progress)?;
-        peak_states = tally.peak_states.max(peak_states);
-        transitions += tally.transitions;
-        spilled_runs += tally.runs;
-        Ok::<Tally, CountError>(tally)
-    };
+        }
+    }
     // an exact pass is done, or none is wanted (`modular_only`), when `done` holds a residue
     if done.is_empty() {
-        let exact = pass(Modulus::EXACT, 0, &done)?;
+        let exact = totals.pass::<E>(
+            plan,
+            board,
+            closure,
+            at(run, Modulus::EXACT, 0, &done),
+            progress,
+        )?;
         if !exact.wrapped {
-            return Ok(Counted {
-                values: exact.values().into_iter().map(BigUint::from).collect(),
-                peak_states,
-                transitions,
-                passes: 1,
-                spilled_runs,
-            });
+            let values = exact.values().into_iter().map(BigUint::from).collect();
+            return Ok(totals.counted(values, 1));
         }
         let residues = exact.values().iter().map(|v| v % power).collect();
         done.push((power, residues));
+    }
+    let bound = bound_bits(plan.rows, plan.cols, closure.is_closed());
+    if wide_pass && wide_pass_pays::<E>(bound, &done) {
+        let run = at(run, Modulus::EXACT, 0, &done);
+        let wide = totals.pass::<Pair<E::Key, u128>>(plan, board, closure, run, progress)?;
+        if !wide.wrapped {
+            let values = wide.values().into_iter().map(BigUint::from).collect();
+            return Ok(totals.counted(values, 2));
+        }
+        // right modulo 2^128, so modulo 2^127, which holds the first pass's 2^64 and replaces it
+        let residues = wide.values().iter().map(|v| v % WIDE_MODULUS).collect();
+        done[0] = (WIDE_MODULUS, residues);
     }
     let bound = bound_bits(plan.rows, plan.cols, closure.is_closed());
     let mut number = 0;
@@ -148,8 +228,8 @@ fn count_passes<E: Entry>(
         if done.iter().any(|&(m, _)| m == u128::from(p)) {
             continue;
         }
-        let tally = pass(Modulus(p), number, &done)?;
         let m = Modulus(p);
+        let tally = totals.pass::<E>(plan, board, closure, at(run, m, number, &done), progress)?;
         let residues = tally
             .values()
             .iter()
@@ -175,13 +255,9 @@ fn count_passes<E: Entry>(
         }
         values.push(value);
     }
-    Ok(Counted {
-        values,
-        peak_states,
-        transitions,
-        passes: done.len() as u32,
-        spilled_runs,
-    })
+    // a residue modulo 2^127 stands for two passes: the exact one and the one with wider ways
+    let passes = done.len() + usize::from(done[0].0 == WIDE_MODULUS);
+    Ok(totals.counted(values, passes as u32))
 }
 
 /// The count of `board` by passes modulo `options`' primes only, and the passes: the
@@ -202,6 +278,7 @@ pub(super) fn modular_only(
         closure,
         run,
         options.primes,
+        false,
         done,
         &mut |_| {},
     )

@@ -70,8 +70,13 @@ fn sharded_counts_equal_the_count_in_one_process() {
         assert!(many.count.peak_states <= one.peak_states);
     }
     // 3 x 40 open passes 2^64: the exact pass wraps, and the prime passes are exchanged alike
+    // (sharded counts take the primes' passes at once, as one process does without a wider pass)
     let (board, closure) = (b(3, 40), Closure::Open);
-    let one = count_frontier(board, closure).unwrap();
+    let primes = FrontierOptions {
+        wide_pass: false,
+        ..FrontierOptions::default()
+    };
+    let one = count_frontier_opts(board, closure, &primes, &mut |_| {}).unwrap();
     let many = sharded(board, closure, 3, PrimeSet::default());
     assert!(one.passes > 1);
     assert_eq!(
@@ -80,4 +85,4 @@ fn sharded_counts_equal_the_count_in_one_process() {
     );
 }
 
-use super::super::count_frontier;
+use super::super::{count_frontier, count_frontier_opts, FrontierOptions};
