@@ -465,3 +465,39 @@ fn the_committed_7xn_closed_bfile_matches_a193054() {
     }
     assert!(lines[21].1.bits() > 128, "7x22 passes 2^128");
 }
+
+/// The committed b-file of closed 8 x n, n = 1..12 (`results/counts/8xn-closed.b`, one run of
+/// `ktour count --rows 8 --cols 1..=12 --closed --format bfile` in four sittings, 5.7 hours: not
+/// re-run here) against OEIS A193055, the closed tours of 8 x n (Zhao Hui Du), every term: 8 x 11
+/// and 8 x 12 in the OEIS's reading, which the 2011 forum table's (2^65 and 2^64 less) is not.
+#[test]
+fn the_committed_8xn_closed_bfile_matches_a193055() {
+    let text = committed("results/counts/8xn-closed.b");
+    let a193055 = [
+        "0",
+        "0",
+        "0",
+        "0",
+        "44202",
+        "55488142",
+        "34524432316",
+        "13267364410532",
+        "7112881119092574",
+        "4235482818156697040",
+        "2122880233853945590892",
+        "1105420672289849239070962",
+    ];
+    let lines = bfile(&text);
+    assert_eq!(lines.len(), a193055.len());
+    for (i, (n, a)) in lines.iter().enumerate() {
+        assert_eq!(*n as usize, i + 1);
+        assert_eq!(*a, big(a193055[i]), "8x{n}");
+    }
+    let forum = [
+        (11, "2085986745706526487660"),
+        (12, "1105402225545775529519346"),
+    ];
+    for (n, f) in forum {
+        assert_ne!(lines[n - 1].1, big(f), "8x{n}: the forum's reading");
+    }
+}
