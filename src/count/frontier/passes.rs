@@ -10,7 +10,7 @@
 
 use super::checkpoint::{self, Done};
 use super::gather::Entry;
-use super::modular::{length_at, within_bound, Modulus, PrimeSet, Residues};
+use super::modular::{length_at, within_bound, Modulus, Residues};
 use super::plan::Plan;
 use super::spill::SpillDir;
 use super::{bound_bits, count_rows, wide, FrontierOptions, FrontierProgress, Run};
@@ -83,28 +83,9 @@ pub(super) fn count(
         spill: dir.as_ref(),
     };
     let counted = if wide(plan.cols) {
-        count_passes::<Packed68>(
-            plan,
-            board,
-            closure,
-            run,
-            options.primes,
-            false,
-            done,
-            progress,
-        )
+        count_passes::<Packed68>(plan, board, closure, run, options, done, progress)
     } else {
-        let wide = options.wide_pass;
-        count_passes::<Pair<u64, u64>>(
-            plan,
-            board,
-            closure,
-            run,
-            options.primes,
-            wide,
-            done,
-            progress,
-        )
+        count_passes::<Pair<u64, u64>>(plan, board, closure, run, options, done, progress)
     }?;
     if let Some(path) = options.checkpoint {
         // what is counted needs no resuming; a file that is already gone is no error
@@ -167,15 +148,13 @@ fn wide_pass_pays<E: Entry>(bound: f64, done: &[Done]) -> bool {
 
 /// The passes with entries `E`: the exact one; where it wraps, on a narrow board, one more exact
 /// pass with 128-bit ways if it pays ([`wide_pass_pays`]); then one a prime until the bound is
-/// passed. Each is skipped if `done` (a checkpoint's) holds its residues.
-#[allow(clippy::too_many_arguments)]
+/// passed, from `options`' primes. Each is skipped if `done` (a checkpoint's) holds its residues.
 fn count_passes<E: Entry>(
     plan: &Plan,
     board: Board,
     closure: Closure,
     run: Run,
-    primes: PrimeSet,
-    wide_pass: bool,
+    options: &FrontierOptions,
     mut done: Vec<Done>,
     progress: &mut dyn FnMut(&FrontierProgress),
 ) -> Result<Counted, CountError> {
@@ -206,7 +185,7 @@ fn count_passes<E: Entry>(
         done.push((power, residues));
     }
     let bound = bound_bits(plan.rows, plan.cols, closure.is_closed());
-    if wide_pass && wide_pass_pays::<E>(bound, &done) {
+    if options.wide_pass && wide_pass_pays::<E>(bound, &done) {
         let run = at(run, Modulus::EXACT, 0, &done);
         let wide = totals.pass::<Pair<E::Key, u128>>(plan, board, closure, run, progress)?;
         if !wide.wrapped {
@@ -219,7 +198,7 @@ fn count_passes<E: Entry>(
     }
     let bound = bound_bits(plan.rows, plan.cols, closure.is_closed());
     let mut number = 0;
-    for p in primes.primes() {
+    for p in options.primes.primes() {
         let bits: f64 = done.iter().map(|&(m, _)| (m as f64).log2()).sum();
         if bits > bound {
             break;
@@ -272,17 +251,13 @@ pub(super) fn modular_only(
     let run = Run::unlimited(true);
     // a modulus of 1 stands for the exact pass: every number is 0 modulo 1
     let done = vec![(1, vec![0])];
-    let counted = count_passes::<Pair<u64, u64>>(
-        plan,
-        board,
-        closure,
-        run,
-        options.primes,
-        false,
-        done,
-        &mut |_| {},
-    )
-    .unwrap();
+    let primes_only = FrontierOptions {
+        wide_pass: false,
+        ..*options
+    };
+    let counted =
+        count_passes::<Pair<u64, u64>>(plan, board, closure, run, &primes_only, done, &mut |_| {})
+            .unwrap();
     (
         counted.values.into_iter().next_back().unwrap(),
         counted.passes - 1,
