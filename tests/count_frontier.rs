@@ -376,6 +376,15 @@ fn bfile(text: &str) -> Vec<(u32, BigUint)> {
         .collect()
 }
 
+/// `lines` of a b-file of `side` x n are n = 1, 2, .. with the `published` terms, every one.
+fn assert_bfile_is(lines: &[(u32, BigUint)], published: &[&str], side: u32) {
+    assert_eq!(lines.len(), published.len());
+    for (i, (n, a)) in lines.iter().enumerate() {
+        assert_eq!(*n as usize, i + 1);
+        assert_eq!(*a, big(published[i]), "{side}x{n}");
+    }
+}
+
 /// The committed b-file of closed 6 x n, n = 1..40 (`results/counts/6xn-closed.b`, one run of
 /// `ktour count --rows 6 --cols 1..=40 --closed --format bfile`: minutes of CPU, so not re-run
 /// here) against OEIS A175881, the closed tours of 6 x n (de Ruiter), every term: 6 x 40 passes
@@ -426,11 +435,7 @@ fn the_committed_6xn_closed_bfile_matches_a175881() {
         "377031597006006571424070743308269493020186682009428464253448495336",
     ];
     let lines = bfile(&text);
-    assert_eq!(lines.len(), a175881.len());
-    for (i, (n, a)) in lines.iter().enumerate() {
-        assert_eq!(*n as usize, i + 1);
-        assert_eq!(*a, big(a175881[i]), "6x{n}");
-    }
+    assert_bfile_is(&lines, &a175881, 6);
     assert!(lines[39].1.bits() > 192, "6x40 passes 2^192");
 }
 
@@ -488,11 +493,7 @@ fn the_committed_8xn_closed_bfile_matches_a193055() {
         "1105420672289849239070962",
     ];
     let lines = bfile(&text);
-    assert_eq!(lines.len(), a193055.len());
-    for (i, (n, a)) in lines.iter().enumerate() {
-        assert_eq!(*n as usize, i + 1);
-        assert_eq!(*a, big(a193055[i]), "8x{n}");
-    }
+    assert_bfile_is(&lines, &a193055, 8);
     let forum = [
         (11, "2085986745706526487660"),
         (12, "1105402225545775529519346"),
