@@ -240,8 +240,8 @@ fn frontier_method_gives_the_same_counts() {
 
 #[test]
 fn frontier_counts_past_u128_are_exact() {
-    // Directed open tours of 3 x 74 are twice a number above 2^127: counted again with 128-bit
-    // ways past the first pass's 64 bits, the pass said.
+    // Directed open tours of 3 x 74 are twice a number above 2^127: the exact pass widens its
+    // ways to 128 bits before its states' largest pass 2^64, the pass said.
     ktour()
         .args([
             "count", "--rows", "3", "--cols", "74", "--method", "frontier",
@@ -250,9 +250,9 @@ fn frontier_counts_past_u128_are_exact() {
         .success()
         .stdout(contains("\n354870346526040314551073349490335301008\n"))
         .stderr(contains(
-            "frontier: a state's ways passed 2^64; the exact pass again with 128-bit ways",
+            "frontier: the largest ways neared 2^64 before square 86; the exact pass goes on with 128-bit ways",
         ));
-    // 3 x 90's undirected count passes 2^128 too: the wider pass wraps, then the primes' passes,
+    // 3 x 90's undirected count passes 2^128 too: the widened pass wraps, then the primes' passes,
     // each said, and the residues recombine to the committed b-file's term (a run of the primes
     // alone, `results/counts/3xn-open.b`)
     let bfile = std::fs::read_to_string(

@@ -120,23 +120,44 @@ fn spilled_sequences_and_passes_equal_those_in_memory() {
         assert!(spill.spilled_runs > 0 && in_memory.spilled_runs == 0);
         assert_spilled_at_every_big_step(&steps, memory, &format!("{b}"));
     }
-    // 3 x 40 open passes 2^64: the exact pass wraps, and the passes modulo primes spill too
+    // 3 x 40 open passes 2^64: the exact pass widens its ways in flight (one pass, spilled in
+    // 64-bit ways, then in 128-bit ones); without widening it wraps and the passes modulo primes
+    // spill too
     let (b, memory) = (board(3, 40), MIN_MEMORY);
-    let in_memory = count_frontier(b, Closure::Open).unwrap();
-    let mut passes = std::collections::BTreeSet::new();
-    let spill = count_frontier_opts(b, Closure::Open, &spilled(tmp.path(), memory), &mut |p| {
-        if p.spilled_runs > 0 {
-            // the exact pass and its wider twin are both pass 0, told apart by their ways' bits
-            passes.insert((p.pass, p.ways_bits));
-        }
-    })
-    .unwrap();
-    assert!(in_memory.passes > 1);
-    assert_eq!(
-        (spill.undirected, spill.passes),
-        (in_memory.undirected, in_memory.passes)
-    );
-    assert_eq!(passes.len() as u32, in_memory.passes, "every pass spilled");
+    for (widen, spilled_passes) in [
+        (true, vec![(0, 64), (0, 128)]),
+        (false, vec![(0, 64), (1, 64), (2, 64)]),
+    ] {
+        let options = FrontierOptions {
+            widen,
+            ..FrontierOptions::default()
+        };
+        let in_memory = count_frontier_opts(b, Closure::Open, &options, &mut |_| {}).unwrap();
+        let mut passes = std::collections::BTreeSet::new();
+        let spilling = FrontierOptions {
+            widen,
+            ..spilled(tmp.path(), memory)
+        };
+        let spill = count_frontier_opts(b, Closure::Open, &spilling, &mut |p| {
+            if p.spilled_runs > 0 {
+                passes.insert((p.pass, p.ways_bits));
+            }
+        })
+        .unwrap();
+        assert_eq!(
+            (spill.undirected, spill.passes),
+            (in_memory.undirected, in_memory.passes)
+        );
+        assert_eq!(
+            in_memory.passes as usize,
+            spilled_passes.len() - usize::from(widen)
+        );
+        assert_eq!(
+            passes.into_iter().collect::<Vec<_>>(),
+            spilled_passes,
+            "widen {widen}"
+        );
+    }
 }
 
 /// A spilled count stopped after some rows resumes from its checkpoint, spilled or in memory, to

@@ -173,8 +173,8 @@ fn frontier_reporter() -> impl FnMut(&FrontierProgress) {
         if p.pass == 0 && p.ways_bits != exact_bits {
             if exact_bits != 0 {
                 eprintln!(
-                    "frontier: a state's ways passed 2^{exact_bits}; the exact pass again with {}-bit ways",
-                    p.ways_bits
+                    "frontier: the largest ways neared 2^{exact_bits} before square {}; the exact pass goes on with {}-bit ways",
+                    p.squares_done, p.ways_bits
                 );
             }
             exact_bits = p.ways_bits;

@@ -411,6 +411,23 @@ pub(super) fn passes_of(path: &Path, id: Identity) -> Option<Vec<Done>> {
     same.then_some(s.done)
 }
 
+/// The bits of the ways of the checkpoint at `path`, if it holds states of the count and pass
+/// `id` (its ways' bits aside): a pass that widened its ways resumes in the wider entries.
+pub(super) fn ways_bits_of(path: &Path, id: Identity) -> Option<u32> {
+    let fields = header_fields(&mut BufReader::new(std::fs::File::open(path).ok()?))?;
+    let s = status_of(&fields)?;
+    let same = (s.rows, s.cols, s.closed, s.every_length, s.fold, s.modulus)
+        == (
+            id.rows,
+            id.cols,
+            id.closed,
+            id.every_length,
+            id.fold,
+            id.modulus,
+        );
+    same.then_some(s.ways_bits)
+}
+
 /// Read the checkpoint at `path` for the count `id`, telling `expect` how many states it holds
 /// and giving them in order to `push` (which has them all, and only then, when the checkpoint is
 /// whole).

@@ -22,7 +22,7 @@
 //! and their packing, `packed.rs` the transitions, `plan.rs` the geometry of each step, `gather.rs`
 //! the sorted lists that hold each step's states, `checkpoint.rs` the file a count resumes from,
 //! `modular.rs` the residues, primes, bound and recombination of counts past the ways' bits,
-//! `passes.rs` the passes they take, `spill.rs` the states on disk under a bound on memory, and
+//! `passes.rs` the passes they take, `widen.rs` the exact pass's ways widened in flight, `spill.rs` the states on disk under a bound on memory, and
 //! `reference.rs` the transitions' slow twin.
 //!
 //! # The method
@@ -71,11 +71,13 @@
 //! On 8-wide boards the 68-bit state and 60-bit ways share one `u128`, 16 bytes too.
 //!
 //! Counts of any size keep that entry (`modular.rs`, `passes.rs`): a first pass sums the ways
-//! exactly in their 64 (60) bits, and is the count unless a sum passed them; it then goes on
-//! wrapping (the count modulo 2^64 or 2^60), and one more pass a prime below 2^60 sums them modulo
-//! the prime, until the moduli's product passes Bregman's bound on the count; the Chinese
-//! remainder theorem gives the exact count (3 x 74 open, 5 x 36 closed and longer: tested under
-//! two sets of primes). Every count up to 8x8 closed fits the first pass.
+//! exactly in their 64 (60) bits, and once its largest ways near those bits converts its states
+//! to 128-bit ways and goes on (`widen.rs`); it is the count unless a sum passed its bits. It
+//! then goes on wrapping (the count modulo 2^127, or 2^64 or 2^60 where it did not widen), and
+//! one more pass a prime below 2^60 sums the ways modulo the prime, until the moduli's product
+//! passes Bregman's bound on the count; the Chinese remainder theorem gives the exact count
+//! (3 x 74 open, 5 x 36 closed and longer: tested under two sets of primes). Every count up to
+//! 8x8 closed fits the first pass's 16-byte entries.
 //!
 //! Under a bound on memory ([`FrontierOptions::spill`], `spill.rs`) a step is an external
 //! sort-reduce instead: its successors fill a buffer of what the bound leaves, sorted and summed
@@ -133,6 +135,7 @@ mod spill;
 pub use spill::{Spill, SpillProblem, MIN_MEMORY};
 pub mod shard;
 mod step;
+mod widen;
 
 use super::CountError;
 use crate::board::Board;
@@ -147,6 +150,7 @@ use spill::{Sink, SpillDir, States};
 use std::path::Path;
 use std::time::{Duration, Instant};
 use step::Stepping;
+use widen::{can_widen, Widens};
 
 /// The widest board (shorter side) the frontier counter handles: its window and new square are
 /// `2 * 8 + 2 = 18` cells of 4 bits, held in a `u128` (boards at most 7 wide fill a `u64`).
@@ -159,8 +163,8 @@ fn wide(width: u32) -> bool {
 }
 
 /// Bytes a state takes in a step's list: 16, a `u64` key and `u64` ways on boards at most 7 wide,
-/// a 68-bit key and 60-bit ways in a `u128` on 8-wide ones, whatever the count (a count past
-/// those bits runs again modulo primes: [`PrimeSet`]).
+/// a 68-bit key and 60-bit ways in a `u128` on 8-wide ones, until an exact pass's ways near
+/// those bits and widen to 128 (24 and 32 bytes: [`FrontierOptions::widen`]).
 pub fn state_bytes(width: u32) -> usize {
     if wide(width) {
         std::mem::size_of::<Packed68>()
@@ -182,7 +186,8 @@ pub struct FrontierCount {
     pub peak_states: usize,
     /// State transitions generated (work done), over all steps and passes.
     pub transitions: u64,
-    /// Passes over the board: 1 when the count fits its states' ways, else one more a prime.
+    /// Passes over the board: 1 when the count fits its states' ways (widened or not), else one
+    /// more a prime.
     pub passes: u32,
     /// Runs of states written to disk under a bound on memory ([`FrontierOptions::spill`]), over
     /// all steps and passes: 0 when every step fitted.
@@ -257,8 +262,8 @@ pub struct FrontierProgress {
     pub states: usize,
     /// Time since the count began.
     pub elapsed: Duration,
-    /// Bits of the states' ways: 64, or 60 beside an 8-wide board's state; 128 in a narrow
-    /// board's exact pass run again where 64 wrapped ([`FrontierOptions::wide_pass`]).
+    /// Bits of the states' ways: 64, or 60 beside an 8-wide board's state; 128 once an exact
+    /// pass's largest ways neared those bits and its states widened ([`FrontierOptions::widen`]).
     pub ways_bits: u32,
     /// The pass: 0 counts exactly in `ways_bits`; pass `k > 0` counts modulo the `k`-th prime of
     /// the [`PrimeSet`] (a sum passed `ways_bits` in pass 0).
@@ -282,11 +287,13 @@ pub struct FrontierOptions<'a> {
     pub checkpoint: Option<&'a Path>,
     /// The primes of the passes a count past its ways' bits takes.
     pub primes: PrimeSet,
-    /// Where a narrow board's exact pass wraps and its bound asks for two primes or more, count
-    /// exactly once more with 128-bit ways (24-byte entries) before any prime: the count itself
-    /// if it is below 2^128, else its residue modulo 2^127 (on by default; off, the primes' passes
-    /// follow at once, the second method the tests compare it with).
-    pub wide_pass: bool,
+    /// Where the exact pass's largest ways near the top of their bits (64, or 60 on an 8-wide
+    /// board), convert its states to 128-bit ways (24-byte entries, 32 on an 8-wide board) and
+    /// go on from that square: the count itself in one pass if it is below 2^128, else its
+    /// residue modulo 2^127 before the primes' passes (on by default; off, the exact pass wraps
+    /// and the primes' passes follow, the second method the tests compare it with). A count that
+    /// holds its states in memory widens only if the wider states fit in the memory available.
+    pub widen: bool,
     /// A bound on the memory the states take, and the folder they spill to past it (`None`: the
     /// states stay in memory, as much as the count needs).
     pub spill: Option<Spill<'a>>,
@@ -298,7 +305,7 @@ impl Default for FrontierOptions<'_> {
             max_states: usize::MAX,
             checkpoint: None,
             primes: PrimeSet::default(),
-            wide_pass: true,
+            widen: true,
             spill: None,
         }
     }
@@ -464,6 +471,9 @@ struct Run<'a> {
     done: &'a [Done],
     /// Where the states spill past a bound on memory (`None`: they stay in memory).
     spill: Option<&'a SpillDir>,
+    /// In an exact pass, widen the states' ways once the largest pass 2^(bits - this)
+    /// (`widen.rs`); `None`: never.
+    widen: Option<u32>,
 }
 
 #[cfg(test)]
@@ -480,6 +490,7 @@ impl Run<'static> {
             every_length: false,
             done: &[],
             spill: None,
+            widen: None,
         }
     }
 }
@@ -497,6 +508,8 @@ struct Tally {
     peak_states: usize,
     /// Runs written to disk (a spilling count's).
     runs: u64,
+    /// Bits of the ways the pass ended with (128 once it widened).
+    ways_bits: u32,
 }
 
 impl Tally {
@@ -513,8 +526,9 @@ impl Tally {
 /// One pass of a count of `board` (as `plan` turns it) with states and their ways held as `E`,
 /// summed as `run` says: the first states (or those of a checkpoint), then one
 /// [`Stepping::add_square`] a square, each row's end saved to the checkpoint, and progress told
-/// after every square.
-fn count_rows<E: Entry>(
+/// after every square. An exact pass whose largest ways near their bits goes on in `E::Wide`
+/// ([`FrontierOptions::widen`]), and resumes in it from a checkpoint written after it widened.
+fn count_rows<E: Widens>(
     plan: &Plan,
     board: Board,
     closure: Closure,
@@ -523,22 +537,13 @@ fn count_rows<E: Entry>(
 ) -> Result<Tally, CountError> {
     let mut count = Tally {
         peak_states: 1,
+        ways_bits: E::WAYS_BITS,
         ..Tally::default()
     };
     if plan.n == 1 {
         count.tours = u128::from(!closure.is_closed());
         return Ok(count);
     }
-    let id = checkpoint::Identity {
-        rows: plan.rows,
-        cols: plan.cols,
-        closed: closure.is_closed(),
-        ways_bits: E::WAYS_BITS,
-        fold: run.fold,
-        every_length: run.every_length,
-        modulus: run.modulus.0,
-    };
-    let (start, mut current) = first_states::<E>(plan, &run, id, &mut count)?;
     let stepping = Stepping {
         plan,
         board,
@@ -549,7 +554,128 @@ fn count_rows<E: Entry>(
         modulus: run.modulus,
         every_length: run.every_length,
     };
-    for i in start..plan.n {
+    let widens = can_widen::<E>() && run.modulus == Modulus::EXACT;
+    let wide_id = identity::<E::Wide>(plan, closure, &run);
+    let resumed_wide = widens
+        && run
+            .checkpoint
+            .and_then(|path| checkpoint::ways_bits_of(path, wide_id))
+            == Some(E::Wide::WAYS_BITS);
+    if resumed_wide {
+        count.ways_bits = E::Wide::WAYS_BITS;
+        let (square, states) = first_states::<E::Wide>(plan, &run, wide_id, &mut count)?;
+        let at = At::new(square, states, count);
+        return rows_from(&stepping, &run, at, progress).map(Ended::counted);
+    }
+    let id = identity::<E>(plan, closure, &run);
+    let (square, states) = first_states::<E>(plan, &run, id, &mut count)?;
+    match rows_from(&stepping, &run, At::new(square, states, count), progress)? {
+        Ended::Counted(count) => Ok(count),
+        Ended::Widen(at) => {
+            let states = widen::widen(at.states, run.spill)
+                .map_err(|problem| CountError::FrontierSpill { problem })?;
+            let count = Tally {
+                ways_bits: E::Wide::WAYS_BITS,
+                ..at.count
+            };
+            let wide = At {
+                square: at.square,
+                resumed_from: at.resumed_from,
+                states,
+                count,
+            };
+            rows_from(&stepping, &run, wide, progress).map(Ended::counted)
+        }
+    }
+}
+
+/// What identifies the checkpoint of a pass that `run` runs with entries `E`.
+fn identity<E: Entry>(plan: &Plan, closure: Closure, run: &Run) -> checkpoint::Identity {
+    checkpoint::Identity {
+        rows: plan.rows,
+        cols: plan.cols,
+        closed: closure.is_closed(),
+        ways_bits: E::WAYS_BITS,
+        fold: run.fold,
+        every_length: run.every_length,
+        modulus: run.modulus.0,
+    }
+}
+
+/// Where a pass stands: before `square`, with its `states` and what it has counted, having
+/// resumed before square `resumed_from` (0: from the beginning).
+struct At<E> {
+    square: usize,
+    resumed_from: usize,
+    states: States<E>,
+    count: Tally,
+}
+
+impl<E> At<E> {
+    fn new(square: usize, states: States<E>, count: Tally) -> Self {
+        At {
+            square,
+            resumed_from: square,
+            states,
+            count,
+        }
+    }
+}
+
+/// How [`rows_from`] ended: every square added, or stopped before one to widen the ways.
+enum Ended<E> {
+    Counted(Tally),
+    Widen(At<E>),
+}
+
+impl<E> Ended<E> {
+    /// The tally of a pass that cannot widen again.
+    fn counted(self) -> Tally {
+        match self {
+            Ended::Counted(count) => count,
+            Ended::Widen(_) => unreachable!("the widest entries do not widen"),
+        }
+    }
+}
+
+/// The squares of a pass from `at` on, with entries `E`; stopped before a square whose states'
+/// largest ways near their bits when `run` widens (and the wider states can be held).
+fn rows_from<E: Widens>(
+    stepping: &Stepping,
+    run: &Run,
+    at: At<E>,
+    progress: &mut dyn FnMut(&FrontierProgress),
+) -> Result<Ended<E>, CountError> {
+    let plan = stepping.plan;
+    let id = identity::<E>(plan, stepping.closure, run);
+    let spilled = |problem| CountError::FrontierSpill { problem };
+    let At {
+        square,
+        resumed_from,
+        states: mut current,
+        mut count,
+    } = at;
+    let mut headroom = run
+        .widen
+        .filter(|_| can_widen::<E>() && run.modulus == Modulus::EXACT);
+    for i in square..plan.n {
+        if let Some(bits) = headroom.filter(|_| !count.wrapped) {
+            if widen::near_the_bits(&current, run.spill, bits).map_err(spilled)? {
+                let needed = widen::widened_bytes(&current);
+                if crate::memory::fits_in(needed, crate::memory::available_bytes()) {
+                    let states = current;
+                    let at = At {
+                        square: i,
+                        resumed_from,
+                        states,
+                        count,
+                    };
+                    return Ok(Ended::Widen(at));
+                }
+                // the wider states would not fit: the pass wraps, and primes' passes follow
+                headroom = None;
+            }
+        }
         let (next, held, runs) = match (run.spill, current) {
             (Some(dir), current) => stepping.add_square_spilled(i, current, dir, &mut count)?,
             (None, States::Memory(lists)) => {
@@ -571,11 +697,11 @@ fn count_rows<E: Entry>(
             let reached = (i + 1, transitions, peak);
             checkpoint::write(path, id, reached, &current, run.spill, &carried)?;
         }
-        let mut told = FrontierProgress::after(plan, i, held, &run, start, E::WAYS_BITS);
+        let mut told = FrontierProgress::after(plan, i, held, run, resumed_from, E::WAYS_BITS);
         told.spilled_runs = runs;
         progress(&told);
     }
-    Ok(count)
+    Ok(Ended::Counted(count))
 }
 
 /// The states a pass starts from, and the square they stand before: the empty board's one state
@@ -778,8 +904,10 @@ mod tests {
             count_rows::<Pair<u64, u128>>(&plan, board, closure, unlimited(true), &mut |_| {});
         let wide = wide.unwrap();
         assert!(!wide.wrapped, "{board}");
+        // the primes' passes follow the exact one that wraps, not one that widens first
         let options = FrontierOptions {
             primes,
+            widen: false,
             ..FrontierOptions::default()
         };
         let passes = count_frontier_opts(board, closure, &options, &mut |_| {}).unwrap();
@@ -920,7 +1048,7 @@ mod tests {
         };
         let primes = FrontierOptions {
             checkpoint: Some(&path),
-            wide_pass: false,
+            widen: false,
             ..FrontierOptions::default()
         };
         let full = count_frontier_opts(long, Closure::Open, &primes, &mut save).unwrap();
@@ -949,7 +1077,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("count.ckpt");
         let long = Board::new(3, 40).unwrap();
-        let full = count_frontier(long, Closure::Open).unwrap();
+        // the exact pass wraps where it does not widen its ways first
+        let narrow = FrontierOptions {
+            checkpoint: Some(&path),
+            widen: false,
+            ..FrontierOptions::default()
+        };
+        let full = count_frontier_opts(long, Closure::Open, &narrow, &mut |_| {}).unwrap();
         assert!(full.passes > 1);
         let mut saved = Vec::new();
         let mut save = |p: &FrontierProgress| {
@@ -959,13 +1093,11 @@ mod tests {
                 saved.push(copy);
             }
         };
-        count_frontier_resumable(long, Closure::Open, usize::MAX, Some(&path), &mut save).unwrap();
+        count_frontier_opts(long, Closure::Open, &narrow, &mut save).unwrap();
         assert_eq!(saved.len(), 39);
         for copy in &saved {
             std::fs::copy(copy, &path).unwrap();
-            let resumed =
-                count_frontier_resumable(long, Closure::Open, usize::MAX, Some(&path), &mut |_| {})
-                    .unwrap();
+            let resumed = count_frontier_opts(long, Closure::Open, &narrow, &mut |_| {}).unwrap();
             assert_eq!(resumed.undirected, full.undirected, "from {copy:?}");
         }
         // a header without the flag: the last row's checkpoint of a count that never wraps
@@ -1029,7 +1161,7 @@ mod tests {
         // the primes' passes at once (a wider exact pass is `a_wider_exact_pass_...`'s)
         let options = FrontierOptions {
             checkpoint: Some(&path),
-            wide_pass: false,
+            widen: false,
             ..FrontierOptions::default()
         };
         let sequence = count_lengths(board, Closure::Open, &options, &mut save).unwrap();
@@ -1082,7 +1214,7 @@ mod tests {
         // the primes' passes at once (a wider exact pass is `a_wider_exact_pass_...`'s)
         let options = FrontierOptions {
             checkpoint: Some(&path),
-            wide_pass: false,
+            widen: false,
             ..FrontierOptions::default()
         };
         let sequence = count_lengths(board, Closure::Open, &options, &mut keep).unwrap();
@@ -1123,32 +1255,39 @@ mod tests {
         }
     }
 
-    /// A narrow count past its 64-bit ways whose bound asks for two primes or more counts once
-    /// more with 128-bit ways: 3 x 40 open (bound 168 bits, count below 2^128) takes two passes
-    /// where the primes alone take three, and 3 x 1..100 open (past 2^128 from 3 x 74) gives every
-    /// length the primes alone give. From every row's checkpoint of the wider pass and of the
-    /// primes' after it, the count resumes to the same sequence, and each length `--status`
-    /// settles there is the sequence's.
+    /// An exact pass whose largest ways near 2^64 widens them in flight: 3 x 40 open (its count
+    /// between 2^64 and 2^128) takes one pass where the primes take three, and every length of
+    /// 3 x 1..100 open (past 2^128 from 3 x 74: the widened pass wraps, then the primes) is what
+    /// the primes alone give, in one pass fewer. From every 7th row's checkpoint after the
+    /// widening, of the exact pass and of the primes' after it, the count resumes (in 128-bit
+    /// ways where it widened) to the same sequence, and each length `--status` settles there is
+    /// the sequence's.
     #[test]
-    fn a_wider_exact_pass_counts_what_the_primes_count() {
-        let options = |wide_pass| FrontierOptions {
-            wide_pass,
+    fn a_count_that_widens_in_flight_counts_what_the_primes_count() {
+        let options = |widen| FrontierOptions {
+            widen,
             ..FrontierOptions::default()
         };
         let b = |r, c| Board::new(r, c).unwrap();
-        let wider = count_frontier_opts(b(3, 40), Closure::Open, &options(true), &mut |_| {});
+        let mut widened_at = None;
+        let mut note = |p: &FrontierProgress| {
+            if p.ways_bits == 128 {
+                widened_at.get_or_insert(p.squares_done);
+            }
+        };
+        let wider = count_frontier_opts(b(3, 40), Closure::Open, &options(true), &mut note);
         let primes = count_frontier_opts(b(3, 40), Closure::Open, &options(false), &mut |_| {});
         let (wider, primes) = (wider.unwrap(), primes.unwrap());
         assert_eq!(wider.undirected, primes.undirected);
-        assert_eq!((wider.passes, primes.passes), (2, 3));
+        assert_eq!((wider.passes, primes.passes), (1, 3));
         assert!(wider.undirected.bits() > 64 && wider.undirected.bits() <= 128);
+        assert!(widened_at.is_some_and(|square| square > 3 && square < 120));
 
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("count.ckpt");
         let long = b(3, 100);
-        let (mut saved, mut wide_bits) = (Vec::new(), false);
+        let mut saved = Vec::new();
         let mut save = |p: &FrontierProgress| {
-            wide_bits |= p.ways_bits == 128;
             if p.row_end && p.rows_done < p.rows && (p.ways_bits == 128 || p.pass > 0) {
                 let copy = dir
                     .path()
@@ -1163,8 +1302,8 @@ mod tests {
         };
         let sequence = count_lengths(long, Closure::Open, &with_path, &mut save).unwrap();
         let alone = count_lengths(long, Closure::Open, &options(false), &mut |_| {}).unwrap();
-        assert!(wide_bits);
         assert_eq!(sequence.undirected, alone.undirected);
+        assert_eq!(sequence.passes + 1, alone.passes);
         assert!(sequence.undirected[99].bits() > 128);
         assert!(saved.len() > 99, "{} checkpoints", saved.len());
         for copy in saved.iter().step_by(7) {
@@ -1180,6 +1319,117 @@ mod tests {
             let resumed = count_lengths(long, Closure::Open, &with_path, &mut |_| {}).unwrap();
             assert_eq!(resumed.undirected, sequence.undirected, "from {copy:?}");
             assert_eq!(resumed.passes, sequence.passes, "from {copy:?}");
+        }
+    }
+
+    /// Widening as early as it can (once any ways reach 2) changes no count, no transitions and
+    /// no states: on an 8-wide board (60-bit ways to 128-bit ones beside a 68-bit key, 16-byte
+    /// entries to 32) and a narrow one (64 to 128 bits), in memory and spilled to disk under a
+    /// bound of 2 MiB, and resumed from every row's checkpoint after the widening.
+    #[test]
+    fn widening_early_changes_no_count() {
+        fn counted<E: Widens>(
+            board: Board,
+            closure: Closure,
+            early: bool,
+            spill: Option<&SpillDir>,
+            checkpoint: Option<&Path>,
+            rows_ended: &mut Vec<(u32, u32, usize)>,
+        ) -> (u128, u64, usize) {
+            let plan = Plan::new(board.rows(), board.cols());
+            let run = Run {
+                widen: early.then_some(E::WAYS_BITS - 1),
+                spill,
+                checkpoint,
+                ..Run::unlimited(true)
+            };
+            let mut note = |p: &FrontierProgress| {
+                if p.row_end {
+                    rows_ended.push((p.rows_done, p.ways_bits, p.states));
+                }
+            };
+            let t = count_rows::<E>(&plan, board, closure, run, &mut note).unwrap();
+            assert!(!t.wrapped);
+            (t.tours, t.transitions, t.peak_states)
+        }
+        let temp = tempfile::tempdir().unwrap();
+        let path = temp.path().join("count.ckpt");
+        let b = |r, c| Board::new(r, c).unwrap();
+        for (board, closure, wide) in [
+            (b(8, 4), Closure::Open, true),
+            (b(8, 4), Closure::Closed, true),
+            (b(7, 5), Closure::Open, false),
+        ] {
+            let run = |early, spill: Option<&SpillDir>, checkpoint, ends: &mut Vec<_>| {
+                if wide {
+                    counted::<Packed68>(board, closure, early, spill, checkpoint, ends)
+                } else {
+                    counted::<Pair<u64, u64>>(board, closure, early, spill, checkpoint, ends)
+                }
+            };
+            let mut plain_ends = Vec::new();
+            let plain = run(false, None, None, &mut plain_ends);
+            let memory = 2 << 20;
+            let dir = SpillDir::create(
+                &Spill {
+                    memory,
+                    temp: temp.path(),
+                },
+                32,
+                32,
+            )
+            .unwrap();
+            for spill in [None, Some(&dir)] {
+                let mut ends = Vec::new();
+                let widened = run(true, spill, Some(&path), &mut ends);
+                assert_eq!(
+                    widened,
+                    plain,
+                    "{board} {closure:?} spilled {}",
+                    spill.is_some()
+                );
+                // the same states after every row, the first rows' in narrow ways
+                let states = |e: &Vec<(u32, u32, usize)>| -> Vec<usize> {
+                    e.iter().map(|&(_, _, n)| n).collect()
+                };
+                assert_eq!(states(&ends), states(&plain_ends));
+                assert!(ends.iter().any(|&(_, bits, _)| bits == 128));
+                assert!(ends[0].1 < 128);
+                // `count_rows` leaves its last checkpoint: the next count must not resume it
+                std::fs::remove_file(&path).unwrap();
+            }
+            // resumed from each row's checkpoint after the widening
+            let mut rows = Vec::new();
+            let mut keep = |p: &FrontierProgress| {
+                if p.row_end && p.ways_bits == 128 && p.rows_done < p.rows {
+                    let copy = temp.path().join(format!("row{}.ckpt", p.rows_done));
+                    std::fs::copy(&path, &copy).unwrap();
+                    rows.push(copy);
+                }
+            };
+            let plan = Plan::new(board.rows(), board.cols());
+            let run_with = Run {
+                widen: Some(if wide { 59 } else { 63 }),
+                checkpoint: Some(&path),
+                ..Run::unlimited(true)
+            };
+            let plain_again = if wide {
+                count_rows::<Packed68>(&plan, board, closure, run_with, &mut keep)
+            } else {
+                count_rows::<Pair<u64, u64>>(&plan, board, closure, run_with, &mut keep)
+            };
+            assert_eq!(plain_again.unwrap().tours, plain.0);
+            assert!(!rows.is_empty());
+            for copy in &rows {
+                for spill in [None, Some(&dir)] {
+                    std::fs::copy(copy, &path).unwrap();
+                    let mut ends = Vec::new();
+                    let resumed = run(true, spill, Some(&path), &mut ends);
+                    assert_eq!(resumed.0, plain.0, "{board} from {copy:?}");
+                    assert!(ends.iter().all(|&(_, bits, _)| bits == 128));
+                }
+            }
+            std::fs::remove_file(&path).unwrap();
         }
     }
 

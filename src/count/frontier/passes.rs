@@ -1,6 +1,6 @@
 //! The passes of a frontier count: a first pass with exact ways in the states' bits (64, or 60
-//! beside an 8-wide board's state), which is the count unless a sum passed those bits; then, if
-//! one did, a pass modulo each prime of the count's [`PrimeSet`] until the moduli's product passes
+//! beside an 8-wide board's state, widened to 128 in flight where the largest near those bits:
+//! `widen.rs`), which is the count unless a sum passed its bits; then, if one did, a pass modulo each prime of the count's [`PrimeSet`] until the moduli's product passes
 //! [`bound_bits`], the exact counts recombined from the residues by the Chinese remainder theorem
 //! ([`Residues`]). A checkpoint carries the residues of the passes done, so that a count resumes in
 //! the pass it stopped in.
@@ -13,6 +13,7 @@ use super::gather::Entry;
 use super::modular::{length_at, within_bound, Modulus, Residues};
 use super::plan::Plan;
 use super::spill::SpillDir;
+use super::widen::{Widens, HEADROOM_BITS};
 use super::{bound_bits, count_rows, wide, FrontierOptions, FrontierProgress, Run};
 use super::{Packed68, Pair, Tally};
 use crate::board::{Board, Closure};
@@ -81,6 +82,7 @@ pub(super) fn count(
         every_length,
         done: &[],
         spill: dir.as_ref(),
+        widen: None,
     };
     let counted = if wide(plan.cols) {
         count_passes::<Packed68>(plan, board, closure, run, options, done, progress)
@@ -104,7 +106,7 @@ struct Totals {
 
 impl Totals {
     /// One pass with entries `F`, summed as `run` says, its work added to the totals.
-    fn pass<F: Entry>(
+    fn pass<F: Widens>(
         &mut self,
         plan: &Plan,
         board: Board,
@@ -130,26 +132,15 @@ impl Totals {
     }
 }
 
-/// The modulus the exact pass with 128-bit ways ([`wide_pass_pays`]) leaves when it wraps: its
-/// sums are right modulo 2^128, and 2^127 is the largest power of two a `u128` modulus holds.
+/// The modulus an exact pass that widened to 128-bit ways (`widen.rs`) leaves when it wraps
+/// anyway: its sums are right modulo 2^128, and 2^127 is the largest power of two a `u128`
+/// modulus holds.
 pub(super) const WIDE_MODULUS: u128 = 1 << 127;
 
-/// Whether a count whose exact pass wrapped (the residues `done`), with entries `E` and a bound
-/// of `bound` bits, counts exactly once more with 128-bit ways before the primes' passes: only on
-/// a narrow board (a `u64` key: 24-byte entries, where a prime's pass takes 16) whose bound asks
-/// for two primes or more. Such a pass gives the count itself when it is below 2^128, as most
-/// are (Bregman's bound is loose: 7 x 20 open's is 244 bits), and else 127 bits of residue where a
-/// prime gives 60: it never costs a pass.
-fn wide_pass_pays<E: Entry>(bound: f64, done: &[Done]) -> bool {
-    let narrow = std::mem::size_of::<E::Key>() == 8 && E::WAYS_BITS == 64;
-    let only_exact = matches!(done, [(m, _)] if *m == 1u128 << E::WAYS_BITS.min(127));
-    narrow && only_exact && bound > f64::from(E::WAYS_BITS) + 60.0
-}
-
-/// The passes with entries `E`: the exact one; where it wraps, on a narrow board, one more exact
-/// pass with 128-bit ways if it pays ([`wide_pass_pays`]); then one a prime until the bound is
-/// passed, from `options`' primes. Each is skipped if `done` (a checkpoint's) holds its residues.
-fn count_passes<E: Entry>(
+/// The passes with entries `E`: the exact one (which widens its ways in flight where `options`
+/// say so); where it wraps, one a prime until the bound is passed, from `options`' primes. Each is
+/// skipped if `done` (a checkpoint's) holds its residues.
+fn count_passes<E: Widens>(
     plan: &Plan,
     board: Board,
     closure: Closure,
@@ -158,7 +149,6 @@ fn count_passes<E: Entry>(
     mut done: Vec<Done>,
     progress: &mut dyn FnMut(&FrontierProgress),
 ) -> Result<Counted, CountError> {
-    let power = 1u128 << E::WAYS_BITS;
     let mut totals = Totals::default();
     fn at<'a>(run: Run<'a>, modulus: Modulus, number: u32, done: &'a [Done]) -> Run<'a> {
         Run {
@@ -170,31 +160,23 @@ fn count_passes<E: Entry>(
     }
     // an exact pass is done, or none is wanted (`modular_only`), when `done` holds a residue
     if done.is_empty() {
-        let exact = totals.pass::<E>(
-            plan,
-            board,
-            closure,
-            at(run, Modulus::EXACT, 0, &done),
-            progress,
-        )?;
+        let exact = Run {
+            widen: options.widen.then_some(HEADROOM_BITS),
+            ..at(run, Modulus::EXACT, 0, &done)
+        };
+        let exact = totals.pass::<E>(plan, board, closure, exact, progress)?;
         if !exact.wrapped {
             let values = exact.values().into_iter().map(BigUint::from).collect();
             return Ok(totals.counted(values, 1));
         }
+        // 128-bit sums are right modulo 2^128, so modulo 2^127
+        let power = if exact.ways_bits >= 128 {
+            WIDE_MODULUS
+        } else {
+            1u128 << exact.ways_bits
+        };
         let residues = exact.values().iter().map(|v| v % power).collect();
         done.push((power, residues));
-    }
-    let bound = bound_bits(plan.rows, plan.cols, closure.is_closed());
-    if options.wide_pass && wide_pass_pays::<E>(bound, &done) {
-        let run = at(run, Modulus::EXACT, 0, &done);
-        let wide = totals.pass::<Pair<E::Key, u128>>(plan, board, closure, run, progress)?;
-        if !wide.wrapped {
-            let values = wide.values().into_iter().map(BigUint::from).collect();
-            return Ok(totals.counted(values, 2));
-        }
-        // right modulo 2^128, so modulo 2^127, which holds the first pass's 2^64 and replaces it
-        let residues = wide.values().iter().map(|v| v % WIDE_MODULUS).collect();
-        done[0] = (WIDE_MODULUS, residues);
     }
     let bound = bound_bits(plan.rows, plan.cols, closure.is_closed());
     let mut number = 0;
@@ -234,9 +216,7 @@ fn count_passes<E: Entry>(
         }
         values.push(value);
     }
-    // a residue modulo 2^127 stands for two passes: the exact one and the one with wider ways
-    let passes = done.len() + usize::from(done[0].0 == WIDE_MODULUS);
-    Ok(totals.counted(values, passes as u32))
+    Ok(totals.counted(values, done.len() as u32))
 }
 
 /// The count of `board` by passes modulo `options`' primes only, and the passes: the
@@ -252,7 +232,7 @@ pub(super) fn modular_only(
     // a modulus of 1 stands for the exact pass: every number is 0 modulo 1
     let done = vec![(1, vec![0])];
     let primes_only = FrontierOptions {
-        wide_pass: false,
+        widen: false,
         ..*options
     };
     let counted =

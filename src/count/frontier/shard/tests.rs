@@ -73,7 +73,7 @@ fn sharded_counts_equal_the_count_in_one_process() {
     // (sharded counts take the primes' passes at once, as one process does without a wider pass)
     let (board, closure) = (b(3, 40), Closure::Open);
     let primes = FrontierOptions {
-        wide_pass: false,
+        widen: false,
         ..FrontierOptions::default()
     };
     let one = count_frontier_opts(board, closure, &primes, &mut |_| {}).unwrap();

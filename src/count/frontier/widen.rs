@@ -1,0 +1,143 @@
+//! Widening in flight: an exact pass whose largest ways near the top of their bits converts its
+//! states to entries with 128-bit ways and goes on from the square it stands before, instead of
+//! wrapping and leaving the count to a second exact pass or to passes modulo primes.
+//!
+//! A count below 2^128 then takes one pass where it took two or more: 8 x 10 closed (about
+//! 2^71.8) counts its first rows in 16-byte entries and the rest in 32-byte ones. The threshold,
+//! [`HEADROOM_BITS`] below the ways' bits, is a heuristic, not a proof that one square multiplies
+//! the largest ways by less than 2^16 (measured growth per square is far below that): a sum that
+//! wraps anyway is flagged as every exact pass's is, and the primes' passes follow (`passes.rs`).
+//!
+//! Source: ktour's own; the passes it saves are described in `docs/counting.md`.
+
+use super::gather::{Entry, Packed68, Pair, Ways};
+use super::spill::{Sink, SpillDir, SpillProblem, States};
+use rayon::prelude::*;
+
+/// Bits below the top of the ways' bits that the largest ways must stay under before a square
+/// is added, or the states widen first.
+pub(super) const HEADROOM_BITS: u32 = 16;
+
+/// An entry that converts to one with wider ways and the same key; the widest entries are their
+/// own wide type.
+pub(super) trait Widens: Entry {
+    type Wide: Entry<Key = Self::Key> + Widens<Wide = Self::Wide>;
+    fn widen(&self) -> Self::Wide;
+}
+
+impl Widens for Pair<u64, u64> {
+    type Wide = Pair<u64, u128>;
+    fn widen(&self) -> Self::Wide {
+        Pair::new(self.state(), u128::from(self.ways()))
+    }
+}
+
+impl Widens for Pair<u64, u128> {
+    type Wide = Self;
+    fn widen(&self) -> Self {
+        *self
+    }
+}
+
+impl Widens for Packed68 {
+    type Wide = Pair<u128, u128>;
+    fn widen(&self) -> Self::Wide {
+        Pair::new(self.state(), u128::from(self.ways()))
+    }
+}
+
+impl Widens for Pair<u128, u128> {
+    type Wide = Self;
+    fn widen(&self) -> Self {
+        *self
+    }
+}
+
+/// Whether entries `E` can widen at all (their wide type has more bits of ways).
+pub(super) fn can_widen<E: Widens>() -> bool {
+    E::Wide::WAYS_BITS > E::WAYS_BITS
+}
+
+/// Whether the largest ways among `states` reach 2^(bits - `headroom`): read from memory on all
+/// threads, or from the file of a spilling count.
+pub(super) fn near_the_bits<E: Entry>(
+    states: &States<E>,
+    dir: Option<&SpillDir>,
+    headroom: u32,
+) -> Result<bool, SpillProblem> {
+    let limit = 1u128 << E::WAYS_BITS.saturating_sub(headroom);
+    let near = |e: &E| e.ways().wide() >= limit;
+    match states {
+        States::Memory(lists) => Ok(lists.par_iter().any(|list| list.iter().any(near))),
+        States::Disk(_) => {
+            let mut found = false;
+            states.for_each(dir, &mut |e| {
+                found |= near(e);
+                Ok(())
+            })?;
+            Ok(found)
+        }
+    }
+}
+
+/// Bytes the widened states take in memory at once: the wide lists beside the narrow ones they
+/// are made from, list by list, so at most the wide ones and the largest narrow list.
+pub(super) fn widened_bytes<E: Widens>(states: &States<E>) -> u64 {
+    match states {
+        States::Memory(lists) => {
+            let largest = lists.iter().map(Vec::len).max().unwrap_or(0);
+            let all: usize = lists.iter().map(Vec::len).sum();
+            (all * std::mem::size_of::<E::Wide>() + largest * std::mem::size_of::<E>()) as u64
+        }
+        States::Disk(_) => 0,
+    }
+}
+
+/// `states` as entries with wider ways, in the same order: in memory list by list (each narrow
+/// list freed once converted), or, when the count spills, through a sink that keeps up to half
+/// the bound's wide entries in memory and writes the rest to a file, as a step's states are.
+pub(super) fn widen<E: Widens>(
+    states: States<E>,
+    dir: Option<&SpillDir>,
+) -> Result<States<E::Wide>, SpillProblem> {
+    match (states, dir) {
+        (States::Memory(lists), None) => Ok(States::Memory(
+            lists
+                .into_iter()
+                .map(|list| list.iter().map(Widens::widen).collect())
+                .collect(),
+        )),
+        (states, Some(dir)) => {
+            let mut sink = Sink::new(dir, dir.entries(std::mem::size_of::<E::Wide>()) / 2);
+            states.drain(dir, 1 << 16, &mut |part| {
+                part.iter().try_for_each(|e| sink.push(e.widen()))
+            })?;
+            sink.finish()
+        }
+        (States::Disk(_), None) => unreachable!("states are written to disk only by a spill"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widening_keeps_keys_and_ways() {
+        let narrow: Vec<Packed68> = (1..5u128)
+            .map(|k| Packed68::new(k << 60 | 3, (1 << 59) + k as u64))
+            .collect();
+        let States::Memory(wide) = widen(States::Memory(vec![narrow.clone()]), None).unwrap()
+        else {
+            panic!("in memory")
+        };
+        for (n, w) in narrow.iter().zip(&wide[0]) {
+            assert_eq!((n.state(), u128::from(n.ways())), (w.state(), w.ways()));
+        }
+        assert!(can_widen::<Packed68>() && can_widen::<Pair<u64, u64>>());
+        assert!(!can_widen::<Pair<u64, u128>>() && !can_widen::<Pair<u128, u128>>());
+        let states = States::Memory(vec![narrow]);
+        assert!(near_the_bits(&states, None, 2).unwrap());
+        assert!(!near_the_bits(&states, None, 0).unwrap());
+    }
+}
