@@ -1292,6 +1292,48 @@ fn counting_8x10_alone() {
     );
 }
 
+/// The counting page's account of 8x10 alone in one pass, its ways widened in flight, quotes its
+/// log, `results/counts/8x10-closed-widened.txt`: the bits and the square before which the ways
+/// widened, the count (the earlier two-pass run's, A193055's 8 x 10), its time (the last row's) in
+/// seconds and hours against the target's two, the most memory held, and its rows 1 to 8.
+#[test]
+fn counting_8x10_widened() {
+    let log = committed("results/counts/8x10-closed-widened.txt");
+    let rows = frontier_progress(&log);
+    let at = |r: f64| rows.iter().find(|p| p.0 == "row" && p.1 == r).unwrap().3;
+    let widened = numbers(segment(&log, "frontier: the largest ways neared 2^", ";"));
+    let kib = numbers(segment(&log, "Maximum resident set size (kbytes): ", "\n"))[0].value;
+    let count = log
+        .lines()
+        .find(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit()))
+        .unwrap();
+    assert!(committed("results/counts/8x10-closed.txt").contains(&format!("\n{count}\n")));
+    let digits: Vec<String> = count
+        .as_bytes()
+        .rchunks(3)
+        .rev()
+        .map(|c| String::from_utf8(c.to_vec()).unwrap())
+        .collect();
+    let page = readme("docs/counting.md");
+    assert!(page.contains(&format!("it gave {} in one pass", digits.join(","))));
+    same(
+        "counting.md, 8x10 widened: where",
+        &numbers_after(&page, "its largest ways neared 2^", 3),
+        &[widened[0].value, widened[1].value, 80.0],
+    );
+    let total = at(10.0);
+    same(
+        "counting.md, 8x10 widened: time and memory",
+        &numbers_after(&page, "in one pass, in ", 4),
+        &[total, total / 3600.0, 2.0, kib / (1024.0 * 1024.0)],
+    );
+    same(
+        "counting.md, 8x10 widened: rows 1 to 8",
+        &numbers_after(&page, "its rows 1 to 8 took ", 1),
+        &[at(8.0)],
+    );
+}
+
 /// The counting page's row for closed 6 x 1..40 quotes its log, `results/counts/6xn-closed.txt`:
 /// the CPU time (user + system, rounded to the second), the most memory held (MiB, rounded) and
 /// the passes (one a finished last row in the progress lines).

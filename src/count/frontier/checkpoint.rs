@@ -336,7 +336,7 @@ impl CheckpointStatus {
                         } else {
                             u128::from(self.modulus)
                         };
-                        // a wider exact pass's residue holds the first's: one power of two
+                        // a widened exact pass's residue holds the first's: one power of two
                         pairs.retain(|&(d, _)| !(m.is_power_of_two() && d.is_power_of_two()));
                         pairs.push((m, v % m));
                     }

@@ -1037,7 +1037,7 @@ mod tests {
             CheckpointProblem::NotACheckpoint
         );
         // a count of several passes, stopped in its second prime's, resumes there with the
-        // residues of the passes before (the primes' passes at once, no wider exact pass)
+        // residues of the passes before (the primes' passes at once, the ways not widened)
         std::fs::remove_file(&path).unwrap();
         let long = Board::new(3, 40).unwrap();
         let saved = dir.path().join("saved.ckpt");
@@ -1158,7 +1158,7 @@ mod tests {
                 saved.push((p.pass, copy));
             }
         };
-        // the primes' passes at once (a wider exact pass is `a_wider_exact_pass_...`'s)
+        // the primes' passes at once (widening is `a_count_that_widens_in_flight_...`'s)
         let options = FrontierOptions {
             checkpoint: Some(&path),
             widen: false,
@@ -1211,7 +1211,7 @@ mod tests {
                 kept = true;
             }
         };
-        // the primes' passes at once (a wider exact pass is `a_wider_exact_pass_...`'s)
+        // the primes' passes at once (widening is `a_count_that_widens_in_flight_...`'s)
         let options = FrontierOptions {
             checkpoint: Some(&path),
             widen: false,

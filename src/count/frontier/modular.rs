@@ -125,7 +125,7 @@ fn pow_mod(mut a: u128, mut e: u128, m: u128) -> u128 {
 }
 
 /// The inverse of `a` modulo `m` (`gcd(a, m) = 1`): by the extended Euclidean algorithm for
-/// `m <= 2^64`; modulo a power of two up to 2^127 (a wider exact pass's), by Newton's iteration.
+/// `m <= 2^64`; modulo a power of two up to 2^127 (a widened exact pass's), by Newton's iteration.
 fn inverse(a: u128, m: u128) -> u128 {
     if m.is_power_of_two() && m > 1 << 64 {
         // a * x = 1 modulo 2^b doubles b each step: right to 3 bits at x = a (a odd), 2^128 after 6
@@ -309,7 +309,7 @@ mod tests {
         assert_eq!(one.value(), BigUint::from(12345u32));
         assert_eq!(inverse(3, 1 << 64), 0xAAAA_AAAA_AAAA_AAAB);
         assert_eq!(mul_mod(u128::MAX - 1, u128::MAX - 1, u128::MAX), 1);
-        // a wider exact pass's modulus, 2^127, first or last among primes (its inverses by
+        // a widened exact pass's modulus, 2^127, first or last among primes (its inverses by
         // Newton's iteration, each checked by its product)
         let big = (BigUint::from(1u32) << 200u32) + BigUint::from(987_654_321u64);
         let primes: Vec<u128> = PrimeSet::default()

@@ -70,7 +70,7 @@ fn sharded_counts_equal_the_count_in_one_process() {
         assert!(many.count.peak_states <= one.peak_states);
     }
     // 3 x 40 open passes 2^64: the exact pass wraps, and the prime passes are exchanged alike
-    // (sharded counts take the primes' passes at once, as one process does without a wider pass)
+    // (sharded counts take the primes' passes at once, as one process does without widening its ways)
     let (board, closure) = (b(3, 40), Closure::Open);
     let primes = FrontierOptions {
         widen: false,
