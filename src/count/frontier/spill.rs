@@ -16,7 +16,7 @@
 //! Source: the external merge sort (D. E. Knuth, TAOCP vol. 3, section 5.4: runs, then a multiway
 //! merge), with the reduction of equal keys during the merge; the bound's accounting is ktour's own.
 
-use super::gather::Entry;
+use super::gather::{Entry, Ways};
 use super::modular::Modulus;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -250,11 +250,19 @@ const HEADER: usize = 40;
 pub(super) struct RunFile {
     path: PathBuf,
     entries: u64,
+    /// The largest ways among the entries, where this process wrote them (`None`: adopted).
+    largest_ways: Option<u128>,
 }
 
 impl RunFile {
     pub(super) fn len(&self) -> usize {
         self.entries as usize
+    }
+
+    /// The largest ways among the entries, known without reading the file where this process
+    /// wrote it (the exact pass's widening asks before every square: `widen.rs`).
+    pub(super) fn largest_ways(&self) -> Option<u128> {
+        self.largest_ways
     }
 }
 
@@ -283,6 +291,7 @@ pub(super) struct RunWriter<E> {
     out: BufWriter<std::fs::File>,
     path: PathBuf,
     entries: u64,
+    largest_ways: u128,
     bytes: Vec<u8>,
     _entry: PhantomData<E>,
 }
@@ -296,6 +305,7 @@ impl<E: Entry> RunWriter<E> {
             out,
             path,
             entries: 0,
+            largest_ways: 0,
             bytes: vec![0; E::DISK_BYTES],
             _entry: PhantomData,
         })
@@ -305,6 +315,7 @@ impl<E: Entry> RunWriter<E> {
         e.encode(&mut self.bytes);
         self.out.write_all(&self.bytes)?;
         self.entries += 1;
+        self.largest_ways = self.largest_ways.max(e.ways().wide());
         Ok(())
     }
 
@@ -314,6 +325,7 @@ impl<E: Entry> RunWriter<E> {
         let run = RunFile {
             path: self.path,
             entries: self.entries,
+            largest_ways: Some(self.largest_ways),
         };
         let mut file = self.out.into_inner().map_err(|e| e.into_error())?;
         file.seek(SeekFrom::Start(0))?;
@@ -343,7 +355,11 @@ impl RunFile {
         if h != header::<E>(entries) || length != HEADER as u64 + entries * E::DISK_BYTES as u64 {
             return Err(SpillProblem::Damaged);
         }
-        Ok(RunFile { path, entries })
+        Ok(RunFile {
+            path,
+            entries,
+            largest_ways: None,
+        })
     }
 
     /// The file's path, the file no longer removed when this is dropped (it is published).
@@ -702,6 +718,7 @@ mod tests {
                     RunFile {
                         path,
                         entries: r.entries,
+                        largest_ways: r.largest_ways,
                     }
                 })
                 .collect();

@@ -59,25 +59,36 @@ pub(super) fn can_widen<E: Widens>() -> bool {
 }
 
 /// Whether the largest ways among `states` reach 2^(bits - `headroom`): read from memory on all
-/// threads, or from the file of a spilling count.
+/// threads, or from a spilling count's file, whose writer noted its largest ways (the file is
+/// read only where another process wrote it).
 pub(super) fn near_the_bits<E: Entry>(
     states: &States<E>,
     dir: Option<&SpillDir>,
     headroom: u32,
 ) -> Result<bool, SpillProblem> {
     let limit = 1u128 << E::WAYS_BITS.saturating_sub(headroom);
-    let near = |e: &E| e.ways().wide() >= limit;
     match states {
-        States::Memory(lists) => Ok(lists.par_iter().any(|list| list.iter().any(near))),
-        States::Disk(_) => {
-            let mut found = false;
-            states.for_each(dir, &mut |e| {
-                found |= near(e);
-                Ok(())
-            })?;
-            Ok(found)
-        }
+        States::Memory(lists) => Ok(lists
+            .par_iter()
+            .any(|list| list.iter().any(|e| e.ways().wide() >= limit))),
+        States::Disk(run) => match run.largest_ways() {
+            Some(largest) => Ok(largest >= limit),
+            None => Ok(largest_read(states, dir)? >= limit),
+        },
     }
+}
+
+/// The largest ways among `states`, read one by one: the slow twin of a file's noted largest.
+fn largest_read<E: Entry>(
+    states: &States<E>,
+    dir: Option<&SpillDir>,
+) -> Result<u128, SpillProblem> {
+    let mut largest = 0;
+    states.for_each(dir, &mut |e| {
+        largest = e.ways().wide().max(largest);
+        Ok(())
+    })?;
+    Ok(largest)
 }
 
 /// Bytes the widened states take in memory at once: the wide lists beside the narrow ones they
@@ -139,5 +150,39 @@ mod tests {
         let states = States::Memory(vec![narrow]);
         assert!(near_the_bits(&states, None, 2).unwrap());
         assert!(!near_the_bits(&states, None, 0).unwrap());
+    }
+
+    /// A spilled file's noted largest ways are those its entries hold, read one by one, and
+    /// decide as a scan of memory does; through the widening, too.
+    #[test]
+    fn a_files_noted_largest_ways_are_its_largest() {
+        let temp = tempfile::tempdir().unwrap();
+        let spill = super::super::Spill {
+            memory: 64 << 10,
+            temp: temp.path(),
+        };
+        let dir = SpillDir::create(&spill, 16, 16).unwrap();
+        let entries: Vec<Pair<u64, u64>> = (0..5000u64)
+            .map(|k| Pair::new(k, k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20))
+            .collect();
+        let most = entries.iter().map(|e| e.ways()).max().unwrap();
+        let file: States<Pair<u64, u64>> = States::Disk(dir.write_run(&entries).unwrap());
+        let States::Disk(run) = &file else {
+            unreachable!()
+        };
+        assert_eq!(run.largest_ways(), Some(u128::from(most)));
+        assert_eq!(largest_read(&file, Some(&dir)).unwrap(), u128::from(most));
+        let memory = States::Memory(vec![entries]);
+        for headroom in 0..=64 {
+            assert_eq!(
+                near_the_bits(&file, Some(&dir), headroom).unwrap(),
+                near_the_bits(&memory, None, headroom).unwrap(),
+                "headroom {headroom}"
+            );
+        }
+        let States::Disk(wide) = widen(file, Some(&dir)).unwrap() else {
+            panic!("more than half the bound's wide entries go to a file")
+        };
+        assert_eq!(wide.largest_ways(), Some(u128::from(most)));
     }
 }
