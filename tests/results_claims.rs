@@ -1203,6 +1203,17 @@ fn counting_8xn_published_readings() {
     }
 }
 
+/// A count's digits grouped in threes by commas, as the pages write counts too long for an f64.
+fn grouped(count: &str) -> String {
+    let groups: Vec<&str> = count
+        .as_bytes()
+        .rchunks(3)
+        .rev()
+        .map(|c| std::str::from_utf8(c).unwrap())
+        .collect();
+    groups.join(",")
+}
+
 /// The counting page's account of 8x10 alone quotes its log, `results/counts/8x10-closed.txt`:
 /// the exact pass's time, its rows 1 to 8 and its two closing rows, that its ways wrapped (the
 /// line that starts the prime's pass), the row and time the prime's pass reached in the first
@@ -1262,13 +1273,7 @@ fn counting_8x10_alone() {
         &[resumed.1],
     );
     // the count itself, too long for an f64: compared as its digits, grouped in threes
-    let digits: Vec<String> = count
-        .as_bytes()
-        .rchunks(3)
-        .rev()
-        .map(|c| String::from_utf8(c.to_vec()).unwrap())
-        .collect();
-    assert!(page.contains(&format!("giving {}, A193055's 8 x 10", digits.join(","))));
+    assert!(page.contains(&format!("giving {}, A193055's 8 x 10", grouped(count))));
     same(
         "counting.md, 8x10 alone's time",
         &numbers_after(&page, "The count's time is ", 5),
@@ -1308,14 +1313,8 @@ fn counting_8x10_widened() {
         .find(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit()))
         .unwrap();
     assert!(committed("results/counts/8x10-closed.txt").contains(&format!("\n{count}\n")));
-    let digits: Vec<String> = count
-        .as_bytes()
-        .rchunks(3)
-        .rev()
-        .map(|c| String::from_utf8(c.to_vec()).unwrap())
-        .collect();
     let page = readme("docs/counting.md");
-    assert!(page.contains(&format!("it gave {} in one pass", digits.join(","))));
+    assert!(page.contains(&format!("it gave {} in one pass", grouped(count))));
     same(
         "counting.md, 8x10 widened: where",
         &numbers_after(&page, "its largest ways neared 2^", 3),

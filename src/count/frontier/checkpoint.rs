@@ -404,28 +404,24 @@ fn status_of(fields: &str) -> Option<CheckpointStatus> {
 /// The passes done of the count `id` (its modulus aside) that the checkpoint at `path` holds
 /// states of, if it is one of this count's: the passes before its own to skip.
 pub(super) fn passes_of(path: &Path, id: Identity) -> Option<Vec<Done>> {
+    status_of_count(path, id).map(|s| s.done)
+}
+
+/// The status of the checkpoint at `path` if it holds states of the count `id` (the same board,
+/// closure and layout; its pass and ways aside).
+fn status_of_count(path: &Path, id: Identity) -> Option<CheckpointStatus> {
     let fields = header_fields(&mut BufReader::new(std::fs::File::open(path).ok()?))?;
     let s = status_of(&fields)?;
     let same = (s.rows, s.cols, s.closed, s.every_length, s.fold)
         == (id.rows, id.cols, id.closed, id.every_length, id.fold);
-    same.then_some(s.done)
+    same.then_some(s)
 }
 
 /// The bits of the ways of the checkpoint at `path`, if it holds states of the count and pass
 /// `id` (its ways' bits aside): a pass that widened its ways resumes in the wider entries.
 pub(super) fn ways_bits_of(path: &Path, id: Identity) -> Option<u32> {
-    let fields = header_fields(&mut BufReader::new(std::fs::File::open(path).ok()?))?;
-    let s = status_of(&fields)?;
-    let same = (s.rows, s.cols, s.closed, s.every_length, s.fold, s.modulus)
-        == (
-            id.rows,
-            id.cols,
-            id.closed,
-            id.every_length,
-            id.fold,
-            id.modulus,
-        );
-    same.then_some(s.ways_bits)
+    let s = status_of_count(path, id)?;
+    (s.modulus == id.modulus).then_some(s.ways_bits)
 }
 
 /// Read the checkpoint at `path` for the count `id`, telling `expect` how many states it holds

@@ -22,8 +22,9 @@
 //! and their packing, `packed.rs` the transitions, `plan.rs` the geometry of each step, `gather.rs`
 //! the sorted lists that hold each step's states, `checkpoint.rs` the file a count resumes from,
 //! `modular.rs` the residues, primes, bound and recombination of counts past the ways' bits,
-//! `passes.rs` the passes they take, `widen.rs` the exact pass's ways widened in flight, `spill.rs` the states on disk under a bound on memory, and
-//! `reference.rs` the transitions' slow twin.
+//! `passes.rs` the passes they take, `widen.rs` the exact pass's ways widened in flight,
+//! `spill.rs` the states on disk under a bound on memory, and `reference.rs` the transitions'
+//! slow twin.
 //!
 //! # The method
 //! The board is first transposed if needed so that it has `cols <= rows`; squares are then added one
@@ -561,32 +562,28 @@ fn count_rows<E: Widens>(
             .checkpoint
             .and_then(|path| checkpoint::ways_bits_of(path, wide_id))
             == Some(E::Wide::WAYS_BITS);
-    if resumed_wide {
+    let wide = if resumed_wide {
         count.ways_bits = E::Wide::WAYS_BITS;
         let (square, states) = first_states::<E::Wide>(plan, &run, wide_id, &mut count)?;
-        let at = At::new(square, states, count);
-        return rows_from(&stepping, &run, at, progress).map(Ended::counted);
-    }
-    let id = identity::<E>(plan, closure, &run);
-    let (square, states) = first_states::<E>(plan, &run, id, &mut count)?;
-    match rows_from(&stepping, &run, At::new(square, states, count), progress)? {
-        Ended::Counted(count) => Ok(count),
-        Ended::Widen(at) => {
-            let states = widen::widen(at.states, run.spill)
-                .map_err(|problem| CountError::FrontierSpill { problem })?;
-            let count = Tally {
-                ways_bits: E::Wide::WAYS_BITS,
-                ..at.count
-            };
-            let wide = At {
+        At::new(square, states, count)
+    } else {
+        let id = identity::<E>(plan, closure, &run);
+        let (square, states) = first_states::<E>(plan, &run, id, &mut count)?;
+        match rows_from(&stepping, &run, At::new(square, states, count), progress)? {
+            Ended::Counted(count) => return Ok(count),
+            Ended::Widen(at) => At {
                 square: at.square,
                 resumed_from: at.resumed_from,
-                states,
-                count,
-            };
-            rows_from(&stepping, &run, wide, progress).map(Ended::counted)
+                states: widen::widen(at.states, run.spill)
+                    .map_err(|problem| CountError::FrontierSpill { problem })?,
+                count: Tally {
+                    ways_bits: E::Wide::WAYS_BITS,
+                    ..at.count
+                },
+            },
         }
-    }
+    };
+    rows_from(&stepping, &run, wide, progress).map(Ended::counted)
 }
 
 /// What identifies the checkpoint of a pass that `run` runs with entries `E`.

@@ -1,8 +1,8 @@
 //! The passes of a frontier count: a first pass with exact ways in the states' bits (64, or 60
 //! beside an 8-wide board's state, widened to 128 in flight where the largest near those bits:
-//! `widen.rs`), which is the count unless a sum passed its bits; then, if one did, a pass modulo each prime of the count's [`PrimeSet`] until the moduli's product passes
-//! [`bound_bits`], the exact counts recombined from the residues by the Chinese remainder theorem
-//! ([`Residues`]). A checkpoint carries the residues of the passes done, so that a count resumes in
+//! `widen.rs`), which is the count unless a sum passed its bits; then, if one did, a pass modulo
+//! each prime of the count's [`PrimeSet`] until the moduli's product passes [`bound_bits`], the
+//! exact counts recombined from the residues by the Chinese remainder theorem ([`Residues`]). A checkpoint carries the residues of the passes done, so that a count resumes in
 //! the pass it stopped in.
 //!
 //! Source: the module documentation of `modular` (residues, the bound, the recombination); the

@@ -10,6 +10,7 @@
 //!
 //! Source: ktour's own; the passes it saves are described in `docs/counting.md`.
 
+use super::cells::Key;
 use super::gather::{Entry, Packed68, Pair, Ways};
 use super::spill::{Sink, SpillDir, SpillProblem, States};
 use rayon::prelude::*;
@@ -18,39 +19,25 @@ use rayon::prelude::*;
 /// is added, or the states widen first.
 pub(super) const HEADROOM_BITS: u32 = 16;
 
-/// An entry that converts to one with wider ways and the same key; the widest entries are their
-/// own wide type.
+/// An entry that converts to one with 128-bit ways and the same key; entries with 128-bit ways
+/// are their own wide type.
 pub(super) trait Widens: Entry {
-    type Wide: Entry<Key = Self::Key> + Widens<Wide = Self::Wide>;
-    fn widen(&self) -> Self::Wide;
+    type Wide: Entry<Key = Self::Key, Ways = u128> + Widens<Wide = Self::Wide>;
+    fn widen(&self) -> Self::Wide {
+        Self::Wide::new(self.state(), self.ways().wide())
+    }
 }
 
 impl Widens for Pair<u64, u64> {
     type Wide = Pair<u64, u128>;
-    fn widen(&self) -> Self::Wide {
-        Pair::new(self.state(), u128::from(self.ways()))
-    }
-}
-
-impl Widens for Pair<u64, u128> {
-    type Wide = Self;
-    fn widen(&self) -> Self {
-        *self
-    }
 }
 
 impl Widens for Packed68 {
     type Wide = Pair<u128, u128>;
-    fn widen(&self) -> Self::Wide {
-        Pair::new(self.state(), u128::from(self.ways()))
-    }
 }
 
-impl Widens for Pair<u128, u128> {
+impl<K: Key> Widens for Pair<K, u128> {
     type Wide = Self;
-    fn widen(&self) -> Self {
-        *self
-    }
 }
 
 /// Whether entries `E` can widen at all (their wide type has more bits of ways).
