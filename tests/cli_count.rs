@@ -239,6 +239,56 @@ fn frontier_method_gives_the_same_counts() {
 }
 
 #[test]
+fn halves_count_closed_tours_as_the_frontier_does() {
+    let both = |extra: &[&str]| {
+        let count = |method: &str| {
+            let mut args = vec!["count", "--closed", "--method", method];
+            args.extend_from_slice(extra);
+            last_line(&args)
+        };
+        (count("halves"), count("frontier"))
+    };
+    // A001230 (McKay 1997); 8 x 5 and 7 x 6 (A193055, A193054), 8 x 3 with none
+    for (board, want) in [
+        (vec!["-n", "6"], "9862"),
+        (vec!["--rows", "5", "--cols", "8"], "44202"),
+        (vec!["--rows", "6", "--cols", "7"], "1067638"),
+        (vec!["--rows", "3", "--cols", "8"], "0"),
+    ] {
+        assert_eq!(
+            both(&board),
+            (want.to_string(), want.to_string()),
+            "{board:?}"
+        );
+    }
+    // directed: 2 x squares per cycle, as every method counts them
+    let (halves, frontier) = both(&["-n", "6", "--directed"]);
+    let want = (9862 * 2 * 36).to_string();
+    assert_eq!((&halves, &frontier), (&want, &want));
+    let json = last_line(&[
+        "count", "-n", "6", "--closed", "--method", "halves", "--format", "json",
+    ]);
+    assert!(json.contains("\"method\":\"halves\""), "{json}");
+    // open tours, a start square, sharding: refused with the way out
+    for (args, says) in [
+        (vec!["-n", "6"], "closed tours only"),
+        (
+            vec!["-n", "6", "--closed", "--start", "0,0"],
+            "--method search",
+        ),
+        (vec!["-n", "9", "--closed"], "at most 8"),
+        (
+            vec!["-n", "6", "--closed", "--shards", "2", "--shared", "unused"],
+            "one process",
+        ),
+    ] {
+        let mut full = vec!["count", "--method", "halves"];
+        full.extend_from_slice(&args);
+        ktour().args(&full).assert().code(2).stderr(contains(says));
+    }
+}
+
+#[test]
 fn frontier_counts_past_u128_are_exact() {
     // Directed open tours of 3 x 74 are twice a number above 2^127: the exact pass widens its
     // ways to 128 bits before its states' largest pass 2^64, the pass said.

@@ -1333,6 +1333,54 @@ fn counting_8x10_widened() {
     );
 }
 
+/// The counting page's figures of 8x8 closed counted from both ends quote its log,
+/// `results/counts/8x8-closed-halves.txt` (the count equal to the whole frontier count's log),
+/// and set it beside the whole count's time, memory and peak (`8x8-closed.txt`).
+#[test]
+fn counting_8x8_halves() {
+    let log = committed("results/counts/8x8-closed-halves.txt");
+    let whole = committed("results/counts/8x8-closed.txt");
+    let line = log
+        .lines()
+        .find(|l| l.starts_with("closed tours (undirected cycles) on 8x8 (halves)"))
+        .unwrap();
+    let count = log
+        .lines()
+        .find(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit()))
+        .unwrap();
+    assert!(
+        whole.contains(&format!("\n{count}\n")),
+        "the two methods' counts differ"
+    );
+    let seconds = numbers(segment(line, "states, in ", " s"))[0].value;
+    let kib = numbers(segment(&log, "Maximum resident set size (kbytes): ", "\n"))[0].value;
+    let peak = numbers(segment(line, "peak ", " states"))[0].value;
+    let page = readme("docs/counting.md");
+    assert!(
+        page.contains(line),
+        "counting.md quotes the run's line as it printed it"
+    );
+    same(
+        "counting.md, 8x8 halves: time and memory",
+        &numbers_after(&page, "8x8 closed in ", 3),
+        &[seconds, seconds / 60.0, kib / (1024.0 * 1024.0)],
+    );
+    // "# /usr/bin/time: 1534.39 s elapsed, 11495356 KB maximum resident, ..."
+    let time = numbers(segment(&whole, "# /usr/bin/time: ", "\n"));
+    let (whole_seconds, whole_kib) = (time[0].value, time[1].value);
+    let whole_peak = numbers(segment(&whole, "The states peak at ", " after"))[0].value;
+    same(
+        "counting.md, 8x8 halves: the whole count beside it",
+        &numbers_after(&page, "where the whole frontier count took ", 2),
+        &[whole_seconds, whole_kib / (1024.0 * 1024.0)],
+    );
+    same(
+        "counting.md, 8x8 halves: the peaks",
+        &numbers_after(&page, "Its states peak in the band at ", 2),
+        &[peak / 1e6, whole_peak / 1e6],
+    );
+}
+
 /// The counting page's row for closed 6 x 1..40 quotes its log, `results/counts/6xn-closed.txt`:
 /// the CPU time (user + system, rounded to the second), the most memory held (MiB, rounded) and
 /// the passes (one a finished last row in the progress lines).

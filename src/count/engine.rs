@@ -24,6 +24,8 @@ pub enum Method {
     Search,
     /// Dynamic programming over a frontier.
     Frontier,
+    /// Closed tours from both ends: the frontier over each half, joined at the middle.
+    Halves,
 }
 
 /// The engine that counts a request.
@@ -34,6 +36,9 @@ pub enum Engine {
     Search,
     /// The frontier method ([`super::frontier`]): whole knight boards at most 8 wide, all starts.
     Frontier,
+    /// The frontier from both ends, joined at the middle ([`super::frontier::count_closed_halves`]):
+    /// closed tours of whole knight boards at most 8 wide, in memory.
+    Halves,
     /// The plain search on any board ([`super::shaped`]): holes and other leapers, one core, no
     /// symmetry, no endgame cache.
     Shaped,
@@ -61,8 +66,8 @@ pub enum EngineError {
     /// method takes.
     #[error("on a board with holes or another leaper, count takes --method search without --per-start or --no-symmetry (the frontier method reads knight moves on whole boards)")]
     ShapedTakesSearch,
-    /// The frontier method with a start square.
-    #[error("--method frontier counts over all starts only: drop --start/--per-start or use --method search")]
+    /// The frontier method (or the count from both ends) with a start square.
+    #[error("--method frontier and --method halves count over all starts only: drop --start/--per-start or use --method search")]
     FrontierAllStarts,
     /// A checkpoint for a search.
     #[error("--checkpoint is for --method frontier: a search keeps no state between rows")]
@@ -73,7 +78,7 @@ pub enum EngineError {
 pub fn choose(shape: &Shape, asked: &Asked) -> Result<Engine, EngineError> {
     let engine = match asked.method {
         _ if !shape.is_full_knight() => {
-            let whole_board_only = asked.method == Method::Frontier
+            let whole_board_only = asked.method != Method::Search
                 || asked.per_start
                 || asked.symmetry == Symmetry::Ignore;
             if whole_board_only {
@@ -81,10 +86,11 @@ pub fn choose(shape: &Shape, asked: &Asked) -> Result<Engine, EngineError> {
             }
             Engine::Shaped
         }
-        Method::Frontier if asked.one_start || asked.per_start => {
+        Method::Frontier | Method::Halves if asked.one_start || asked.per_start => {
             return Err(EngineError::FrontierAllStarts)
         }
         Method::Frontier => Engine::Frontier,
+        Method::Halves => Engine::Halves,
         Method::Search => Engine::Search,
     };
     if asked.checkpoint && engine != Engine::Frontier {
@@ -99,6 +105,7 @@ impl Engine {
         match self {
             Engine::Search | Engine::Shaped => "search",
             Engine::Frontier => "frontier",
+            Engine::Halves => "halves",
         }
     }
 
@@ -108,7 +115,7 @@ impl Engine {
         match self {
             Engine::Search => Some(1e8),
             Engine::Shaped => Some(4.4e7),
-            Engine::Frontier => None,
+            Engine::Frontier | Engine::Halves => None,
         }
     }
 
@@ -116,7 +123,7 @@ impl Engine {
     pub fn cores(self, threads: usize) -> usize {
         match self {
             Engine::Shaped => 1,
-            Engine::Search | Engine::Frontier => threads.max(1),
+            Engine::Search | Engine::Frontier | Engine::Halves => threads.max(1),
         }
     }
 }

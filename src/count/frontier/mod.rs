@@ -23,8 +23,8 @@
 //! the sorted lists that hold each step's states, `checkpoint.rs` the file a count resumes from,
 //! `modular.rs` the residues, primes, bound and recombination of counts past the ways' bits,
 //! `passes.rs` the passes they take, `widen.rs` the exact pass's ways widened in flight,
-//! `spill.rs` the states on disk under a bound on memory, and `reference.rs` the transitions'
-//! slow twin.
+//! `spill.rs` the states on disk under a bound on memory, `halves.rs` closed tours counted from
+//! both ends and joined at the middle, and `reference.rs` the transitions' slow twin.
 //!
 //! # The method
 //! The board is first transposed if needed so that it has `cols <= rows`; squares are then added one
@@ -125,6 +125,8 @@ pub(crate) mod cells;
 mod checkpoint;
 pub use checkpoint::{checkpoint_status, CheckpointProblem, CheckpointStatus, Settled};
 mod gather;
+mod halves;
+pub use halves::{count_closed_halves, HalvesCount, HalvesProgress};
 mod modular;
 pub use modular::{bound_bits, PrimeSet, Residues};
 pub(crate) mod packed;

@@ -48,6 +48,31 @@ impl Plan {
         Self::build(rows, cols, false)
     }
 
+    /// The plan of the *band* of a count from both ends (`halves.rs`): the squares of rows `top`
+    /// and `top + 1` added to the states of the rows above them, each taking only its edges to
+    /// those rows. The band's own edges (row `top` to row `top + 1`) are the other half's, so
+    /// they are left out; a band square is never finalized nor pruned (its other edges come from
+    /// below), and the board is planned two rows longer than the band so that no band square is
+    /// a last square. The rows above are planned as on the whole board (their edges are the same).
+    pub(super) fn band(cols: u32, top: u32) -> Self {
+        let mut plan = Self::build(top + 4, cols, false);
+        let (w, cols) = (plan.w, cols as usize);
+        let first = top as usize * cols;
+        for (i, step) in plan.steps.iter_mut().enumerate().skip(first).take(2 * cols) {
+            // position p holds square i + p - w during step i
+            let in_band = |p: usize| i + p >= w + first;
+            step.back.retain(|&p| !in_band(p));
+            step.finalize.retain(|&p| !in_band(p));
+            for (p, left) in step.undecided.iter_mut().enumerate().take(w + 1) {
+                if in_band(p) {
+                    *left = 2;
+                }
+            }
+            step.row_end = false;
+        }
+        plan
+    }
+
     fn build(rows: u32, cols: u32, colour_rule: bool) -> Self {
         let turned = (rows, cols);
         let (rows, cols) = (rows as i64, cols as i64);
