@@ -461,6 +461,22 @@ mod tests {
     }
 
     #[test]
+    fn the_wide_entries_join_as_the_narrow_ones() {
+        // the 8-wide boards' u128 keys on boards with tours that a test can count
+        for (rows, cols) in [(6u32, 6u32), (8, 5), (7, 6)] {
+            let board = Board::new(rows.into(), cols.into()).unwrap();
+            let narrow = halves::<Pair<u64, u64>>(board, rows, cols, true, &mut |_| {}).unwrap();
+            let wide = halves::<Packed68>(board, rows, cols, true, &mut |_| {}).unwrap();
+            assert!(narrow.cycles > 0);
+            assert_eq!(
+                (wide.cycles, wide.band_states, wide.pairs),
+                (narrow.cycles, narrow.band_states, narrow.pairs),
+                "{rows}x{cols}"
+            );
+        }
+    }
+
+    #[test]
     fn the_band_drops_only_states_that_join_nothing() {
         // the same count with the band's prefixes admitting every state
         let board = Board::new(6, 6).unwrap();
