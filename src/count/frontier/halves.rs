@@ -369,15 +369,20 @@ struct Faces {
     /// Each distinct degrees, and where its faces begin in `faces` (one more: the end).
     degrees: Vec<u32>,
     starts: Vec<usize>,
-    faces: Vec<(Face, u128)>,
+    /// 32 bytes a face with its ways (a `u128` of ways made it 48).
+    faces: Vec<(Face, u64)>,
 }
 
 impl Faces {
     fn of<E: Entry>(states: &[Vec<E>], cols: usize) -> Faces {
-        let mut faces: Vec<(Face, u128)> = states
+        let mut faces: Vec<(Face, u64)> = states
             .par_iter()
             .flatten()
-            .map(|e| (Face::of(e.state(), cols, true), e.ways().wide()))
+            .map(|e| {
+                let ways =
+                    u64::try_from(e.ways().wide()).expect("the halves' entries hold u64 ways");
+                (Face::of(e.state(), cols, true), ways)
+            })
             .collect();
         faces.par_sort_unstable_by_key(|(f, _)| f.degrees);
         let (mut degrees, mut starts) = (Vec::new(), Vec::new());
@@ -415,7 +420,7 @@ impl Faces {
         for (other, other_ways) in &self.faces[self.starts[at]..self.starts[at + 1]] {
             joined.pairs += 1;
             if face.closes_one_cycle(other, ends) {
-                sum = sum.checked_add(ways.checked_mul(*other_ways)?)?;
+                sum = sum.checked_add(ways.checked_mul(u128::from(*other_ways))?)?;
             }
         }
         joined.cycles = sum;
