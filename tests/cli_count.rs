@@ -286,6 +286,16 @@ fn halves_count_closed_tours_as_the_frontier_does() {
         full.extend_from_slice(&args);
         ktour().args(&full).assert().code(2).stderr(contains(says));
     }
+    // past memory: a clear error and exit 2, never an abort (300 MiB of address space)
+    crate::support::ktour_within(300 * 1024)
+        .args([
+            "count", "--rows", "8", "--cols", "7", "--closed", "--method", "halves",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "--method frontier, whose --memory and --temp spill",
+        ));
 }
 
 #[test]

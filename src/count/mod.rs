@@ -300,6 +300,16 @@ pub enum CountError {
         /// Memory available when the square began.
         available_mib: u64,
     },
+    /// A count from both ends (`--method halves`, all in memory) passed what memory holds.
+    #[error("counting {board} from both ends ran out of memory at square {} (counted from 1, row-major, shorter side across) with {available_mib} MiB available: --method halves holds every state in memory; count it with --method frontier, whose --memory and --temp spill to disk", .square + 1)]
+    HalvesMemory {
+        /// The board.
+        board: Board,
+        /// The index (from 0) of the square it stopped at; the message counts from 1.
+        square: u32,
+        /// Memory available then.
+        available_mib: u64,
+    },
     /// A frontier count's checkpoint could not be read or written.
     #[error("the frontier count's checkpoint file {problem}; nothing was overwritten (remove the file, or give another, to count from the start)")]
     FrontierCheckpoint {

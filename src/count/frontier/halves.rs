@@ -125,6 +125,16 @@ fn halves<E: Entry>(
             elapsed: began.elapsed(),
         });
     }
+    // a step sorts its successors in batches of this much at least, whatever its states
+    let least = (2 * super::BATCH * std::mem::size_of::<E>()) as u64;
+    let available = crate::memory::available_bytes();
+    if !crate::memory::fits_in(least, available) {
+        return Err(CountError::HalvesMemory {
+            board,
+            square: 0,
+            available_mib: available >> 20,
+        });
+    }
     let whole = Plan::new(rows, cols);
     let mut peak = 1;
     let mut rows_to = |states: Vec<Vec<E>>,
@@ -143,7 +153,21 @@ fn halves<E: Entry>(
         };
         let mut states = states;
         for i in squares.start as usize..squares.end as usize {
-            let (next, held) = steps.add_square(i, states, &mut count)?;
+            let (next, held) = steps
+                .add_square(i, states, &mut count)
+                .map_err(|e| match e {
+                    CountError::FrontierMemory {
+                        board,
+                        square,
+                        available_mib,
+                        ..
+                    } => CountError::HalvesMemory {
+                        board,
+                        square,
+                        available_mib,
+                    },
+                    e => e,
+                })?;
             peak = peak.max(held);
             progress(&HalvesProgress {
                 square: i + 1,
@@ -172,10 +196,10 @@ fn halves<E: Entry>(
     let top_states = rows_to(first, &whole, 0..top * cols, None)?;
     // the bottom part read from below is the board's own top `bottom` rows
     let faces = if bottom == top {
-        Faces::of(&top_states, cols as usize)
+        Faces::of(&top_states, cols as usize, board, top * cols)?
     } else {
         let more = rows_to(top_states.clone(), &whole, top * cols..bottom * cols, None)?;
-        Faces::of(&more, cols as usize)
+        Faces::of(&more, cols as usize, board, bottom * cols)?
     };
     let band = Plan::band(cols, top);
     let prefixes = Prefixes::of(&faces);
@@ -374,7 +398,24 @@ struct Faces {
 }
 
 impl Faces {
-    fn of<E: Entry>(states: &[Vec<E>], cols: usize) -> Faces {
+    /// The faces of `states`, refused with [`CountError::HalvesMemory`] (at `square`) where
+    /// memory cannot hold them beside the states.
+    fn of<E: Entry>(
+        states: &[Vec<E>],
+        cols: usize,
+        board: Board,
+        square: u32,
+    ) -> Result<Faces, CountError> {
+        let held: usize = states.iter().map(Vec::len).sum();
+        let needed = (held * std::mem::size_of::<(Face, u64)>()) as u64;
+        let available = crate::memory::available_bytes();
+        if !crate::memory::fits_in(needed, available) {
+            return Err(CountError::HalvesMemory {
+                board,
+                square,
+                available_mib: available >> 20,
+            });
+        }
         let mut faces: Vec<(Face, u64)> = states
             .par_iter()
             .flatten()
@@ -393,12 +434,12 @@ impl Faces {
             }
         }
         starts.push(faces.len());
-        Faces {
+        Ok(Faces {
             cols,
             degrees,
             starts,
             faces,
-        }
+        })
     }
 
     /// The cycles a band state `e` closes with the bottom states (None past `u128`).
