@@ -74,11 +74,7 @@ fn count_halves(
     prune: bool,
     progress: &mut dyn FnMut(&HalvesProgress),
 ) -> Result<HalvesCount, CountError> {
-    let (rows, cols) = if board.cols() <= board.rows() {
-        (board.rows(), board.cols())
-    } else {
-        (board.cols(), board.rows())
-    };
+    let (rows, cols) = super::turned(board);
     if cols > MAX_WIDTH {
         return Err(CountError::TooWide {
             board,

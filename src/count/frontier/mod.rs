@@ -364,11 +364,7 @@ pub fn count_frontier_opts(
     options: &FrontierOptions,
     progress: &mut dyn FnMut(&FrontierProgress),
 ) -> Result<FrontierCount, CountError> {
-    let (rows, cols) = if board.cols() <= board.rows() {
-        (board.rows(), board.cols())
-    } else {
-        (board.cols(), board.rows())
-    };
+    let (rows, cols) = turned(board);
     admit(board, cols, options)?;
     let began = Instant::now();
     let plan = Plan::new(rows, cols);
@@ -416,6 +412,16 @@ pub fn count_lengths(
         spilled_runs: counted.spilled_runs,
         elapsed: began.elapsed(),
     })
+}
+
+/// The board's rows and columns turned so that the shorter side is across (`cols <= rows`), as
+/// the frontier sweeps it.
+fn turned(board: Board) -> (u32, u32) {
+    if board.cols() <= board.rows() {
+        (board.rows(), board.cols())
+    } else {
+        (board.cols(), board.rows())
+    }
 }
 
 /// Refuse a board wider than [`MAX_WIDTH`], and a limit on states that memory cannot hold (a bound
