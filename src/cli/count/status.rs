@@ -47,6 +47,12 @@ fn describe(s: &CheckpointStatus) -> String {
         s.transitions,
         if s.modulus == 0 && s.wrapped { "; its ways have wrapped: primes' passes follow" } else { "" },
     );
+    if let Some(squares) = s.base_squares {
+        out += &format!(
+            "base: the exact states after row {} (square {squares}), beside the file with .exact added: each prime's pass starts there\n",
+            squares / s.cols.max(1) as usize
+        );
+    }
     let lengths = |n: usize| {
         if s.every_length {
             format!("lengths 1..{n}")
@@ -128,6 +134,7 @@ mod tests {
                 (1_152_921_504_606_846_883, vec![0, 5, 7]),
             ],
             lengths: vec![0, 5],
+            base_squares: Some(40),
             wrapped: true,
             whole: true,
         };
@@ -138,6 +145,7 @@ mod tests {
             [
                 "checkpoint of the closed tours of the boards 8 wide and 1 to 12 long (whole)",
                 "pass 2 (modulo the prime 1152921504606846801): after row 7 of 12 (square 56 of 96), 135805257 states; peak 696790791 states this pass, 9 transitions in all",
+                "base: the exact states after row 5 (square 40), beside the file with .exact added: each prime's pass starts there",
                 "pass 0 done, modulo 2^60 (the exact pass, wrapped), lengths 1..3: 0 5 7",
                 "pass 1 done, modulo the prime 1152921504606846883, lengths 1..3: 0 5 7",
                 "pass 2 so far, lengths 1..2: 0 5",

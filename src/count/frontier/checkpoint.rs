@@ -22,7 +22,7 @@ use super::spill::{SpillDir, SpillProblem, States};
 use crate::count::CountError;
 use num_bigint::BigUint;
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 const MAGIC: &str = "ktour-frontier-checkpoint 2";
 
@@ -187,7 +187,7 @@ pub(super) fn write<E: Entry>(
     };
     let mut name = path.as_os_str().to_owned();
     name.push(".partial");
-    let partial = std::path::PathBuf::from(name);
+    let partial = PathBuf::from(name);
     let file = std::fs::File::create(&partial).map_err(failed)?;
     let mut out = BufWriter::with_capacity(1 << 20, file);
     let header = id.header(squares, transitions, peak, states.len()) + &carried.fields() + "\n";
@@ -278,6 +278,9 @@ pub struct CheckpointStatus {
     /// The file's length is its header's, its states' and its checksum's (the checksum itself is
     /// checked only when the count resumes).
     pub whole: bool,
+    /// The squares of the count's base beside it, if it has one: the exact pass's states before
+    /// its ways wrapped, where each pass modulo a prime starts ([`base_path`]).
+    pub base_squares: Option<usize>,
 }
 
 /// A length whose count the passes so far settle: the product of their moduli passes its bound.
@@ -373,6 +376,16 @@ pub fn checkpoint_status(path: &Path) -> Result<CheckpointStatus, CheckpointProb
     let mut status = status_of(&fields).ok_or(CheckpointProblem::NotACheckpoint)?;
     let header = (MAGIC.len() + fields.len() + 1) as u64;
     status.whole = length == header + 32 * status.states as u64 + 4;
+    let id = Identity {
+        rows: status.rows,
+        cols: status.cols,
+        closed: status.closed,
+        ways_bits: status.ways_bits,
+        fold: status.fold,
+        every_length: status.every_length,
+        modulus: status.modulus,
+    };
+    status.base_squares = base_squares(path, id);
     Ok(status)
 }
 
@@ -398,6 +411,7 @@ fn status_of(fields: &str) -> Option<CheckpointStatus> {
         lengths: carried.lengths,
         wrapped: carried.wrapped,
         whole: false,
+        base_squares: None,
     })
 }
 
@@ -424,12 +438,88 @@ pub(super) fn ways_bits_of(path: &Path, id: Identity) -> Option<u32> {
     (s.modulus == id.modulus).then_some(s.ways_bits)
 }
 
+/// Where an exact pass keeps its last checkpoint from before a sum of its ways wrapped: `path`
+/// with `.exact` added. Its states are exact, so each pass modulo a prime starts from them,
+/// reduced, instead of from the empty board, and counts only the rows after them.
+pub(super) fn base_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".exact");
+    PathBuf::from(name)
+}
+
+/// Keep the checkpoint at `path` as the count's base ([`base_path`]) if it is an exact pass's
+/// that has not wrapped: called before an exact pass writes its first checkpoint after a wrap.
+/// A second name for the same file (a copy where links are refused), so that a count stopped
+/// here still resumes from `path`.
+pub(super) fn keep_base(path: &Path, id: Identity) -> Result<(), CountError> {
+    let failed = |e: std::io::Error| CountError::FrontierCheckpoint {
+        problem: CheckpointProblem::Io(e.kind()),
+    };
+    let Some(s) = status_of_count(path, id) else {
+        return Ok(());
+    };
+    if s.modulus != 0 || s.wrapped {
+        return Ok(());
+    }
+    let base = base_path(path);
+    match std::fs::remove_file(&base) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(failed(e)),
+        _ => {}
+    }
+    if std::fs::hard_link(path, &base).is_err() {
+        let mut partial = base.clone().into_os_string();
+        partial.push(".partial");
+        std::fs::copy(path, &partial).map_err(failed)?;
+        std::fs::rename(&partial, &base).map_err(failed)?;
+    }
+    Ok(())
+}
+
+/// The squares of the count `id`'s base ([`base_path`] of `path`), if it holds one: an exact
+/// pass's states that never wrapped.
+pub(super) fn base_squares(path: &Path, id: Identity) -> Option<usize> {
+    let s = status_of_count(&base_path(path), id)?;
+    (s.modulus == 0 && !s.wrapped).then_some(s.squares)
+}
+
+/// The squares of the checkpoint at `path` if it holds states of the count and pass `id` (its
+/// ways' bits aside).
+pub(super) fn squares_of(path: &Path, id: Identity) -> Option<usize> {
+    let s = status_of_count(path, id)?;
+    (s.modulus == id.modulus).then_some(s.squares)
+}
+
 /// Read the checkpoint at `path` for the count `id`, telling `expect` how many states it holds
 /// and giving them in order to `push` (which has them all, and only then, when the checkpoint is
 /// whole).
 pub(super) fn read<E: Entry>(
     path: &Path,
     id: Identity,
+    expect: &mut dyn FnMut(usize),
+    push: &mut dyn FnMut(E) -> Result<(), SpillProblem>,
+) -> Result<Reached, Unreadable> {
+    read_as(path, id, None, expect, push)
+}
+
+/// Read the base of the count `id` ([`base_path`] of `path`) for its pass modulo the prime `p`:
+/// the exact pass's states with their ways and tours reduced modulo `p`, and no transitions
+/// (the pass generates only those after the base).
+pub(super) fn read_base<E: Entry>(
+    path: &Path,
+    id: Identity,
+    p: u64,
+    expect: &mut dyn FnMut(usize),
+    push: &mut dyn FnMut(E) -> Result<(), SpillProblem>,
+) -> Result<Reached, Unreadable> {
+    read_as(&base_path(path), id, Some(p), expect, push)
+}
+
+/// [`read`], or with `reduce`, [`read_base`]: an exact pass's file that never wrapped, its ways
+/// and tours taken modulo the prime.
+fn read_as<E: Entry>(
+    path: &Path,
+    id: Identity,
+    reduce: Option<u64>,
     expect: &mut dyn FnMut(usize),
     push: &mut dyn FnMut(E) -> Result<(), SpillProblem>,
 ) -> Result<Reached, Unreadable> {
@@ -446,11 +536,20 @@ pub(super) fn read<E: Entry>(
             closed: s.closed,
         }));
     }
-    if (s.ways_bits, s.fold, s.every_length, s.modulus)
-        != (id.ways_bits, id.fold, id.every_length, id.modulus)
-    {
+    let entries = match reduce {
+        // the base's ways are exact in whatever bits they had; they are reduced as they are read
+        Some(_) => {
+            (s.fold, s.every_length, s.modulus, s.wrapped) == (id.fold, id.every_length, 0, false)
+        }
+        None => {
+            (s.ways_bits, s.fold, s.every_length, s.modulus)
+                == (id.ways_bits, id.fold, id.every_length, id.modulus)
+        }
+    };
+    if !entries {
         return Err(Unreadable::OtherEntries);
     }
+    let p = reduce.map(u128::from);
     let states = s.states;
     expect(states);
     let mut crc = crc32fast::Hasher::new();
@@ -462,6 +561,7 @@ pub(super) fn read<E: Entry>(
         let state = u128::from_le_bytes(bytes[..16].try_into().expect("16 bytes"));
         let ways = u128::from_le_bytes(bytes[16..].try_into().expect("16 bytes"));
         let fits = |x: u128, bits: u32| bits >= 128 || x >> bits == 0;
+        let ways = p.map_or(ways, |p| ways % p);
         if !fits(state, E::STATE_BITS) || !fits(ways, E::WAYS_BITS) {
             return Err(refused(Damaged));
         }
@@ -480,14 +580,26 @@ pub(super) fn read<E: Entry>(
     if u32::from_le_bytes(sum) != crc.finalize() || input.read(&mut [0u8; 1]).ok() != Some(0) {
         return Err(refused(Damaged));
     }
-    Ok(Reached {
-        squares: s.squares,
-        transitions: s.transitions,
-        peak_states: s.peak_states,
-        carried: Carried {
-            done: s.done,
-            lengths: s.lengths,
-            wrapped: s.wrapped,
+    Ok(match p {
+        None => Reached {
+            squares: s.squares,
+            transitions: s.transitions,
+            peak_states: s.peak_states,
+            carried: Carried {
+                done: s.done,
+                lengths: s.lengths,
+                wrapped: s.wrapped,
+            },
+        },
+        Some(p) => Reached {
+            squares: s.squares,
+            transitions: 0,
+            peak_states: s.peak_states,
+            carried: Carried {
+                done: Vec::new(),
+                lengths: s.lengths.iter().map(|v| v % p).collect(),
+                wrapped: false,
+            },
         },
     })
 }

@@ -693,6 +693,10 @@ fn rows_from<E: Widens>(
         count.peak_states = count.peak_states.max(held);
         count.runs += runs;
         if let Some(path) = run.checkpoint.filter(|_| plan.steps[i].row_end) {
+            if count.wrapped && run.modulus == Modulus::EXACT {
+                // the last checkpoint that has not wrapped is where the primes' passes begin
+                checkpoint::keep_base(path, id)?;
+            }
             let carried = Carried {
                 done: run.done.to_vec(),
                 lengths: count.lengths.clone(),
@@ -725,14 +729,29 @@ fn first_states<E: Entry>(
         E::Key::pack(&[DONE; CELLS], 0, w),
         E::Ways::ONE,
     )]]);
-    let Some(path) = run.checkpoint.filter(|p| p.exists()) else {
+    let Some(path) = run.checkpoint else {
         return Ok((0, empty));
+    };
+    // a pass modulo a prime starts from the exact pass's base (its states before a sum wrapped)
+    // where that stands further on than the pass's own checkpoint
+    let from_base = run.modulus != Modulus::EXACT
+        && checkpoint::base_squares(path, id)
+            .is_some_and(|base| checkpoint::squares_of(path, id).unwrap_or(0) < base);
+    if !from_base && !path.exists() {
+        return Ok((0, empty));
+    }
+    let read = |expect: &mut dyn FnMut(usize), push: &mut dyn FnMut(E) -> _| {
+        if from_base {
+            checkpoint::read_base::<E>(path, id, run.modulus.0, expect, push)
+        } else {
+            checkpoint::read::<E>(path, id, expect, push)
+        }
     };
     let (read, states) = match run.spill {
         None => {
             let list = std::cell::RefCell::new(Vec::new());
             let mut reserve = |n| list.borrow_mut().reserve_exact(n);
-            let read = checkpoint::read::<E>(path, id, &mut reserve, &mut |e| {
+            let read = read(&mut reserve, &mut |e| {
                 list.borrow_mut().push(e);
                 Ok(())
             });
@@ -740,7 +759,7 @@ fn first_states<E: Entry>(
         }
         Some(dir) => {
             let mut sink = Sink::new(dir, dir.entries(std::mem::size_of::<E>()) / 2);
-            let read = checkpoint::read::<E>(path, id, &mut |_| {}, &mut |e| sink.push(e));
+            let read = read(&mut |_| {}, &mut |e| sink.push(e));
             (read, sink.finish())
         }
     };
@@ -1047,7 +1066,7 @@ mod tests {
         let long = Board::new(3, 40).unwrap();
         let saved = dir.path().join("saved.ckpt");
         let mut save = |p: &FrontierProgress| {
-            if (p.pass, p.rows_done, p.row_end) == (2, 20, true) {
+            if (p.pass, p.rows_done, p.row_end) == (2, 39, true) {
                 std::fs::copy(&path, &saved).unwrap();
             }
         };
@@ -1064,11 +1083,91 @@ mod tests {
             first.get_or_insert((p.pass, p.resumed_from));
         })
         .unwrap();
-        assert_eq!(first, Some((2, 60)));
+        assert_eq!(first, Some((2, 117)));
         assert_eq!(
             (resumed.undirected, resumed.passes),
             (full.undirected, full.passes)
         );
+    }
+
+    /// With a checkpoint, the primes' passes start from the exact pass's last checkpoint before a
+    /// sum wrapped (its base), reduced, and give the count the passes from the empty board give
+    /// (no checkpoint): 3 x 40 open in 64-bit ways, and 3 x 1..=100 open, whose ways widen to 128
+    /// bits and wrap there (the lengths before the base carried, reduced). Each prime's pass
+    /// starts at the same square, past the first row, and generates fewer transitions; the base is
+    /// gone at the end. A count stopped in a prime's pass past the base resumes from that pass's
+    /// own checkpoint, and a pass whose own checkpoint stands before the base starts at the base.
+    #[test]
+    fn the_primes_passes_start_from_the_exact_base() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("count.ckpt");
+        let base = checkpoint::base_path(&path);
+        let starts = |options: &FrontierOptions, lengths: bool| {
+            let board = Board::new(3, if lengths { 100 } else { 40 }).unwrap();
+            let mut starts = Vec::new();
+            let mut tell = |p: &FrontierProgress| {
+                if p.pass > 0 && starts.len() < p.pass as usize {
+                    starts.push(p.resumed_from);
+                }
+            };
+            let count = if lengths {
+                let s = count_lengths(board, Closure::Open, options, &mut tell).unwrap();
+                (s.undirected, s.passes, s.transitions)
+            } else {
+                let c = count_frontier_opts(board, Closure::Open, options, &mut tell).unwrap();
+                (vec![c.undirected], c.passes, c.transitions)
+            };
+            (count, starts)
+        };
+        for (widen, lengths) in [(false, false), (true, true)] {
+            let scratch = FrontierOptions {
+                widen,
+                ..FrontierOptions::default()
+            };
+            let saved = FrontierOptions {
+                checkpoint: Some(&path),
+                ..scratch
+            };
+            let ((want, passes, all), from_scratch) = starts(&scratch, lengths);
+            let ((got, passes_saved, fewer), from_base) = starts(&saved, lengths);
+            assert!(passes > 1 && from_scratch.iter().all(|&s| s == 0));
+            assert_eq!((&got, passes_saved), (&want, passes), "widen {widen}");
+            assert_eq!(from_base.len() as u32, passes - 1);
+            assert!(from_base[0] > 3 && from_base.iter().all(|&s| s == from_base[0]));
+            assert!(fewer < all, "{fewer} transitions against {all}");
+            assert!(!path.exists() && !base.exists());
+        }
+        // stopped in the first prime's pass, a row past the base, and resumed
+        let long = Board::new(3, 40).unwrap();
+        let narrow = FrontierOptions {
+            checkpoint: Some(&path),
+            widen: false,
+            ..FrontierOptions::default()
+        };
+        let full = count_frontier_opts(long, Closure::Open, &narrow, &mut |_| {}).unwrap();
+        let mut stop_at = None;
+        let stopped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            count_frontier_opts(long, Closure::Open, &narrow, &mut |p| {
+                if p.pass == 1 && p.row_end {
+                    let at = *stop_at.get_or_insert(p.squares_done + 3);
+                    assert!(p.squares_done < at, "stopped");
+                }
+            })
+        }));
+        assert!(stopped.is_err() && path.exists() && base.exists());
+        let own = checkpoint_status(&path).unwrap();
+        assert_eq!(
+            (own.modulus > 0, own.squares),
+            (true, stop_at.unwrap() as usize)
+        );
+        let mut first = None;
+        let resumed = count_frontier_opts(long, Closure::Open, &narrow, &mut |p| {
+            first.get_or_insert((p.pass, p.resumed_from));
+        })
+        .unwrap();
+        assert_eq!(first, Some((1, own.squares as u32)));
+        assert_eq!(resumed.undirected, full.undirected);
+        assert!(!path.exists() && !base.exists());
     }
 
     /// An exact pass whose ways wrapped before its checkpoint still knows it when resumed: from
@@ -1211,7 +1310,7 @@ mod tests {
         let board = Board::new(3, 40).unwrap();
         let mut kept = false;
         let mut keep = |p: &FrontierProgress| {
-            if p.pass == 1 && p.row_end && p.rows_done == 30 {
+            if p.pass == 1 && p.row_end && p.rows_done == 39 {
                 std::fs::copy(&path, &copy).unwrap();
                 kept = true;
             }

@@ -92,6 +92,7 @@ pub(super) fn count(
     if let Some(path) = options.checkpoint {
         // what is counted needs no resuming; a file that is already gone is no error
         let _ = std::fs::remove_file(path);
+        let _ = std::fs::remove_file(checkpoint::base_path(path));
     }
     Ok(counted)
 }
