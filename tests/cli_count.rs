@@ -330,6 +330,34 @@ fn frontier_counts_past_u128_are_exact() {
         .stderr(contains(
             "frontier: a state's ways passed 2^128; pass 1 counts modulo the prime 1152921504606846883",
         ));
+    // under a second set of primes (the five largest passed over), the same count, the primes
+    // said; refused beside --shards
+    ktour()
+        .args([
+            "count",
+            "--rows",
+            "3",
+            "--cols",
+            "90",
+            "--method",
+            "frontier",
+            "--skip-primes",
+            "5",
+        ])
+        .assert()
+        .success()
+        .stdout(contains(format!("\n{term}\n")))
+        .stderr(contains(
+            "frontier: a state's ways passed 2^128; pass 1 counts modulo the prime 1152921504606846697",
+        ));
+    ktour()
+        .args([
+            "count", "--rows", "3", "--cols", "90", "--method", "frontier",
+        ])
+        .args(["--skip-primes", "1", "--shards", "2", "--shard", "0"])
+        .assert()
+        .code(2)
+        .stderr(contains("--skip-primes"));
     // Below 2^128 the counts are those the u128 counter gave.
     assert_eq!(
         last_line(&["count", "--rows", "3", "--cols", "73", "--method", "frontier"]),

@@ -7,7 +7,7 @@ use crate::board::{Board, Closure};
 use crate::cli::args::Cols;
 use crate::cli::ExitStatus;
 use crate::count::frontier::{
-    count_frontier_opts, count_lengths, FrontierOptions, FrontierProgress, Spill,
+    count_frontier_opts, count_lengths, FrontierOptions, FrontierProgress, PrimeSet, Spill,
 };
 use crate::count::{tours_label, CountError, CountRequest, Orientation};
 use anyhow::Context;
@@ -111,6 +111,10 @@ pub(super) fn frontier_options(args: &CountArgs) -> FrontierOptions<'_> {
             .memory
             .zip(args.temp.as_deref())
             .map(|(memory, temp)| Spill { memory, temp }),
+        primes: PrimeSet {
+            bits: 60,
+            skip: args.skip_primes,
+        },
         ..FrontierOptions::default()
     }
 }

@@ -63,6 +63,11 @@ pub struct CountArgs {
     /// closed writes up to 4.2 GB there.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<std::path::PathBuf>,
+    /// With --method frontier: the passes modulo primes that a count past its ways' bits takes
+    /// run modulo the primes below 2^60 from the largest down after passing over this many: a
+    /// count under a second set of primes, which gives the same count (a check of the first).
+    #[arg(long, default_value_t = 0, value_name = "N", conflicts_with = "shards")]
+    skip_primes: usize,
     /// With --checkpoint: print where the count saved in FILE stands (its pass, the row it
     /// reached, its states, the residues of the passes done and the lengths counted so far) and
     /// exit, without counting.
