@@ -471,6 +471,25 @@ fn the_committed_7xn_closed_bfile_matches_a193054() {
     assert!(lines[21].1.bits() > 128, "7x22 passes 2^128");
 }
 
+/// The committed b-file of open 7 x n, n = 1..20 (`results/counts/7xn-open.b`, one run of
+/// `ktour count --rows 7 --cols 1..=20 --undirected --format bfile` in four sittings, 3.1 hours:
+/// not re-run here) against OEIS A306283, the undirected open tours of 7 x n, n = 1..7; 7 x 19 and
+/// 7 x 20 pass 2^128 (their residues modulo 2^127 and two primes recombined).
+#[test]
+fn the_committed_7xn_open_bfile_matches_a306283() {
+    let text = committed("results/counts/7xn-open.b");
+    let a306283 = ["0", "0", "52", "6378", "622868", "389969466", "82787609160"];
+    let lines = bfile(&text);
+    assert_eq!(lines.len(), 20);
+    for (i, (n, a)) in lines.iter().enumerate() {
+        assert_eq!(*n as usize, i + 1);
+        if let Some(want) = a306283.get(i) {
+            assert_eq!(*a, big(want), "7x{n}");
+        }
+    }
+    assert!(lines[17].1.bits() <= 128 && lines[18].1.bits() > 128);
+}
+
 /// The committed b-file of closed 8 x n, n = 1..12 (`results/counts/8xn-closed.b`, one run of
 /// `ktour count --rows 8 --cols 1..=12 --closed --format bfile` in four sittings, 5.7 hours: not
 /// re-run here) against OEIS A193055, the closed tours of 8 x n (Zhao Hui Du), every term: 8 x 11

@@ -1381,6 +1381,80 @@ fn counting_8x8_halves() {
     );
 }
 
+/// The counting page's row for open 7 x 1..20 quotes its log, `results/counts/7xn-open.txt`: the
+/// wall time of the four sittings (each sitting's last progress line, summed as the log's header
+/// sums them), the most memory held, the base's row and each prime's pass (from the end of the
+/// exact pass's last row to the end of the next pass's), and the last term and its bits from the
+/// b-file.
+#[test]
+fn counting_7xn_open_row() {
+    let log = committed("results/counts/7xn-open.txt");
+    let seconds_of = |line: &str| numbers(line).last().unwrap().value;
+    let sittings: Vec<&str> = log.split("# Sitting ").skip(5).collect();
+    assert_eq!(sittings.len(), 4, "four sittings' logs");
+    let last_row = |part: &str, row: &str| {
+        part.lines()
+            .filter(|l| l.contains(&format!("frontier: row {row}/20: ")))
+            .map(seconds_of)
+            .collect::<Vec<f64>>()
+    };
+    let ends = last_row(sittings[3], "20");
+    assert_eq!(ends.len(), 3, "the exact pass and two primes'");
+    let primes = [ends[1] - ends[0], ends[2] - ends[1]];
+    let exact = last_row(sittings[0], "10")[0]
+        + last_row(sittings[1], "16")[0]
+        + last_row(sittings[2], "17")[0]
+        + ends[0];
+    let total = exact + primes[0] + primes[1];
+    same(
+        "7xn-open.txt, the header's sums",
+        &numbers_after(&readme("results/counts/7xn-open.txt"), "# In all ", 1),
+        &[total],
+    );
+    let kib = numbers(segment(&log, "Maximum resident set size (kbytes): ", "\n"))[0].value;
+    // "frontier: resumed from the checkpoint after square 126 of 140", the line after pass 1's
+    let after_exact = &sittings[3][sittings[3].find("pass 1 counts").unwrap()..];
+    let resumed = after_exact
+        .lines()
+        .find(|l| l.contains("resumed from the checkpoint after square "))
+        .unwrap();
+    let base = numbers(resumed)[0].value;
+    let page = readme("docs/counting.md");
+    same(
+        "counting.md, open 7 x 1..20",
+        &numbers_after(
+            &page,
+            "7 x n open, n = 1..20, one run in four sittings (",
+            5,
+        ),
+        &[
+            total / 3600.0,
+            kib / (1024.0 * 1024.0),
+            base / 7.0,
+            primes[0],
+            primes[1],
+        ],
+    );
+    let last = committed("results/counts/7xn-open.b")
+        .lines()
+        .last()
+        .unwrap()
+        .split_once(' ')
+        .unwrap()
+        .1
+        .to_string();
+    let written = segment(&page, "(7 x 20 = ", ", about 2^");
+    assert_eq!(written.replace(',', ""), last);
+    // log2 of the term from its first 15 digits and its length
+    let lead: f64 = last[..15].parse().unwrap();
+    let bits = lead.log2() + (last.len() - 15) as f64 * 10f64.log2();
+    same(
+        "counting.md, 7 x 20's bits",
+        &numbers_after(&page, "216,087,032, about 2^", 1),
+        &[bits],
+    );
+}
+
 /// The counting page's row for closed 6 x 1..40 quotes its log, `results/counts/6xn-closed.txt`:
 /// the CPU time (user + system, rounded to the second), the most memory held (MiB, rounded) and
 /// the passes (one a finished last row in the progress lines).
