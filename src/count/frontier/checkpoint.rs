@@ -279,7 +279,8 @@ pub struct CheckpointStatus {
     /// checked only when the count resumes).
     pub whole: bool,
     /// The squares of the count's base beside it, if it has one: the exact pass's states before
-    /// its ways wrapped, where each pass modulo a prime starts ([`base_path`]).
+    /// its ways wrapped, where each pass modulo a prime starts (the checkpoint's path with `.exact`
+    /// added).
     pub base_squares: Option<usize>,
 }
 
