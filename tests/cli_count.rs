@@ -350,6 +350,26 @@ fn frontier_counts_past_u128_are_exact() {
         .stderr(contains(
             "frontier: a state's ways passed 2^128; pass 1 counts modulo the prime 1152921504606846697",
         ));
+    // with a checkpoint, the primes' passes start from the exact pass's base, each said
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("count.ckpt");
+    let said = ktour()
+        .args([
+            "count", "--rows", "3", "--cols", "90", "--method", "frontier",
+        ])
+        .arg("--checkpoint")
+        .arg(&checkpoint)
+        .assert()
+        .success()
+        .stdout(contains(format!("\n{term}\n")))
+        .get_output()
+        .stderr
+        .clone();
+    let said = String::from_utf8(said).unwrap();
+    let started = "frontier: started from the exact pass's base (its states before the wrap, reduced) after square ";
+    assert!(said.matches(started).count() >= 2, "{said}");
+    assert!(!said.contains("resumed from the checkpoint"), "{said}");
+    assert!(!checkpoint.exists() && std::fs::read_dir(dir.path()).unwrap().next().is_none());
     ktour()
         .args([
             "count", "--rows", "3", "--cols", "90", "--method", "frontier",

@@ -202,8 +202,13 @@ fn frontier_reporter() -> impl FnMut(&FrontierProgress) {
             );
         }
         if p.resumed_from > 0 && p.squares_done == p.resumed_from + 1 {
+            let from = if p.from_base {
+                "started from the exact pass's base (its states before the wrap, reduced)"
+            } else {
+                "resumed from the checkpoint"
+            };
             eprintln!(
-                "frontier: resumed from the checkpoint after square {} of {}",
+                "frontier: {from} after square {} of {}",
                 p.resumed_from, p.squares
             );
         }

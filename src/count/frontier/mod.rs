@@ -275,6 +275,9 @@ pub struct FrontierProgress {
     pub modulus: u64,
     /// Squares whose states came from a checkpoint ([`count_frontier_resumable`]), 0 if none.
     pub resumed_from: u32,
+    /// The states came from the count's base, the exact pass's last checkpoint before its ways
+    /// wrapped (a pass modulo a prime), not from the pass's own checkpoint.
+    pub from_base: bool,
     /// Runs of states this square wrote to disk under a bound on memory (sorted buffers, and
     /// merges of many runs into fewer), 0 when it fitted.
     pub spilled_runs: u64,
@@ -519,6 +522,8 @@ struct Tally {
     runs: u64,
     /// Bits of the ways the pass ended with (128 once it widened).
     ways_bits: u32,
+    /// The pass began from the count's exact base (`checkpoint::base_path`).
+    from_base: bool,
 }
 
 impl Tally {
@@ -708,6 +713,7 @@ fn rows_from<E: Widens>(
         }
         let mut told = FrontierProgress::after(plan, i, held, run, resumed_from, E::WAYS_BITS);
         told.spilled_runs = runs;
+        told.from_base = count.from_base;
         progress(&told);
     }
     Ok(Ended::Counted(count))
@@ -769,6 +775,7 @@ fn first_states<E: Entry>(
             count.peak_states = reached.peak_states;
             count.lengths = reached.carried.lengths;
             count.wrapped = reached.carried.wrapped;
+            count.from_base = from_base;
             let states = states.map_err(|problem| CountError::FrontierSpill { problem })?;
             Ok((reached.squares, states))
         }
@@ -815,6 +822,7 @@ impl FrontierProgress {
             pass,
             modulus: modulus.0,
             resumed_from: start as u32,
+            from_base: false,
             spilled_runs: 0,
         }
     }
@@ -1107,6 +1115,7 @@ mod tests {
             let mut starts = Vec::new();
             let mut tell = |p: &FrontierProgress| {
                 if p.pass > 0 && starts.len() < p.pass as usize {
+                    assert_eq!(p.from_base, p.resumed_from > 0);
                     starts.push(p.resumed_from);
                 }
             };
@@ -1162,10 +1171,10 @@ mod tests {
         );
         let mut first = None;
         let resumed = count_frontier_opts(long, Closure::Open, &narrow, &mut |p| {
-            first.get_or_insert((p.pass, p.resumed_from));
+            first.get_or_insert((p.pass, p.resumed_from, p.from_base));
         })
         .unwrap();
-        assert_eq!(first, Some((1, own.squares as u32)));
+        assert_eq!(first, Some((1, own.squares as u32, false)));
         assert_eq!(resumed.undirected, full.undirected);
         assert!(!path.exists() && !base.exists());
     }
