@@ -301,6 +301,11 @@ pub struct Settled {
 }
 
 impl CheckpointStatus {
+    /// The exact pass's, and no sum of its ways has wrapped: its ways are the ways themselves.
+    fn exact_unwrapped(&self) -> bool {
+        self.modulus == 0 && !self.wrapped
+    }
+
     /// The lengths whose count is known before the count ends: those for which the moduli of the
     /// passes done, and of this pass where it has reached them, multiply past the length's
     /// [`bound_bits`], so that the Chinese remainder theorem gives the count itself. A long
@@ -329,7 +334,7 @@ impl CheckpointStatus {
             if pairs.len() < self.done.len() {
                 continue;
             }
-            let exact = self.modulus == 0 && !self.wrapped;
+            let exact = self.exact_unwrapped();
             let (value, bits) = match self.lengths.get(i) {
                 // no sum has passed the ways' bits: the exact pass's value is the count
                 Some(&v) if exact => (BigUint::from(v), f64::INFINITY),
@@ -432,11 +437,11 @@ fn status_of_count(path: &Path, id: Identity) -> Option<CheckpointStatus> {
     same.then_some(s)
 }
 
-/// The bits of the ways of the checkpoint at `path`, if it holds states of the count and pass
-/// `id` (its ways' bits aside): a pass that widened its ways resumes in the wider entries.
-pub(super) fn ways_bits_of(path: &Path, id: Identity) -> Option<u32> {
-    let s = status_of_count(path, id)?;
-    (s.modulus == id.modulus).then_some(s.ways_bits)
+/// The status of the checkpoint at `path` if it holds states of the count and pass `id` (its
+/// ways' bits aside): its ways' bits (a pass that widened its ways resumes in the wider entries)
+/// and the squares it reached.
+pub(super) fn status_of_pass(path: &Path, id: Identity) -> Option<CheckpointStatus> {
+    status_of_count(path, id).filter(|s| s.modulus == id.modulus)
 }
 
 /// Where an exact pass keeps its last checkpoint from before a sum of its ways wrapped: `path`
@@ -459,7 +464,7 @@ pub(super) fn keep_base(path: &Path, id: Identity) -> Result<(), CountError> {
     let Some(s) = status_of_count(path, id) else {
         return Ok(());
     };
-    if s.modulus != 0 || s.wrapped {
+    if !s.exact_unwrapped() {
         return Ok(());
     }
     let base = base_path(path);
@@ -480,14 +485,7 @@ pub(super) fn keep_base(path: &Path, id: Identity) -> Result<(), CountError> {
 /// pass's states that never wrapped.
 pub(super) fn base_squares(path: &Path, id: Identity) -> Option<usize> {
     let s = status_of_count(&base_path(path), id)?;
-    (s.modulus == 0 && !s.wrapped).then_some(s.squares)
-}
-
-/// The squares of the checkpoint at `path` if it holds states of the count and pass `id` (its
-/// ways' bits aside).
-pub(super) fn squares_of(path: &Path, id: Identity) -> Option<usize> {
-    let s = status_of_count(path, id)?;
-    (s.modulus == id.modulus).then_some(s.squares)
+    s.exact_unwrapped().then_some(s.squares)
 }
 
 /// Read the checkpoint at `path` for the count `id`, telling `expect` how many states it holds
@@ -539,9 +537,7 @@ fn read_as<E: Entry>(
     }
     let entries = match reduce {
         // the base's ways are exact in whatever bits they had; they are reduced as they are read
-        Some(_) => {
-            (s.fold, s.every_length, s.modulus, s.wrapped) == (id.fold, id.every_length, 0, false)
-        }
+        Some(_) => (s.fold, s.every_length) == (id.fold, id.every_length) && s.exact_unwrapped(),
         None => {
             (s.ways_bits, s.fold, s.every_length, s.modulus)
                 == (id.ways_bits, id.fold, id.every_length, id.modulus)
@@ -581,26 +577,28 @@ fn read_as<E: Entry>(
     if u32::from_le_bytes(sum) != crc.finalize() || input.read(&mut [0u8; 1]).ok() != Some(0) {
         return Err(refused(Damaged));
     }
-    Ok(match p {
-        None => Reached {
-            squares: s.squares,
-            transitions: s.transitions,
-            peak_states: s.peak_states,
-            carried: Carried {
+    // a base carries no passes done and no transitions of the prime's pass; its tours reduced
+    let (transitions, carried) = match p {
+        None => (
+            s.transitions,
+            Carried {
                 done: s.done,
                 lengths: s.lengths,
                 wrapped: s.wrapped,
             },
-        },
-        Some(p) => Reached {
-            squares: s.squares,
-            transitions: 0,
-            peak_states: s.peak_states,
-            carried: Carried {
-                done: Vec::new(),
+        ),
+        Some(p) => (
+            0,
+            Carried {
                 lengths: s.lengths.iter().map(|v| v % p).collect(),
-                wrapped: false,
+                ..Carried::default()
             },
-        },
+        ),
+    };
+    Ok(Reached {
+        squares: s.squares,
+        transitions,
+        peak_states: s.peak_states,
+        carried,
     })
 }

@@ -573,7 +573,8 @@ fn count_rows<E: Widens>(
     let resumed_wide = widens
         && run
             .checkpoint
-            .and_then(|path| checkpoint::ways_bits_of(path, wide_id))
+            .and_then(|path| checkpoint::status_of_pass(path, wide_id))
+            .map(|s| s.ways_bits)
             == Some(E::Wide::WAYS_BITS);
     let wide = if resumed_wide {
         count.ways_bits = E::Wide::WAYS_BITS;
@@ -741,8 +742,9 @@ fn first_states<E: Entry>(
     // a pass modulo a prime starts from the exact pass's base (its states before a sum wrapped)
     // where that stands further on than the pass's own checkpoint
     let from_base = run.modulus != Modulus::EXACT
-        && checkpoint::base_squares(path, id)
-            .is_some_and(|base| checkpoint::squares_of(path, id).unwrap_or(0) < base);
+        && checkpoint::base_squares(path, id).is_some_and(|base| {
+            checkpoint::status_of_pass(path, id).map_or(0, |own| own.squares) < base
+        });
     if !from_base && !path.exists() {
         return Ok((0, empty));
     }
