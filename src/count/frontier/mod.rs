@@ -1179,6 +1179,31 @@ mod tests {
         assert_eq!(first, Some((1, own.squares as u32, false)));
         assert_eq!(resumed.undirected, full.undirected);
         assert!(!path.exists() && !base.exists());
+        // a prime's pass whose own checkpoint stands before the base (the base was away as the
+        // pass began, so it began from the empty board) starts at the base once it is back
+        let away = dir.path().join("away.exact");
+        let early = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            count_frontier_opts(long, Closure::Open, &narrow, &mut |p| {
+                if p.pass == 0 && p.squares_done == p.squares {
+                    std::fs::rename(&base, &away).unwrap();
+                }
+                assert!(!(p.pass == 1 && p.row_end && p.rows_done == 2), "stopped");
+            })
+        }));
+        assert!(early.is_err());
+        std::fs::rename(&away, &base).unwrap();
+        let status = checkpoint_status(&path).unwrap();
+        let at_base = status.base_squares.unwrap();
+        assert_eq!((status.modulus > 0, status.squares), (true, 6));
+        assert!(status.squares < at_base);
+        let mut first = None;
+        let resumed = count_frontier_opts(long, Closure::Open, &narrow, &mut |p| {
+            first.get_or_insert((p.pass, p.resumed_from, p.from_base));
+        })
+        .unwrap();
+        assert_eq!(first, Some((1, at_base as u32, true)));
+        assert_eq!(resumed.undirected, full.undirected);
+        assert!(!path.exists() && !base.exists());
     }
 
     /// An exact pass whose ways wrapped before its checkpoint still knows it when resumed: from
